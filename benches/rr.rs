@@ -1,0 +1,52 @@
+//! Benchmark of the randomized-response lab's computation (`cargo bench --bench rr`): the closed-form
+//! part a slider move needs, and the whole lab at its heaviest settings, each as a median over runs and
+//! as a ratio to the 16 ms frame budget. Hand-rolled timing (no criterion) to keep the dev build lean.
+
+use dp_playground::rr::{default_truth, run, RandomizedResponse, RrParams};
+use std::hint::black_box;
+use std::time::Instant;
+
+const FRAME_MS: f64 = 16.0;
+
+fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[runs / 2]
+}
+
+fn report(name: &str, ms: f64) {
+    println!("{name:<58} median {ms:>9.3} ms   {:>7.3} of a 16 ms frame", ms / FRAME_MS);
+}
+
+fn main() {
+    let closed = median_ms(201, || {
+        for k in 2..=50 {
+            let m = RandomizedResponse::new(black_box(1.3), k).unwrap_or_else(|e| panic!("{e}"));
+            black_box(m.variance(0.3, 1000) + m.p_truth());
+        }
+    });
+    report("closed forms, K = 2..50", closed);
+    let cases = [
+        ("lab default (K = 2, n = 1000, R = 200)", RrParams::default()),
+        ("K = 50, n = 1000, R = 200", RrParams { k: 50, truth: default_truth(50), ..RrParams::default() }),
+        ("n = 10^7, K = 2, R = 200", RrParams { n: 10_000_000, ..RrParams::default() }),
+        (
+            "heaviest: n = 10^7, K = 50, R = 1000",
+            RrParams { n: 10_000_000, k: 50, truth: default_truth(50), reps: 1000, ..RrParams::default() },
+        ),
+        ("person by person: n = 400, K = 2, R = 200", RrParams { n: 400, ..RrParams::default() }),
+    ];
+    for (name, params) in cases {
+        let ms = median_ms(21, || {
+            black_box(run(&params).unwrap_or_else(|e| panic!("{e}")));
+        });
+        report(name, ms);
+    }
+}

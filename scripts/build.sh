@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the static site into dist/ (release, offline, wasm-opt from npm's binaryen). The result works
+# from any static file server and any sub-path: copy dist/ anywhere.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+trunk build --release --offline "$@"
+ls -l dist

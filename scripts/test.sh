@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Sets up whatever is missing (also Debian's chromium and chromium-driver) and runs every test: the
+# core and chart tests, the release build of the site, and the browser tests against the built dist/.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "Installing Debian's chromium and chromium-driver"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium chromium-driver
+fi
+
+say "Core and chart tests (cargo test)"
+cargo test --workspace
+
+say "Release build of the site (trunk build --release --offline)"
+trunk build --release --offline
+ls -l dist
+
+say "Browser tests (playwright-core + Debian chromium, headless)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,72 @@
+//! Which lab a link opens (`?lab=…`). Later labs add a variant here and a parameters type of their own.
+
+use crate::query::{Notice, Query};
+
+/// A page of the playground, chosen by the `lab` query key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lab {
+    /// Randomized response (`lab=rr`), the default.
+    RandomizedResponse,
+    /// Every formula the playground uses, with its source (`lab=about`).
+    About,
+}
+
+impl Lab {
+    /// Every lab, in navigation order.
+    pub const ALL: [Lab; 2] = [Lab::RandomizedResponse, Lab::About];
+
+    /// The value of the `lab` key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Lab::RandomizedResponse => "rr",
+            Lab::About => "about",
+        }
+    }
+
+    /// The name shown in the navigation.
+    pub fn title(self) -> &'static str {
+        match self {
+            Lab::RandomizedResponse => "Randomized response",
+            Lab::About => "About",
+        }
+    }
+
+    /// Reads the `lab` key; a missing key opens the default lab, an unknown one does too, with a notice.
+    pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
+        match query.get("lab").map(str::trim) {
+            None | Some("") => Lab::RandomizedResponse,
+            Some(raw) => match Lab::ALL.into_iter().find(|lab| lab.key() == raw) {
+                Some(lab) => lab,
+                None => {
+                    notices.push(Notice {
+                        key: "lab".into(),
+                        message: format!(
+                            "lab = \"{raw}\" is not a lab of this playground; showing {} instead.",
+                            Lab::RandomizedResponse.title()
+                        ),
+                    });
+                    Lab::RandomizedResponse
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lab_round_trips_and_unknown_falls_back() {
+        for lab in Lab::ALL {
+            let mut notices = Vec::new();
+            let q = Query::default().with("lab", lab.key());
+            assert_eq!(Lab::from_query(&q, &mut notices), lab);
+            assert!(notices.is_empty());
+        }
+        let mut notices = Vec::new();
+        let q = Query::parse("lab=%3Cscript%3E");
+        assert_eq!(Lab::from_query(&q, &mut notices), Lab::RandomizedResponse);
+        assert_eq!(notices.len(), 1);
+    }
+}

@@ -1,0 +1,216 @@
+//! The URL query string, the single source of truth for every shareable parameter.
+//!
+//! [`Query`] is an ordered list of key/value pairs. Reading never fails: a lab reads each key with
+//! [`read_param`], which falls back to the default and records a [`Notice`] when the value is bad, so a
+//! mangled link still opens a working page that says what it ignored. Unknown keys are kept untouched, so
+//! that writing one parameter never drops another (embedding flags, for instance).
+
+use crate::error::Result;
+use std::fmt::Write as _;
+
+/// An ordered list of query pairs, decoded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+/// A value in the link that could not be used, and what was used instead. Shown on the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// The query key the notice is about.
+    pub key: String,
+    /// A sentence for the user: what was wrong and what the page uses instead.
+    pub message: String,
+}
+
+impl Query {
+    /// Parses `a=1&b=2`, with or without the leading `?`. Percent escapes and `+` are decoded;
+    /// empty segments are skipped; a key without `=` has the empty value.
+    pub fn parse(search: &str) -> Self {
+        let search = search.strip_prefix('?').unwrap_or(search);
+        let pairs = search
+            .split('&')
+            .filter(|s| !s.is_empty())
+            .map(|seg| match seg.split_once('=') {
+                Some((k, v)) => (decode(k), decode(v)),
+                None => (decode(seg), String::new()),
+            })
+            .collect();
+        Query { pairs }
+    }
+
+    /// The first value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets `key` to `value`: replaces its first occurrence in place (removing any repeats) or appends it.
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.pairs.iter().position(|(k, _)| k == key) {
+            Some(i) => {
+                self.pairs[i].1 = value;
+                let mut seen = 0;
+                self.pairs.retain(|(k, _)| {
+                    if k == key {
+                        seen += 1;
+                        seen == 1
+                    } else {
+                        true
+                    }
+                });
+            }
+            None => self.pairs.push((key.to_owned(), value)),
+        }
+    }
+
+    /// Removes every occurrence of `key`.
+    pub fn remove(&mut self, key: &str) {
+        self.pairs.retain(|(k, _)| k != key);
+    }
+
+    /// Builder form of [`Query::set`].
+    pub fn with(mut self, key: &str, value: impl Into<String>) -> Self {
+        self.set(key, value);
+        self
+    }
+
+    /// The pairs, in order.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.pairs
+    }
+
+    /// Prints `a=1&b=2` (no leading `?`), percent-encoding what a URL must not carry raw.
+    pub fn to_query_string(&self) -> String {
+        let mut out = String::new();
+        for (i, (k, v)) in self.pairs.iter().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            encode_into(&mut out, k);
+            out.push('=');
+            encode_into(&mut out, v);
+        }
+        out
+    }
+}
+
+/// Reads `key` with `parse`: a missing or empty key gives `default` silently; a bad value gives `default`
+/// and a notice naming the key, the value, why it was refused and what is used instead.
+pub fn read_param<T: Clone + std::fmt::Display>(
+    query: &Query,
+    key: &str,
+    default: T,
+    parse: impl Fn(&str) -> Result<T>,
+    notices: &mut Vec<Notice>,
+) -> T {
+    match query.get(key).map(str::trim) {
+        None | Some("") => default,
+        Some(raw) => match parse(raw) {
+            Ok(v) => v,
+            Err(e) => {
+                notices.push(Notice {
+                    key: key.to_owned(),
+                    message: format!("{e}; using {default} instead."),
+                });
+                default
+            }
+        },
+    }
+}
+
+/// Prints an `f64` as the shortest decimal that reads back to the same value (Rust's `Display`).
+pub fn fmt_f64(x: f64) -> String {
+    format!("{x}")
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push(h * 16 + l);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+fn encode_into(out: &mut String, s: &str) {
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' | b':' => {
+                out.push(b as char)
+            }
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    #[test]
+    fn parses_and_prints_round_trip() {
+        let q = Query::parse("?lab=rr&eps=1.5&truth=0.3,0.7&note=a%20b%26c");
+        assert_eq!(q.get("lab"), Some("rr"));
+        assert_eq!(q.get("truth"), Some("0.3,0.7"));
+        assert_eq!(q.get("note"), Some("a b&c"));
+        assert_eq!(Query::parse(&q.to_query_string()), q);
+    }
+
+    #[test]
+    fn set_replaces_in_place_and_keeps_unknown_keys() {
+        let q = Query::parse("lab=rr&embed=1&eps=1&eps=2").with("eps", "3");
+        assert_eq!(q.to_query_string(), "lab=rr&embed=1&eps=3");
+        assert_eq!(q.with("seed", "9").to_query_string(), "lab=rr&embed=1&eps=3&seed=9");
+    }
+
+    #[test]
+    fn ugly_strings_do_not_panic() {
+        for s in ["%", "%%", "%4", "a=%zz", "=&=&", "&&&", "k", "é=ü", "a=%FF%FE", "?"] {
+            let q = Query::parse(s);
+            let _ = Query::parse(&q.to_query_string());
+        }
+        assert_eq!(Query::parse("a=%4").get("a"), Some("%4"));
+    }
+
+    #[test]
+    fn read_param_falls_back_with_notice() {
+        let q = Query::parse("x=abc&y=&z=2");
+        let parse = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| Error::invalid("x", s, "is not a number"))
+        };
+        let mut notices = Vec::new();
+        assert_eq!(read_param(&q, "x", 1.0, parse, &mut notices), 1.0);
+        assert_eq!(read_param(&q, "y", 1.0, parse, &mut notices), 1.0);
+        assert_eq!(read_param(&q, "z", 1.0, parse, &mut notices), 2.0);
+        assert_eq!(read_param(&q, "w", 1.0, parse, &mut notices), 1.0);
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].key, "x");
+        assert!(notices[0].message.contains("using 1 instead"));
+    }
+}

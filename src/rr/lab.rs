@@ -1,0 +1,182 @@
+//! Everything the randomized-response lab shows, computed from its parameters in one call.
+
+use super::{simulate_reported_counts, simulate_survey, RandomizedResponse, RrParams, Survey, Z_95};
+use crate::error::Result;
+use crate::stats::{histogram, mean_sd, normal_pdf};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The lab's results for one category.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryResult {
+    /// True proportion π_j (normalised).
+    pub truth: f64,
+    /// Reported share λ̂_j = c_j / n in the simulated survey.
+    pub reported: f64,
+    /// Unbiased estimate π̂_j = (λ̂_j − q)/(p − q).
+    pub estimate: f64,
+    /// Closed-form standard error at the true π_j: sqrt(λ_j(1 − λ_j)/n)/(p − q).
+    pub stderr: f64,
+    /// 95% interval π̂_j ± z·SE, with the SE an analyst can compute (λ̂_j plugged in for λ_j).
+    pub ci: (f64, f64),
+    /// Mean of the estimates over the repeated surveys.
+    pub empirical_mean: f64,
+    /// Sample standard deviation of the estimates over the repeated surveys.
+    pub empirical_sd: f64,
+}
+
+/// Histogram of one category's estimates over the repeated surveys, beside its theoretical normal law.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateHistogram {
+    /// The category shown.
+    pub category: usize,
+    /// Bin edges (one more than bins).
+    pub edges: Vec<f64>,
+    /// Surveys whose estimate fell in each bin.
+    pub counts: Vec<u64>,
+    /// The normal curve N(π_j, SE²) scaled to expected surveys per bin, as (x, count) points.
+    pub normal_curve: Vec<(f64, f64)>,
+}
+
+/// Everything the lab shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RrReport {
+    /// The mechanism.
+    pub mech: RandomizedResponse,
+    /// Probability of a truthful report, p.
+    pub p_truth: f64,
+    /// Probability of each other report, q.
+    pub p_other: f64,
+    /// The largest likelihood ratio of a report under two different true answers: p/q = e^ε.
+    pub max_ratio: f64,
+    /// The survey drawn from the seed.
+    pub survey: Survey,
+    /// Results per category.
+    pub categories: Vec<CategoryResult>,
+    /// Spread of the chosen category's estimate.
+    pub histogram: EstimateHistogram,
+}
+
+/// Points on the normal curve drawn over the histogram.
+const CURVE_POINTS: usize = 121;
+
+/// Runs the lab: one seeded survey, its estimates, and `reps` further surveys for the empirical spread
+/// (drawn from a second stream of the same seed, so changing `reps` leaves the first survey alone).
+///
+/// # Errors
+/// If the parameters are invalid (they are valid whenever they came from [`RrParams::from_query`]).
+pub fn run(params: &RrParams) -> Result<RrReport> {
+    let p = RrParams::new(params.eps, params.k, params.n, params.truth.clone(), params.reps, params.seed)?;
+    let mech = RandomizedResponse::new(p.eps, p.k)?;
+    let truth = p.truth_normalised();
+    let n = p.n as f64;
+
+    let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
+    let survey = simulate_survey(&mut rng, &mech, p.n, &truth);
+
+    let mut rep_rng = ChaCha8Rng::seed_from_u64(p.seed);
+    rep_rng.set_stream(1);
+    let mut estimates = vec![Vec::with_capacity(p.reps); p.k];
+    for _ in 0..p.reps {
+        let counts = simulate_reported_counts(&mut rep_rng, &mech, p.n, &truth);
+        for (est, c) in estimates.iter_mut().zip(counts) {
+            est.push(mech.estimate(c as f64 / n));
+        }
+    }
+
+    let categories: Vec<CategoryResult> = (0..p.k)
+        .map(|j| {
+            let reported = survey.reported_counts[j] as f64 / n;
+            let estimate = mech.estimate(reported);
+            let half = Z_95 * mech.variance_from_reported(reported, p.n).sqrt();
+            let (empirical_mean, empirical_sd) = mean_sd(&estimates[j]);
+            CategoryResult {
+                truth: truth[j],
+                reported,
+                estimate,
+                stderr: mech.variance(truth[j], p.n).sqrt(),
+                ci: (estimate - half, estimate + half),
+                empirical_mean,
+                empirical_sd,
+            }
+        })
+        .collect();
+
+    let cat = params.cat.min(p.k - 1);
+    let histogram = estimate_histogram(cat, &estimates[cat], &categories[cat]);
+    Ok(RrReport {
+        mech,
+        p_truth: mech.p_truth(),
+        p_other: mech.p_other(),
+        max_ratio: mech.max_likelihood_ratio(),
+        survey,
+        categories,
+        histogram,
+    })
+}
+
+/// Bins cover the estimates and the normal law's ±4 SE; Rice's rule (2·R^(1/3)) picks the bin count.
+fn estimate_histogram(category: usize, estimates: &[f64], result: &CategoryResult) -> EstimateHistogram {
+    let (mu, se) = (result.truth, result.stderr);
+    let lo = estimates.iter().copied().fold(mu - 4.0 * se, f64::min);
+    let hi = estimates.iter().copied().fold(mu + 4.0 * se, f64::max);
+    let bins = (2.0 * (estimates.len() as f64).cbrt()).ceil().clamp(5.0, 40.0) as usize;
+    let (edges, counts) = histogram(estimates, lo, hi, bins);
+    let width = (hi - lo) / bins as f64;
+    let scale = estimates.len() as f64 * width;
+    let normal_curve = (0..CURVE_POINTS)
+        .map(|i| {
+            let x = lo + (hi - lo) * i as f64 / (CURVE_POINTS - 1) as f64;
+            (x, scale * normal_pdf(x, mu, se))
+        })
+        .collect();
+    EstimateHistogram { category, edges, counts, normal_curve }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(params: &RrParams) -> RrReport {
+        run(params).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn default_report_is_consistent() {
+        let r = report(&RrParams::default());
+        assert_eq!(r.categories.len(), 2);
+        assert!((r.max_ratio - r.p_truth / r.p_other).abs() < 1e-12);
+        let total: f64 = r.categories.iter().map(|c| c.estimate).sum();
+        assert!((total - 1.0).abs() < 1e-12, "estimates of all categories sum to 1");
+        assert_eq!(r.histogram.counts.iter().sum::<u64>(), 200);
+        for c in &r.categories {
+            assert!(c.ci.0 < c.estimate && c.estimate < c.ci.1);
+        }
+    }
+
+    #[test]
+    fn changing_reps_keeps_the_first_survey() {
+        let a = report(&RrParams::default());
+        let b = report(&RrParams { reps: 50, ..RrParams::default() });
+        assert_eq!(a.survey, b.survey);
+    }
+
+    #[test]
+    fn invalid_parameters_are_refused() {
+        let bad = RrParams { eps: f64::NAN, ..RrParams::default() };
+        assert!(run(&bad).is_err());
+    }
+
+    #[test]
+    fn extreme_settings_stay_finite() {
+        let tiny = RrParams { eps: 1e-6, k: 50, n: 1, truth: super::super::params::default_truth(50), reps: 2, seed: 0, cat: 49 };
+        let huge = RrParams { eps: 100.0, k: 2, n: 10_000_000, truth: vec![1.0, 0.0], reps: 3, seed: 1, cat: 1 };
+        for p in [tiny, huge] {
+            let r = report(&p);
+            for c in &r.categories {
+                assert!(c.estimate.is_finite() && c.stderr.is_finite() && c.empirical_sd.is_finite());
+            }
+            assert!(r.histogram.normal_curve.iter().all(|(x, y)| x.is_finite() && y.is_finite()));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// Shared browser-test harness: a static server that serves dist/ under a sub-path (no rewrite rules,
+// as any static host would), and headless Debian Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
+/** The sub-path the site is served from, to prove relative links work anywhere. */
+export const SUB_PATH = '/courses/privacy/playground/';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
+};
+
+/** Starts a static server for dist/ under SUB_PATH on a free loopback port; resolves to { url, close }. */
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(SUB_PATH)) { res.writeHead(404).end('not found'); return; }
+    let file = normalize(join(DIST, path.slice(SUB_PATH.length)));
+    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${SUB_PATH}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Launches headless Debian Chromium with the flags this sandbox needs. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A new page that records console errors and uncaught exceptions into `page.problems`. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
+  return page;
+}
+
+/** Opens `query` under the served site and waits until the app has mounted and drawn its charts. */
+export async function openLab(page, base, query, readyTestId = 'rr-p-truth') {
+  await page.goto(`${base}${query}`);
+  await page.waitForSelector(`[data-testid="${readyTestId}"]`, { timeout: 30_000 });
+  return page;
+}
+
+/** The exact number a `data-testid` element carries in `data-value`. */
+export async function valueOf(page, testId) {
+  const raw = await page.getAttribute(`[data-testid="${testId}"]`, 'data-value');
+  return Number(raw);
+}
+
+/** How many distinct colours a canvas holds (1 for a blank canvas), sampled on a grid. */
+export function canvasColours(page, testId) {
+  return page.evaluate((id) => {
+    const canvas = document.querySelector(`[data-testid="${id}"]`);
+    if (!canvas || canvas.width === 0) return 0;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    const seen = new Set();
+    for (let i = 0; i < data.length; i += 4 * 97) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+    return seen.size;
+  }, testId);
+}
+
+/** Waits until a canvas has been drawn at least `times` times in total. */
+export async function waitDrawn(page, testId, times = 1) {
+  await page.waitForFunction(([id, n]) => {
+    const c = document.querySelector(`[data-testid="${id}"]`);
+    return c && Number(c.getAttribute('data-drawn') ?? 0) >= n;
+  }, [testId, times], { timeout: 30_000 });
+}

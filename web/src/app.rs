@@ -1,0 +1,39 @@
+//! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
+
+use crate::components::{about::About, header::SiteHeader, notices::Notices, rr_lab::RrLab};
+use crate::url::UrlState;
+use dp_playground::lab::Lab;
+use leptos::prelude::*;
+use leptos_router::components::Router;
+
+/// The whole playground.
+#[component]
+pub fn App() -> impl IntoView {
+    view! {
+        <Router>
+            <Shell />
+        </Router>
+    }
+}
+
+/// Everything inside the router: the URL is read here once and shared as context.
+#[component]
+fn Shell() -> impl IntoView {
+    let url = UrlState::from_router();
+    provide_context(url);
+    let lab = Memo::new(move |_| {
+        let mut notices = Vec::new();
+        (Lab::from_query(&url.query.get(), &mut notices), notices)
+    });
+    let lab_notices = Signal::derive(move || lab.get().1);
+    view! {
+        <SiteHeader current=Signal::derive(move || lab.get().0) />
+        <main id="main">
+            <Notices notices=lab_notices />
+            {move || match lab.get().0 {
+                Lab::RandomizedResponse => view! { <RrLab /> }.into_any(),
+                Lab::About => view! { <About /> }.into_any(),
+            }}
+        </main>
+    }
+}

@@ -1,0 +1,64 @@
+//! Charts: functions generic over plotters' `DrawingBackend` that draw data the core computed. The page
+//! draws them into canvases; the tests draw them into SVG. Each chart has a CSV of the data it shows.
+//!
+//! `scale` is the device-pixel ratio: sizes are given in CSS pixels and multiplied by it, so that text
+//! reads the same on a phone and a retina screen.
+
+mod frequencies;
+mod histogram;
+mod respondents;
+
+pub use frequencies::{draw_frequencies, frequencies_csv};
+pub use histogram::{draw_estimate_histogram, histogram_csv};
+pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
+
+use plotters::prelude::*;
+
+/// The error a chart function returns for backend `DB`.
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// Okabe–Ito colours (safe for colour-blind readers), all with ≥ 3:1 contrast on white except the
+/// yellow, which we leave out.
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(77, 77, 77),    // dark grey
+];
+
+/// Text and axis colour: near-black, 15:1 on white.
+pub const INK: RGBColor = RGBColor(33, 37, 41);
+
+/// The font at `px` CSS pixels for device-pixel ratio `scale`.
+pub(crate) fn font(px: f64, scale: f64) -> TextStyle<'static> {
+    ("sans-serif", px * scale).into_font().color(&INK)
+}
+
+/// A CSS size in device pixels.
+pub(crate) fn px(css: f64, scale: f64) -> u32 {
+    (css * scale).round().max(1.0) as u32
+}
+
+/// Formats an axis tick without float noise (0.30000000000000004 → 0.3).
+pub(crate) fn tick(x: &f64) -> String {
+    crate::format::sig(*x, 4)
+}
+
+#[cfg(test)]
+pub(crate) mod svg_test {
+    use plotters::prelude::*;
+
+    /// Draws into an in-memory SVG and returns it.
+    pub fn render(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
+            draw(&root);
+            root.present().unwrap_or_else(|e| panic!("{e}"));
+        }
+        svg
+    }
+}

@@ -1,0 +1,80 @@
+//! A chart drawn by plotters into a canvas that owns its size and device-pixel ratio, with its data
+//! offered as CSV.
+
+use crate::browser::{device_pixel_ratio, download, now_ms};
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::DrawingArea;
+use plotters_canvas::CanvasBackend;
+
+/// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the window resizes.
+/// The canvas carries `data-drawn` (how many times it was drawn) and `data-draw-ms` (the last draw's time).
+#[component]
+pub fn ChartCanvas<F>(
+    /// Stable id of the canvas (`data-testid`).
+    testid: &'static str,
+    /// The chart's heading.
+    title: Signal<String>,
+    /// The text alternative: what the chart shows, with its key numbers.
+    alt: Signal<String>,
+    /// Height in CSS pixels.
+    #[prop(into, default = Signal::stored(320.0))]
+    height: Signal<f64>,
+    /// Draws into the canvas; the second argument is the device-pixel ratio.
+    draw: F,
+    /// The chart's data as CSV (header row first).
+    csv: Signal<String>,
+    /// The CSV file's name.
+    csv_name: &'static str,
+) -> impl IntoView
+where
+    F: Fn(&DrawingArea<CanvasBackend, Shift>, f64) + 'static,
+{
+    let node = NodeRef::<leptos::html::Canvas>::new();
+    let resized = RwSignal::new(0u32);
+    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
+    on_cleanup(move || listener.remove());
+    let draws = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        resized.track();
+        let Some(canvas) = node.get() else { return };
+        let ratio = device_pixel_ratio();
+        let height = height.get();
+        let width = f64::from(canvas.client_width().max(200));
+        canvas.set_width((width * ratio).round() as u32);
+        canvas.set_height((height * ratio).round() as u32);
+        let start = now_ms();
+        if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
+            let root = backend.into_drawing_area();
+            draw(&root, ratio);
+            if let Err(e) = root.present() {
+                leptos::logging::warn!("chart {testid}: {e}");
+            }
+        }
+        draws.update_value(|n| *n += 1);
+        let _ = canvas.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - start));
+        let _ = canvas.set_attribute("data-drawn", &draws.get_value().to_string());
+    });
+    let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
+    view! {
+        <figure class="chart">
+            <figcaption>
+                <span class="chart-title">{move || title.get()}</span>
+                <button type="button" class="small" data-testid=format!("{testid}-csv") on:click=save>
+                    "Data (CSV)"
+                </button>
+            </figcaption>
+            <canvas
+                node_ref=node
+                data-testid=testid
+                role="img"
+                aria-label=move || alt.get()
+                style=move || format!("height:{}px", height.get())
+            ></canvas>
+            <details class="chart-data">
+                <summary>"Show the data"</summary>
+                <pre data-testid=format!("{testid}-data")>{move || csv.get()}</pre>
+            </details>
+        </figure>
+    }
+}

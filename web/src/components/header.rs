@@ -1,0 +1,47 @@
+//! The site header: the project's name, the navigation between labs and the "Copy link" button.
+
+use super::copy_link::CopyLink;
+use crate::url::use_url;
+use dp_playground::lab::Lab;
+use leptos::prelude::*;
+
+/// Header with one navigation link per lab; a link keeps the other query keys, so a lab's settings
+/// survive a visit to another lab.
+#[component]
+pub fn SiteHeader(
+    /// The lab shown now (marked in the navigation).
+    current: Signal<Lab>,
+) -> impl IntoView {
+    let url = use_url();
+    view! {
+        <header class="site-header">
+            <div class="brand">
+                <span class="logo" aria-hidden="true">"ε"</span>
+                <div>
+                    <h1>"dp-playground"</h1>
+                    <p class="tagline">"Differential privacy you can move, in your browser."</p>
+                </div>
+            </div>
+            <nav aria-label="Labs">
+                {Lab::ALL
+                    .into_iter()
+                    .map(|lab| {
+                        let href = move || url.href_with(|q| q.set("lab", lab.key()));
+                        let is_current = move || current.get() == lab;
+                        view! {
+                            <a
+                                href=href
+                                data-testid=format!("nav-{}", lab.key())
+                                class:current=is_current
+                                aria-current=move || is_current().then_some("page")
+                            >
+                                {lab.title()}
+                            </a>
+                        }
+                    })
+                    .collect_view()}
+            </nav>
+            <CopyLink />
+        </header>
+    }
+}

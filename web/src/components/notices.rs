@@ -1,0 +1,27 @@
+//! What a link asked for that could not be used, and what the page uses instead.
+
+use dp_playground::query::Notice;
+use leptos::prelude::*;
+
+/// A list of notices (nothing when there are none).
+#[component]
+pub fn Notices(
+    /// The notices to show.
+    notices: Signal<Vec<Notice>>,
+) -> impl IntoView {
+    view! {
+        <Show when=move || !notices.with(Vec::is_empty)>
+            <div class="notices" role="alert" data-testid="notices">
+                <ul>
+                    {move || {
+                        notices
+                            .get()
+                            .into_iter()
+                            .map(|n| view! { <li data-key=n.key>{n.message}</li> })
+                            .collect_view()
+                    }}
+                </ul>
+            </div>
+        </Show>
+    }
+}

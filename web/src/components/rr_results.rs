@@ -1,0 +1,212 @@
+//! The randomized-response lab's results: key numbers, the frequency chart and table, the spread of
+//! the estimate over repeated surveys, and (for small surveys) every respondent.
+
+use super::chart_canvas::ChartCanvas;
+use super::rr_lab::use_rr;
+use super::stat::Stat;
+use crate::charts::{
+    draw_estimate_histogram, draw_frequencies, draw_respondents, frequencies_csv, histogram_csv,
+    respondents_csv, GRID_COLUMNS,
+};
+use crate::format::{count, exact, sig};
+use crate::url::use_url;
+use dp_playground::rr::{CategoryResult, RrReport};
+use leptos::prelude::*;
+
+/// Results of the lab.
+#[component]
+pub fn RrResults() -> impl IntoView {
+    let rr = use_rr();
+    let url = use_url();
+    // The report, or the last good one while an error is shown (the page never goes blank).
+    let report = Memo::new(move |prev: Option<&Option<RrReport>>| match rr.report.get() {
+        Ok(r) => Some(r),
+        Err(_) => prev.cloned().flatten(),
+    });
+    let with_report = move |f: fn(&RrReport) -> f64| {
+        Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, f)))
+    };
+    let categories = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.categories.clone()).unwrap_or_default())
+    });
+    let truthful_share =
+        with_report(|r| r.survey.truthful as f64 / r.survey.reported_counts.iter().sum::<u64>() as f64);
+    let n = move || rr.params.with(|p| p.n);
+    let cat = move || report.with(|r| r.as_ref().map_or(0, |r| r.histogram.category));
+
+    view! {
+        {move || rr.report.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+        <div class="stats stats-wide">
+            <Stat label="truthful reports in this survey" testid="rr-truthful-share" value=truthful_share />
+            <Stat label="computed in (ms)" testid="rr-compute-ms" value=Signal::derive(move || rr.compute_ms.get()) digits=3 />
+        </div>
+        <ChartCanvas
+            testid="rr-chart-frequencies"
+            title=Signal::derive(move || format!("True, reported and estimated frequencies (n = {})", count(n())))
+            alt=Signal::derive(move || frequencies_alt(&categories.get()))
+            draw=move |root, scale| {
+                categories.with(|c| {
+                    if let Err(e) = draw_frequencies(root, c, scale) {
+                        leptos::logging::warn!("frequencies chart: {e}");
+                    }
+                })
+            }
+            csv=Signal::derive(move || frequencies_csv(&categories.get()))
+            csv_name="rr-frequencies.csv"
+        />
+        <CategoryTable categories=categories />
+        <ChartCanvas
+            testid="rr-chart-histogram"
+            title=Signal::derive(move || format!(
+                "Estimate of category {} over {} repeated surveys",
+                cat(),
+                rr.params.with(|p| p.reps)
+            ))
+            alt=Signal::derive(move || histogram_alt(&categories.get(), cat()))
+            height=280.0
+            draw=move |root, scale| {
+                report.with(|r| {
+                    if let Some(r) = r {
+                        let truth = r.categories[r.histogram.category].truth;
+                        if let Err(e) = draw_estimate_histogram(root, &r.histogram, truth, scale) {
+                            leptos::logging::warn!("histogram chart: {e}");
+                        }
+                    }
+                })
+            }
+            csv=Signal::derive(move || report.with(|r| r.as_ref().map(|r| {
+                let c = &r.categories[r.histogram.category];
+                histogram_csv(&r.histogram, c.truth, c.stderr)
+            }).unwrap_or_default()))
+            csv_name="rr-estimate-histogram.csv"
+        />
+        <label class="inline-select">
+            "Histogram of category "
+            <select
+                data-testid="select-cat"
+                on:change=move |ev| url.set("cat", event_target_value(&ev))
+                prop:value=move || cat().to_string()
+            >
+                {move || {
+                    (0..rr.params.with(|p| p.k))
+                        .map(|j| view! { <option value=j.to_string()>{j}</option> })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+        <Show when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))>
+            <RespondentGrid report=report />
+        </Show>
+    }
+}
+
+/// One row per category: truth, report share, estimate with its errors, and the empirical spread.
+#[component]
+fn CategoryTable(
+    /// The per-category results.
+    categories: Signal<Vec<CategoryResult>>,
+) -> impl IntoView {
+    let cell = |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 4)}</td> };
+    view! {
+        <div class="table-wrap">
+            <table class="results-table" data-testid="rr-table">
+                <caption>"Per category: the estimate, its closed-form standard error and its spread over the repeated surveys"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"category"</th>
+                        <th scope="col">"true"</th>
+                        <th scope="col">"reported"</th>
+                        <th scope="col">"estimate"</th>
+                        <th scope="col">"std. error (closed form)"</th>
+                        <th scope="col">"95% interval"</th>
+                        <th scope="col">"std. dev. over surveys"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        categories
+                            .get()
+                            .into_iter()
+                            .enumerate()
+                            .map(|(j, c)| {
+                                view! {
+                                    <tr>
+                                        <th scope="row">{j}</th>
+                                        <td>{sig(c.truth, 4)}</td>
+                                        <td>{sig(c.reported, 4)}</td>
+                                        {cell(c.estimate, format!("rr-estimate-{j}"))}
+                                        {cell(c.stderr, format!("rr-stderr-{j}"))}
+                                        <td data-testid=format!("rr-ci-{j}")>
+                                            {format!("[{}, {}]", sig(c.ci.0, 3), sig(c.ci.1, 3))}
+                                        </td>
+                                        {cell(c.empirical_sd, format!("rr-empirical-sd-{j}"))}
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+        <p class="help">
+            "The estimate (report share − q)/(p − q) is unbiased but can leave [0, 1]. The standard "
+            "error is the closed form at the true distribution; the interval uses the one an analyst "
+            "can compute from the reports alone."
+        </p>
+    }
+}
+
+/// Every respondent of a small survey.
+#[component]
+fn RespondentGrid(
+    /// The lab's report (the grid shows `survey.people`).
+    report: Memo<Option<RrReport>>,
+) -> impl IntoView {
+    let people = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.survey.people.clone()).unwrap_or_default())
+    });
+    let rows = move || people.with(|p| p.len().div_ceil(GRID_COLUMNS).max(1));
+    let alt = Signal::derive(move || {
+        people.with(|p| {
+            let liars = p.iter().filter(|x| x.truth != x.report).count();
+            format!("{} respondents; {} told the truth and {liars} reported another category.", p.len(), p.len() - liars)
+        })
+    });
+    view! {
+        <ChartCanvas
+            testid="rr-chart-respondents"
+            title=Signal::derive(move || "Every respondent: colour = reported category, × = not their true answer".to_string())
+            alt=alt
+            height=Signal::derive(move || (rows() as f64 * 22.0).clamp(44.0, 440.0))
+            draw=move |root, scale| {
+                people.with(|p| {
+                    if let Err(e) = draw_respondents(root, p, scale) {
+                        leptos::logging::warn!("respondents chart: {e}");
+                    }
+                })
+            }
+            csv=Signal::derive(move || respondents_csv(&people.get()))
+            csv_name="rr-respondents.csv"
+        />
+    }
+}
+
+fn frequencies_alt(cats: &[CategoryResult]) -> String {
+    let parts: Vec<String> = cats
+        .iter()
+        .enumerate()
+        .map(|(j, c)| format!("category {j}: true {}, estimated {}", sig(c.truth, 3), sig(c.estimate, 3)))
+        .collect();
+    format!("Bar chart. {}.", parts.join("; "))
+}
+
+fn histogram_alt(cats: &[CategoryResult], cat: usize) -> String {
+    cats.get(cat).map_or_else(String::new, |c| {
+        format!(
+            "Histogram of the estimates of category {cat}: mean {}, spread {} against the closed-form {}.",
+            sig(c.empirical_mean, 3),
+            sig(c.empirical_sd, 3),
+            sig(c.stderr, 3)
+        )
+    })
+}
