@@ -51,6 +51,7 @@ export async function newPage(browser, options = {}) {
   page.problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') page.problems.push(`console: ${msg.text()}`); });
   page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
+  page.on('response', (res) => { if (res.status() >= 400) page.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   return page;
 }
 

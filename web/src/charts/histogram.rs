@@ -41,7 +41,7 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         .label_style(font(12.0, scale))
         .axis_desc_style(font(13.0, scale))
         .axis_style(INK)
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(WHITE)
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()?;
     let bar = PALETTE[0].mix(0.55).filled();

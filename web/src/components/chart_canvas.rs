@@ -4,7 +4,7 @@
 use crate::browser::{device_pixel_ratio, download, now_ms};
 use leptos::prelude::*;
 use plotters::coord::Shift;
-use plotters::prelude::DrawingArea;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
 
 /// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the window resizes.
