@@ -7,18 +7,32 @@
 //! - [`rr`]: K-ary randomized response, its unbiased frequency estimator, closed-form variance and
 //!   seeded survey simulation.
 //!
+//! - [`mechanisms`]: Laplace, Gaussian (lecture, classical and analytic calibrations), truncated
+//!   Laplace and exponential mechanisms, with exact privacy profiles, losses and trade-off curves.
+//!
+//! ## Accounting
+//! - [`accounting`]: zCDP and its conversions to (ε, δ)-DP.
+//!
+//! ## Labs
+//! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
+//!
 //! ## Playground plumbing
 //! - [`query`]: the URL query string, parsed and printed; bad values fall back with a [`query::Notice`].
 //! - [`lab`]: which lab a link opens.
 //! - [`formulas`]: every formula the playground uses, with its source, for the About page.
 //! - [`stats`]: sample mean and spread, histograms, the normal density.
+//! - [`special`]: the normal CDF, its log far into the tail, and its inverse.
 //! - [`error`]: the crate's error type.
 
+pub mod accounting;
 pub mod error;
 pub mod formulas;
 pub mod lab;
+pub mod mech_lab;
+pub mod mechanisms;
 pub mod query;
 pub mod rr;
+pub mod special;
 pub mod stats;
 
 pub use error::{Error, Result};

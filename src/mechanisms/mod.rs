@@ -1,0 +1,83 @@
+//! Noise mechanisms for one query of sensitivity Δ, each with its exact privacy analysis.
+//!
+//! - [`laplace`]: Laplace noise, pure ε-DP; its privacy profile and trade-off curve in closed form.
+//! - [`gaussian`]: Gaussian noise; the lecture's, the classical and the analytic (Balle–Wang) σ.
+//! - [`truncated_laplace`]: Laplace noise on a bounded support, (ε, δ)-DP (approximate-DP notes §1.2).
+//! - [`exponential`]: the exponential mechanism's selection probabilities.
+//! - [`many_queries`]: k counting queries, Laplace against Gaussian (approximate-DP notes §2.2).
+//!
+//! Throughout, the neighbouring answers are f(x) = 0 and f(x') = Δ, and "privacy loss" means
+//! L = ln(p(Y)/q(Y)) for Y ~ M(x), p and q the output densities under x and x'.
+
+pub mod exponential;
+pub mod gaussian;
+pub mod laplace;
+pub mod many_queries;
+pub mod truncated_laplace;
+
+use crate::error::{Error, Result};
+
+/// The largest ε the mechanisms lab accepts (e^100 is still far inside f64 range).
+pub const MAX_EPS: f64 = 100.0;
+/// The largest sensitivity the lab accepts; beyond it σ·Δ products leave f64's comfortable range.
+pub const MAX_SENS: f64 = 1e15;
+
+/// The distribution of a privacy-loss random variable: point masses plus a continuous part.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LossDistribution {
+    /// Point masses (loss value, probability); the value may be +∞ (outputs x' can never produce).
+    pub atoms: Vec<(f64, f64)>,
+    /// The continuous part's density, sampled in increasing loss: (loss, density).
+    pub density: Vec<(f64, f64)>,
+}
+
+/// The trade-off curve of a mechanism from its privacy profile, for symmetric mechanisms:
+/// β(α) = max(0, sup_ε 1 − δ(ε) − e^ε α, sup_ε e^{−ε}(1 − δ(ε) − α)) over the ε grid given.
+///
+/// # Reference
+/// Dong, Roth & Su (JRSS-B 2022), Proposition 2.12 (f-DP is the dual of the privacy profile). On a
+/// finite grid the supremum is taken over fewer lines, so the curve drawn lies on or below the true one.
+pub fn tradeoff_from_profile(profile: &[(f64, f64)], alpha: f64) -> f64 {
+    profile
+        .iter()
+        .map(|&(eps, delta)| {
+            let a = 1.0 - delta - eps.exp() * alpha;
+            let b = (-eps).exp() * (1.0 - delta - alpha);
+            a.max(b)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The (ε, δ)-DP region's boundary f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)): any
+/// (ε, δ)-DP mechanism's trade-off curve lies on or above it (Dong, Roth & Su 2022, eq. (2.5)).
+pub fn tradeoff_bound(eps: f64, delta: f64, alpha: f64) -> f64 {
+    tradeoff_from_profile(&[(eps, delta)], alpha)
+}
+
+/// Checks ε ∈ (0, [`MAX_EPS`]].
+pub(crate) fn check_eps(eps: f64) -> Result<()> {
+    if eps.is_finite() && eps > 0.0 && eps <= MAX_EPS {
+        Ok(())
+    } else {
+        Err(Error::invalid("eps", eps, format!("must be a number in (0, {MAX_EPS}]")))
+    }
+}
+
+/// Checks δ ∈ (0, 1).
+pub(crate) fn check_delta(delta: f64) -> Result<()> {
+    if delta > 0.0 && delta < 1.0 {
+        Ok(())
+    } else {
+        Err(Error::invalid("delta", delta, "must be a number in (0, 1)"))
+    }
+}
+
+/// Checks a finite positive parameter no larger than [`MAX_SENS`]·10^100 (σ, b) or [`MAX_SENS`] (Δ).
+pub(crate) fn check_positive(name: &'static str, x: f64) -> Result<()> {
+    let max = if name == "sens" { MAX_SENS } else { 1e200 };
+    if x.is_finite() && x > 0.0 && x <= max {
+        Ok(())
+    } else {
+        Err(Error::invalid(name, x, format!("must be a number in (0, {max:e}]")))
+    }
+}
