@@ -7,18 +7,21 @@ use crate::query::{Notice, Query};
 pub enum Lab {
     /// Randomized response (`lab=rr`), the default.
     RandomizedResponse,
+    /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
+    Mechanisms,
     /// Every formula the playground uses, with its source (`lab=about`).
     About,
 }
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 2] = [Lab::RandomizedResponse, Lab::About];
+    pub const ALL: [Lab; 3] = [Lab::RandomizedResponse, Lab::Mechanisms, Lab::About];
 
     /// The value of the `lab` key.
     pub fn key(self) -> &'static str {
         match self {
             Lab::RandomizedResponse => "rr",
+            Lab::Mechanisms => "mechanisms",
             Lab::About => "about",
         }
     }
@@ -27,6 +30,7 @@ impl Lab {
     pub fn title(self) -> &'static str {
         match self {
             Lab::RandomizedResponse => "Randomized response",
+            Lab::Mechanisms => "Mechanisms",
             Lab::About => "About",
         }
     }

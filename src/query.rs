@@ -5,7 +5,7 @@
 //! mangled link still opens a working page that says what it ignored. Unknown keys are kept untouched, so
 //! that writing one parameter never drops another (embedding flags, for instance).
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use std::fmt::Write as _;
 
 /// An ordered list of query pairs, decoded.
@@ -119,6 +119,31 @@ pub fn read_param<T: Clone + std::fmt::Display>(
                 default
             }
         },
+    }
+}
+
+/// Parses a seed: any whole number from 0 to 2^64 − 1.
+pub fn parse_seed(s: &str) -> Result<u64> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| Error::invalid("seed", s, "must be a whole number from 0 to 18446744073709551615"))
+}
+
+/// Parses a number (`1e-5`, ` 2.5 `); NaN and infinities parse here and are refused by the checks.
+pub fn parse_number(name: &'static str, s: &str) -> Result<f64> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| Error::invalid(name, s, "is not a number"))
+}
+
+/// A whole number, written plainly or as a float with no fractional part (`1e6`).
+pub fn parse_whole(name: &'static str, s: &str) -> Result<u64> {
+    if let Ok(v) = s.trim().parse::<u64>() {
+        return Ok(v);
+    }
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 1.8e19 => Ok(x as u64),
+        _ => Err(Error::invalid(name, s, "is not a whole number")),
     }
 }
 

@@ -2,7 +2,8 @@
 
 use super::{check_eps, check_k};
 use crate::error::{Error, Result};
-use crate::query::{fmt_f64, read_param, Notice, Query};
+pub use crate::query::parse_seed;
+use crate::query::{fmt_f64, parse_number, parse_whole, read_param, Notice, Query};
 
 /// Most respondents one survey simulates.
 pub const MAX_N: u64 = 10_000_000;
@@ -187,13 +188,6 @@ pub fn parse_reps(s: &str) -> Result<usize> {
     Ok(reps as usize)
 }
 
-/// Parses a seed: any whole number from 0 to 2^64 − 1.
-pub fn parse_seed(s: &str) -> Result<u64> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| Error::invalid("seed", s, "must be a whole number from 0 to 18446744073709551615"))
-}
-
 /// Parses the histogram's category for K categories.
 pub fn parse_cat(s: &str, k: usize) -> Result<usize> {
     let cat = parse_whole("cat", s)?;
@@ -262,23 +256,6 @@ fn check_truth(truth: &[f64], k: usize) -> Result<()> {
 
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
-}
-
-fn parse_number(name: &'static str, s: &str) -> Result<f64> {
-    s.trim()
-        .parse::<f64>()
-        .map_err(|_| Error::invalid(name, s, "is not a number"))
-}
-
-/// A whole number, written plainly or as a float with no fractional part (`1e6`).
-fn parse_whole(name: &'static str, s: &str) -> Result<u64> {
-    if let Ok(v) = s.trim().parse::<u64>() {
-        return Ok(v);
-    }
-    match s.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 1.8e19 => Ok(x as u64),
-        _ => Err(Error::invalid(name, s, "is not a whole number")),
-    }
 }
 
 /// A truth list that prints the way the link writes it (for the fallback notice).
