@@ -19,7 +19,7 @@ const Z: f64 = 6.0;
 fn check_path(name: &str, n: u64, draw: impl Fn(&mut ChaCha8Rng) -> Vec<u64>) {
     let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
     let truth = [0.5, 0.3, 0.2];
-    let mut estimates = vec![Vec::with_capacity(M); 3];
+    let mut estimates: Vec<Vec<f64>> = (0..3).map(|_| Vec::with_capacity(M)).collect();
     for seed in 0..M as u64 {
         let counts = draw(&mut ChaCha8Rng::seed_from_u64(seed));
         for (e, c) in estimates.iter_mut().zip(counts) {

@@ -184,8 +184,9 @@ pub fn pictures(p: &MechParams, noise: &Noise) -> Pictures {
         Noise::Laplace(l) => alphas.iter().map(|&a| (a, l.tradeoff(a))).collect(),
         Noise::TruncatedLaplace(_) => {
             // Dual of the profile on a fine ε grid reaching well past the atom at ε (exact up to the grid).
-            let grid: Vec<(f64, f64)> = (0..=2000).map(|i| i as f64 * 0.02).map(|e| (e, noise.delta(e))).collect();
-            alphas.iter().map(|&a| (a, tradeoff_from_profile(&grid, a).min(1.0 - a))).collect()
+            let grid: Vec<(f64, f64)> = (0..=1000).map(|i| i as f64 * 0.04).map(|e| (e, noise.delta(e))).collect();
+            let betas = tradeoff_from_profile(&grid, &alphas);
+            alphas.iter().zip(betas).map(|(&a, b)| (a, b.min(1.0 - a))).collect()
         }
     };
     let guarantee = (design, noise.delta(design));

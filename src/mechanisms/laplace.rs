@@ -188,8 +188,8 @@ mod tests {
         let profile: Vec<(f64, f64)> = (0..=4000).map(|i| i as f64 * 1e-3 - 2.0).map(|e| (e, m.delta(e.abs()))).collect();
         // The dual over ε ≥ 0 only (symmetric mechanism).
         let positive: Vec<(f64, f64)> = profile.into_iter().filter(|p| p.0 >= 0.0).collect();
-        for alpha in [0.01, 0.1, 0.18, 0.3, 0.5, 0.8] {
-            let dual = tradeoff_from_profile(&positive, alpha);
+        let alphas = [0.01, 0.1, 0.18, 0.3, 0.5, 0.8];
+        for (alpha, dual) in alphas.into_iter().zip(tradeoff_from_profile(&positive, &alphas)) {
             assert!((m.tradeoff(alpha) - dual).abs() < 1e-6, "α={alpha}: {} vs {dual}", m.tradeoff(alpha));
         }
     }

@@ -31,27 +31,28 @@ pub struct LossDistribution {
     pub density: Vec<(f64, f64)>,
 }
 
-/// The trade-off curve of a mechanism from its privacy profile, for symmetric mechanisms:
+/// The trade-off curve of a mechanism from its privacy profile, for symmetric mechanisms, at each α:
 /// β(α) = max(0, sup_ε 1 − δ(ε) − e^ε α, sup_ε e^{−ε}(1 − δ(ε) − α)) over the ε grid given.
 ///
 /// # Reference
 /// Dong, Roth & Su (JRSS-B 2022), Proposition 2.12 (f-DP is the dual of the privacy profile). On a
 /// finite grid the supremum is taken over fewer lines, so the curve drawn lies on or below the true one.
-pub fn tradeoff_from_profile(profile: &[(f64, f64)], alpha: f64) -> f64 {
-    profile
+pub fn tradeoff_from_profile(profile: &[(f64, f64)], alphas: &[f64]) -> Vec<f64> {
+    // Each grid point gives two lines β = c − s·α; the exponentials are computed once per line.
+    let lines: Vec<(f64, f64, f64)> =
+        profile.iter().map(|&(eps, delta)| (1.0 - delta, eps.exp(), (-eps).exp())).collect();
+    alphas
         .iter()
-        .map(|&(eps, delta)| {
-            let a = 1.0 - delta - eps.exp() * alpha;
-            let b = (-eps).exp() * (1.0 - delta - alpha);
-            a.max(b)
+        .map(|&alpha| {
+            lines.iter().fold(0.0f64, |best, &(c, up, down)| best.max(c - up * alpha).max(down * (c - alpha)))
         })
-        .fold(0.0, f64::max)
+        .collect()
 }
 
 /// The (ε, δ)-DP region's boundary f_{ε,δ}(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)): any
 /// (ε, δ)-DP mechanism's trade-off curve lies on or above it (Dong, Roth & Su 2022, eq. (2.5)).
 pub fn tradeoff_bound(eps: f64, delta: f64, alpha: f64) -> f64 {
-    tradeoff_from_profile(&[(eps, delta)], alpha)
+    tradeoff_from_profile(&[(eps, delta)], &[alpha])[0]
 }
 
 /// Checks ε ∈ (0, [`MAX_EPS`]].

@@ -1,6 +1,8 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
-use crate::components::{about::About, header::SiteHeader, notices::Notices, rr_lab::RrLab};
+use crate::components::{
+    about::About, header::SiteHeader, mech_lab::MechLab, notices::Notices, rr_lab::RrLab,
+};
 use crate::url::UrlState;
 use dp_playground::lab::Lab;
 use leptos::prelude::*;
@@ -32,6 +34,7 @@ fn Shell() -> impl IntoView {
             <Notices notices=lab_notices />
             {move || match lab.get().0 {
                 Lab::RandomizedResponse => view! { <RrLab /> }.into_any(),
+                Lab::Mechanisms => view! { <MechLab /> }.into_any(),
                 Lab::About => view! { <About /> }.into_any(),
             }}
         </main>

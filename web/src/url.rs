@@ -6,13 +6,16 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
+/// Writes a URL into the address bar (the router's navigate, with replace).
+type Writer = Box<dyn Fn(&str)>;
+
 /// The current query (reactive) and the way to change it. Provided as context by the app shell.
 #[derive(Clone, Copy)]
 pub struct UrlState {
     /// The decoded query string.
     pub query: Memo<Query>,
     pathname: Memo<String>,
-    write: StoredValue<Box<dyn Fn(&str)>, LocalStorage>,
+    write: StoredValue<Writer, LocalStorage>,
 }
 
 impl UrlState {

@@ -21,7 +21,8 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .max(0.05);
     let pad = 0.08 * (hi - lo);
     let width = 0.8 / 3.0;
-    let series: [(&str, RGBColor, fn(&CategoryResult) -> f64); 3] = [
+    type Column = (&'static str, RGBColor, fn(&CategoryResult) -> f64);
+    let series: [Column; 3] = [
         ("True", PALETTE[6], |c| c.truth),
         ("Reported", PALETTE[4], |c| c.reported),
         ("Estimated", PALETTE[0], |c| c.estimate),
@@ -38,7 +39,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .x_labels(k.min(12) + 1)
         .x_label_formatter(&|x| {
             let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) % every == 0 {
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize).is_multiple_of(every) {
                 format!("{}", i as usize)
             } else {
                 String::new()

@@ -6,11 +6,14 @@
 
 mod frequencies;
 mod histogram;
+pub mod mech;
 mod respondents;
+mod xy;
 
 pub use frequencies::{draw_frequencies, frequencies_csv};
 pub use histogram::{draw_estimate_histogram, histogram_csv};
 pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
+pub use xy::{draw_xy, xy_csv, Kind, Legend, Series, XyChart};
 
 use plotters::prelude::*;
 

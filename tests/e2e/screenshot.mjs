@@ -1,0 +1,19 @@
+// Dev helper (not a test): node tests/e2e/screenshot.mjs '<query>' out.png [width]
+// Serves dist/ under the sub-path, opens the query in headless Chromium, waits for charts, saves a
+// full-page PNG and prints any console problems.
+import { serveDist, launchBrowser, newPage } from './harness.mjs';
+
+const [query = '?lab=mechanisms', out = '/tmp/shot.png', width = '1280'] = process.argv.slice(2);
+const site = await serveDist();
+const browser = await launchBrowser();
+try {
+  const page = await newPage(browser, { viewport: { width: Number(width), height: 900 } });
+  await page.goto(`${site.url}${query}`);
+  await page.waitForSelector('canvas[data-drawn]', { timeout: 20000 });
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: out, fullPage: true });
+  console.log(page.problems.length ? page.problems.join('\n') : 'console clean');
+} finally {
+  await browser.close();
+  await site.close();
+}

@@ -1,0 +1,268 @@
+//! One general x–y chart for the mechanisms lab: lines, dashed lines, points, stems (point masses),
+//! shaded areas and bars, on linear axes or on log10 axes (the data are then given as log10 values and
+//! the ticks read 1e-5, 1e3, …). Each lab chart is a small [`XyChart`] built from core data.
+
+use super::{font, px, tick, DrawResult, INK};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::ShapeStyle;
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A solid line.
+    Line,
+    /// A dashed line (references, bounds).
+    Dashed,
+    /// Markers only (simulated values).
+    Points,
+    /// A vertical stem from 0 to y with a dot (a point mass).
+    Stems,
+    /// The area between the curve and 0, translucent.
+    Area,
+    /// Bars: consecutive point pairs (x0, 0), (x1, h) give one bar each.
+    Bars,
+}
+
+/// One series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Its legend entry (and CSV series name).
+    pub name: String,
+    /// Its colour.
+    pub colour: RGBColor,
+    /// How it is drawn.
+    pub kind: Kind,
+    /// Its points, in the axes' units (log10 on a log axis).
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    /// A series of `kind`.
+    pub fn new(name: impl Into<String>, colour: RGBColor, kind: Kind, points: Vec<(f64, f64)>) -> Self {
+        Series { name: name.into(), colour, kind, points }
+    }
+}
+
+/// A chart: axes, series and optional vertical markers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct XyChart {
+    /// x-axis title (with units).
+    pub x_desc: String,
+    /// y-axis title (with units).
+    pub y_desc: String,
+    /// x range; `None` fits the data.
+    pub x_range: Option<(f64, f64)>,
+    /// y range; `None` fits the data (from 0 on linear axes).
+    pub y_range: Option<(f64, f64)>,
+    /// The x data are log10 values.
+    pub x_log10: bool,
+    /// The y data are log10 values.
+    pub y_log10: bool,
+    /// Names for integer x ticks (bar charts of candidates).
+    pub x_names: Vec<String>,
+    /// Vertical markers (x, label).
+    pub markers: Vec<(f64, String)>,
+    /// The series, drawn in order.
+    pub series: Vec<Series>,
+    /// Where the legend sits (default upper right).
+    pub legend: Legend,
+}
+
+/// Where a chart's legend sits.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Legend {
+    /// Upper right corner.
+    #[default]
+    UpperRight,
+    /// Upper left corner.
+    UpperLeft,
+    /// Lower right corner.
+    LowerRight,
+    /// Lower left corner.
+    LowerLeft,
+}
+
+impl XyChart {
+    fn fitted(&self) -> ((f64, f64), (f64, f64)) {
+        let pts = self.series.iter().flat_map(|s| s.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite());
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for &(x, y) in pts {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        if !self.y_log10 {
+            y0 = y0.min(0.0);
+        }
+        let pad = |lo: f64, hi: f64, frac: f64| {
+            if !(lo.is_finite() && hi.is_finite()) {
+                (0.0, 1.0)
+            } else if hi > lo {
+                (lo, hi + (hi - lo) * frac)
+            } else {
+                (lo - 0.5, hi + 0.5)
+            }
+        };
+        (self.x_range.unwrap_or_else(|| pad(x0, x1, 0.0)), self.y_range.unwrap_or_else(|| pad(y0, y1, 0.08)))
+    }
+}
+
+fn log_tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("1e{}", v.round() as i64)
+    } else {
+        crate::format::sig(10f64.powf(*v), 2)
+    }
+}
+
+/// Draws the chart.
+pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &XyChart, scale: f64) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let ((x0, x1), (y0, y1)) = chart_spec.fitted();
+    let mut chart = ChartBuilder::on(root)
+        .margin(px(10.0, scale))
+        .x_label_area_size(px(40.0, scale))
+        .y_label_area_size(px(58.0, scale))
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let names = chart_spec.x_names.clone();
+    let x_fmt = move |v: &f64| -> String {
+        if !names.is_empty() {
+            let i = v.round();
+            return if (v - i).abs() < 1e-9 && i >= 0.0 { names.get(i as usize).cloned().unwrap_or_default() } else { String::new() };
+        }
+        tick(v)
+    };
+    let x_log = chart_spec.x_log10;
+    let y_log = chart_spec.y_log10;
+    let x_labels = if chart_spec.x_names.is_empty() { 7 } else { chart_spec.x_names.len() + 1 };
+    chart
+        .configure_mesh()
+        .x_labels(x_labels)
+        .y_labels(6)
+        .x_label_formatter(&|v| if x_log { log_tick(v) } else { x_fmt(v) })
+        .y_label_formatter(&|v| if y_log { log_tick(v) } else { tick(v) })
+        .x_desc(chart_spec.x_desc.as_str())
+        .y_desc(chart_spec.y_desc.as_str())
+        .label_style(font(12.0, scale))
+        .axis_desc_style(font(13.0, scale))
+        .axis_style(INK)
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(225, 225, 225))
+        .draw()?;
+    let clamp = |p: &(f64, f64)| (p.0.clamp(x0, x1), p.1.clamp(y0, y1));
+    for s in &chart_spec.series {
+        let colour = s.colour;
+        let stroke = ShapeStyle::from(&colour).stroke_width(px(2.0, scale));
+        let pts: Vec<(f64, f64)> = s.points.iter().filter(|p| p.0.is_finite() && p.1.is_finite()).map(clamp).collect();
+        let anno = match s.kind {
+            Kind::Line => chart.draw_series(LineSeries::new(pts, stroke))?,
+            Kind::Dashed => chart.draw_series(DashedLineSeries::new(pts, px(6.0, scale), px(4.0, scale), stroke))?,
+            Kind::Points => chart.draw_series(pts.into_iter().map(|p| Circle::new(p, px(3.5, scale), colour.filled())))?,
+            Kind::Stems => {
+                let base = y0.max(0.0).min(y1);
+                chart.draw_series(pts.into_iter().flat_map(|p| {
+                    [
+                        PathElement::new(vec![(p.0, base), p], stroke).into_dyn(),
+                        Circle::new(p, px(4.0, scale), colour.filled()).into_dyn(),
+                    ]
+                }))?
+            }
+            Kind::Area => {
+                let base = y0.max(0.0).min(y1);
+                chart.draw_series(AreaSeries::new(pts, base, colour.mix(0.35)).border_style(colour.mix(0.6)))?
+            }
+            Kind::Bars => {
+                let fill = colour.mix(0.7).filled();
+                chart.draw_series(pts.chunks(2).filter(|c| c.len() == 2).map(move |c| {
+                    Rectangle::new([(c[0].0, y0.max(0.0)), (c[1].0, c[1].1)], fill)
+                }))?
+            }
+        };
+        if !s.name.is_empty() {
+            let kind = s.kind;
+            anno.label(s.name.as_str()).legend(move |(x, y)| match kind {
+                Kind::Area | Kind::Bars => Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.mix(0.6).filled()).into_dyn(),
+                Kind::Points | Kind::Stems => Circle::new((x + 7, y), 4, colour.filled()).into_dyn(),
+                _ => PathElement::new(vec![(x, y), (x + 14, y)], ShapeStyle::from(&colour).stroke_width(2)).into_dyn(),
+            });
+        }
+    }
+    let marker = ShapeStyle::from(&INK.mix(0.7)).stroke_width(px(1.0, scale));
+    for (x, label) in &chart_spec.markers {
+        if (x0..=x1).contains(x) {
+            chart.draw_series(std::iter::once(PathElement::new(vec![(*x, y0), (*x, y1)], marker)))?;
+            chart.draw_series(std::iter::once(Text::new(
+                label.clone(),
+                (*x, y1),
+                font(12.0, scale).pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Left,
+                    plotters::style::text_anchor::VPos::Top,
+                )),
+            )))?;
+        }
+    }
+    if chart_spec.series.iter().any(|s| !s.name.is_empty()) {
+        chart
+            .configure_series_labels()
+            .position(match chart_spec.legend {
+                Legend::UpperRight => SeriesLabelPosition::UpperRight,
+                Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
+                Legend::LowerRight => SeriesLabelPosition::LowerRight,
+                Legend::LowerLeft => SeriesLabelPosition::LowerLeft,
+            })
+            .label_font(font(12.0, scale))
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .draw()?;
+    }
+    Ok(())
+}
+
+/// The chart's data in long form: one row per point, `series,x,y`, with the axis titles (and units) in
+/// the header's comment line. Log axes are written back as plain values.
+pub fn xy_csv(chart: &XyChart) -> String {
+    let mut out = format!("# x: {}; y: {}\nseries,x,y\n", chart.x_desc, chart.y_desc);
+    for s in &chart.series {
+        for &(x, y) in &s.points {
+            let x = if chart.x_log10 { 10f64.powf(x) } else { x };
+            let y = if chart.y_log10 { 10f64.powf(y) } else { y };
+            out += &format!("{},{x},{y}\n", s.name.replace(',', ";"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::svg_test::render;
+    use crate::charts::PALETTE;
+
+    #[test]
+    fn draws_every_kind_and_writes_csv() {
+        let line: Vec<(f64, f64)> = (0..50).map(|i| (i as f64 / 10.0, (i as f64 / 10.0).sin())).collect();
+        let chart = XyChart {
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            markers: vec![(2.0, "mark".into())],
+            series: vec![
+                Series::new("line", PALETTE[0], Kind::Line, line.clone()),
+                Series::new("dashed", PALETTE[1], Kind::Dashed, line.clone()),
+                Series::new("points", PALETTE[2], Kind::Points, line.clone()),
+                Series::new("stems", PALETTE[3], Kind::Stems, vec![(1.0, 0.5), (f64::INFINITY, 0.2)]),
+                Series::new("area", PALETTE[4], Kind::Area, line[..10].to_vec()),
+                Series::new("bars", PALETTE[5], Kind::Bars, vec![(0.0, 0.0), (0.5, 0.7)]),
+            ],
+            ..Default::default()
+        };
+        let svg = render(|root| draw_xy(root, &chart, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        assert!(svg.contains("<polyline") && svg.contains("<circle") && svg.contains("mark"));
+        let csv = xy_csv(&chart);
+        assert!(csv.lines().nth(1) == Some("series,x,y"));
+        let log = XyChart { y_log10: true, series: vec![Series::new("d", PALETTE[0], Kind::Line, vec![(0.0, -5.0), (1.0, -1.0)])], ..Default::default() };
+        let svg = render(|root| draw_xy(root, &log, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        assert!(svg.contains("1e-"));
+    }
+}

@@ -1,0 +1,86 @@
+//! How much noise each mechanism needs for the target (ε, δ): one table, always shown, so that the
+//! mechanisms can be compared at a glance.
+
+use super::mech_lab::use_mech;
+use super::stat::Stat;
+use crate::format::{exact, sig};
+use dp_playground::mech_lab::{Mechanism, Noise};
+use dp_playground::mechanisms::gaussian::Gaussian;
+use leptos::prelude::*;
+
+/// Test ids of the four σ rows, in the core's order.
+const SIGMA_IDS: [&str; 4] = ["lecture", "classical", "zcdp", "analytic"];
+
+/// The calibration table and the exact δ of the σ in use.
+#[component]
+pub fn MechCalibration() -> impl IntoView {
+    let mech = use_mech();
+    let cal = move || mech.calibration.get().ok();
+    let laplace_scale = Signal::derive(move || match (mech.params.with(|p| p.mech), mech.noise.get()) {
+        (Mechanism::Laplace, Some(Noise::Laplace(l))) => l.scale(),
+        _ => cal().map_or(f64::NAN, |c| c.laplace_scale),
+    });
+    let tau = Signal::derive(move || cal().and_then(|c| c.tlap_tau.ok()).unwrap_or(f64::NAN));
+    let tau_error = move || cal().and_then(|c| c.tlap_tau.err());
+    let sigma_in_use = Signal::derive(move || {
+        let p = mech.params.get();
+        p.sigma.unwrap_or_else(|| cal().map_or(f64::NAN, |c| c.sigma_analytic()))
+    });
+    let delta_in_use = Signal::derive(move || {
+        let p = mech.params.get();
+        Gaussian::new(sigma_in_use.get(), p.sens).map_or(f64::NAN, |g| g.delta(p.eps))
+    });
+    let eps = move || mech.params.with(|p| sig(p.eps, 4));
+    let delta = move || mech.params.with(|p| sig(p.delta, 3));
+    let cell = |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 5)}</td> };
+    view! {
+        {move || mech.calibration.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+        <div class="table-wrap">
+            <table class="results-table calibration" data-testid="mech-calibration">
+                <caption>{move || format!("Noise for one query at ε = {}, δ = {}, Δ = {}", eps(), delta(), mech.params.with(|p| sig(p.sens, 4)))}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"mechanism and calibration"</th>
+                        <th scope="col">"noise parameter"</th>
+                        <th scope="col">"exact δ it achieves at ε"</th>
+                        <th scope="col">"note"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr>
+                        <th scope="row">{move || if mech.params.with(|p| p.scale.is_some() && p.mech == Mechanism::Laplace) { "Laplace, b set by hand" } else { "Laplace, b = Δ/ε" }}</th>
+                        {move || cell(laplace_scale.get(), "mech-laplace-scale".into())}
+                        <td>"0 (pure ε-DP)"</td>
+                        <td>"scale b"</td>
+                    </tr>
+                    <tr>
+                        <th scope="row">"Truncated Laplace, τ = ln(1 + (e^ε − 1)/(2δ))"</th>
+                        {move || cell(tau.get(), "mech-tlap-tau".into())}
+                        <td>{move || sig(mech.params.with(|p| p.delta), 3)}" (exactly)"</td>
+                        <td>{move || tau_error().unwrap_or_else(|| format!("support bound in units of Δ/ε; the noise never exceeds {}", sig(tau.get() * mech.params.with(|p| p.sens / p.eps), 4)))}</td>
+                    </tr>
+                    {move || cal().map(|c| {
+                        c.sigmas.into_iter().zip(SIGMA_IDS).map(|(row, id)| {
+                            let over = row.achieved_delta > mech.params.with(|p| p.delta);
+                            view! {
+                                <tr class:over=over>
+                                    <th scope="row">"Gaussian, "{row.method}</th>
+                                    {cell(row.sigma, format!("mech-sigma-{id}"))}
+                                    <td data-testid=format!("mech-achieved-delta-{id}") data-value=exact(row.achieved_delta)>
+                                        {sig(row.achieved_delta, 3)}{over.then_some(" — above the target!")}
+                                    </td>
+                                    <td>{row.caveat.unwrap_or("σ")}</td>
+                                </tr>
+                            }
+                        }).collect_view()
+                    })}
+                </tbody>
+            </table>
+        </div>
+        <div class="stats">
+            <Stat label="Gaussian σ in use (link or analytic)" testid="mech-sigma-in-use" value=sigma_in_use digits=5 />
+            <Stat label="its exact δ at the target ε (Balle & Wang)" testid="mech-delta-analytic" value=delta_in_use digits=4 />
+            <Stat label="computed in (ms)" testid="mech-compute-ms" value=Signal::derive(move || mech.compute_ms.get()) digits=3 />
+        </div>
+    }
+}

@@ -1,0 +1,137 @@
+//! The mechanisms lab (`?lab=mechanisms`): parameters from the link, the core's results as memos split
+//! by what they depend on, and the lab's parts laid out around them.
+
+use super::{
+    mech_calibration::MechCalibration, mech_controls::MechControls, mech_em::MechEm,
+    mech_pictures::MechPictures, mech_queries::MechQueries, mech_zcdp::MechZcdp,
+};
+use crate::browser::now_ms;
+use crate::url::use_url;
+use dp_playground::mech_lab::{
+    calibrate, exponential, many_queries, noise, pictures, samples, Calibration, ExponentialReport,
+    ManyQueries, MechParams, Mechanism, Noise, Pictures, Samples,
+};
+use dp_playground::mechanisms::many_queries::simulate_max_errors;
+use dp_playground::query::Notice;
+use leptos::prelude::*;
+
+/// The lab's derived state, shared by its parts.
+#[derive(Clone, Copy)]
+pub struct MechState {
+    /// The parameters in use (bad link values replaced by defaults).
+    pub params: Memo<MechParams>,
+    /// What the link asked for that was refused.
+    pub notices: Memo<Vec<Notice>>,
+    /// Every calibration for the link's (ε, δ, Δ), or why not.
+    pub calibration: Memo<Result<Calibration, String>>,
+    /// The noise in use (none for the exponential mechanism).
+    pub noise: Memo<Option<Noise>>,
+    /// Its curves.
+    pub pictures: Memo<Option<Pictures>>,
+    /// Its seeded sample.
+    pub samples: Memo<Option<Samples>>,
+    /// The exponential mechanism's numbers.
+    pub em: Memo<Result<ExponentialReport, String>>,
+    /// The many-queries comparison.
+    pub queries: Memo<Option<ManyQueries>>,
+    /// Time of the last calibration + pictures, in ms.
+    pub compute_ms: Memo<f64>,
+}
+
+impl MechState {
+    /// The refusal message for `key`, if any.
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+        let notices = self.notices;
+        Signal::derive(move || notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone())))
+    }
+
+    /// Whether the lab shows `mech`.
+    pub fn is(&self, mech: Mechanism) -> Signal<bool> {
+        let params = self.params;
+        Signal::derive(move || params.with(|p| p.mech == mech))
+    }
+}
+
+/// The mechanisms lab.
+#[component]
+pub fn MechLab() -> impl IntoView {
+    let url = use_url();
+    let parsed = Memo::new(move |_| MechParams::from_query(&url.query.get()));
+    let params = Memo::new(move |_| parsed.get().0);
+    let notices = Memo::new(move |_| parsed.get().1);
+    let timed = Memo::new(move |_| {
+        let start = now_ms();
+        let p = params.get();
+        let cal = calibrate(&p).map_err(|e| e.to_string());
+        let noise = cal.as_ref().ok().and_then(|c| noise(&p, c).ok().flatten());
+        let pics = noise.as_ref().map(|n| pictures(&p, n));
+        (cal, noise, pics, now_ms() - start)
+    });
+    let noise = Memo::new(move |_| timed.with(|t| t.1));
+    let sample_inputs = Memo::new(move |_| params.with(|p| (p.draws, p.seed, p.sens, p.mech)));
+    let sim_inputs = Memo::new(move |_| params.with(|p| (p.kmax, p.seed)));
+    let sim = Memo::new(move |_| {
+        let (kmax, seed) = sim_inputs.get();
+        simulate_max_errors(kmax, seed).ok()
+    });
+    let state = MechState {
+        params,
+        notices,
+        calibration: Memo::new(move |_| timed.with(|t| t.0.clone())),
+        noise,
+        pictures: Memo::new(move |_| timed.with(|t| t.2.clone())),
+        samples: Memo::new(move |_| {
+            sample_inputs.track();
+            noise.get().map(|n| samples(&params.get_untracked(), &n))
+        }),
+        em: Memo::new(move |_| {
+            let p = params.get();
+            if p.mech == Mechanism::Exponential {
+                exponential(&p).map_err(|e| e.to_string())
+            } else {
+                Err(String::new())
+            }
+        }),
+        queries: Memo::new(move |_| {
+            let p = params.get();
+            sim.with(|s| s.as_ref().and_then(|s| many_queries(&p, s).ok()))
+        }),
+        compute_ms: Memo::new(move |_| timed.with(|t| t.3)),
+    };
+    provide_context(state);
+    let is_em = state.is(Mechanism::Exponential);
+    view! {
+        <section class="lab" aria-labelledby="mech-title">
+            <header class="lab-intro">
+                <h2 id="mech-title">"Mechanisms and their privacy loss"</h2>
+                <p>
+                    "One query with sensitivity Δ: on data set x it answers 0, on a neighbour x′ it answers Δ. "
+                    "A mechanism adds noise so that the two output distributions are hard to tell apart. "
+                    "See how much noise each mechanism needs for a target (ε, δ), and what the guarantee "
+                    "means: the densities, the bad set, the privacy loss, the privacy profile δ(ε) and the "
+                    "trade-off between the two errors of anyone trying to tell x from x′."
+                </p>
+            </header>
+            <div class="lab-grid">
+                <aside class="controls" aria-label="Parameters">
+                    <MechControls />
+                </aside>
+                <div class="results">
+                    <MechCalibration />
+                    <Show when=move || !is_em.get() fallback=|| view! { <MechEm /> }>
+                        <MechPictures />
+                    </Show>
+                    <Show when=move || state.is(Mechanism::Gaussian).get()>
+                        <MechZcdp />
+                    </Show>
+                    <MechQueries />
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// The lab's state (panics only if used outside the lab, a programming error).
+pub fn use_mech() -> MechState {
+    expect_context::<MechState>()
+}
