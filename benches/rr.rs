@@ -22,7 +22,10 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn report(name: &str, ms: f64) {
-    println!("{name:<58} median {ms:>9.3} ms   {:>7.3} of a 16 ms frame", ms / FRAME_MS);
+    println!(
+        "{name:<58} median {ms:>9.3} ms   {:>7.3} of a 16 ms frame",
+        ms / FRAME_MS
+    );
 }
 
 fn main() {
@@ -34,14 +37,42 @@ fn main() {
     });
     report("closed forms, K = 2..50", closed);
     let cases = [
-        ("lab default (K = 2, n = 1000, R = 200)", RrParams::default()),
-        ("K = 50, n = 1000, R = 200", RrParams { k: 50, truth: default_truth(50), ..RrParams::default() }),
-        ("n = 10^7, K = 2, R = 200", RrParams { n: 10_000_000, ..RrParams::default() }),
+        (
+            "lab default (K = 2, n = 1000, R = 200)",
+            RrParams::default(),
+        ),
+        (
+            "K = 50, n = 1000, R = 200",
+            RrParams {
+                k: 50,
+                truth: default_truth(50),
+                ..RrParams::default()
+            },
+        ),
+        (
+            "n = 10^7, K = 2, R = 200",
+            RrParams {
+                n: 10_000_000,
+                ..RrParams::default()
+            },
+        ),
         (
             "heaviest: n = 10^7, K = 50, R = 1000",
-            RrParams { n: 10_000_000, k: 50, truth: default_truth(50), reps: 1000, ..RrParams::default() },
+            RrParams {
+                n: 10_000_000,
+                k: 50,
+                truth: default_truth(50),
+                reps: 1000,
+                ..RrParams::default()
+            },
         ),
-        ("person by person: n = 400, K = 2, R = 200", RrParams { n: 400, ..RrParams::default() }),
+        (
+            "person by person: n = 400, K = 2, R = 200",
+            RrParams {
+                n: 400,
+                ..RrParams::default()
+            },
+        ),
     ];
     for (name, params) in cases {
         let ms = median_ms(21, || {

@@ -124,9 +124,13 @@ pub fn read_param<T: Clone + std::fmt::Display>(
 
 /// Parses a seed: any whole number from 0 to 2^64 − 1.
 pub fn parse_seed(s: &str) -> Result<u64> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| Error::invalid("seed", s, "must be a whole number from 0 to 18446744073709551615"))
+    s.trim().parse::<u64>().map_err(|_| {
+        Error::invalid(
+            "seed",
+            s,
+            "must be a whole number from 0 to 18446744073709551615",
+        )
+    })
 }
 
 /// Parses a number (`1e-5`, ` 2.5 `); NaN and infinities parse here and are refused by the checks.
@@ -159,15 +163,13 @@ fn decode(s: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push(h * 16 + l);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 2;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             b => out.push(b),
         }
         i += 1;
@@ -210,12 +212,17 @@ mod tests {
     fn set_replaces_in_place_and_keeps_unknown_keys() {
         let q = Query::parse("lab=rr&embed=1&eps=1&eps=2").with("eps", "3");
         assert_eq!(q.to_query_string(), "lab=rr&embed=1&eps=3");
-        assert_eq!(q.with("seed", "9").to_query_string(), "lab=rr&embed=1&eps=3&seed=9");
+        assert_eq!(
+            q.with("seed", "9").to_query_string(),
+            "lab=rr&embed=1&eps=3&seed=9"
+        );
     }
 
     #[test]
     fn ugly_strings_do_not_panic() {
-        for s in ["%", "%%", "%4", "a=%zz", "=&=&", "&&&", "k", "é=ü", "a=%FF%FE", "?"] {
+        for s in [
+            "%", "%%", "%4", "a=%zz", "=&=&", "&&&", "k", "é=ü", "a=%FF%FE", "?",
+        ] {
             let q = Query::parse(s);
             let _ = Query::parse(&q.to_query_string());
         }

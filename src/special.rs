@@ -112,7 +112,10 @@ mod tests {
     fn cdf_matches_mpmath() {
         for (x, want) in CDF {
             let got = normal_cdf(x);
-            assert!(((got - want) / want).abs() < 1e-13, "Φ({x}) = {got}, want {want}");
+            assert!(
+                ((got - want) / want).abs() < 1e-13,
+                "Φ({x}) = {got}, want {want}"
+            );
         }
     }
 
@@ -120,7 +123,10 @@ mod tests {
     fn log_cdf_is_continuous_across_the_switch_and_finite_far_out() {
         let below = ln_normal_cdf(TAIL_SWITCH - 1e-9);
         let above = ln_normal_cdf(TAIL_SWITCH + 1e-9);
-        assert!((below - above).abs() < 1e-9 * above.abs(), "{below} vs {above}");
+        assert!(
+            (below - above).abs() < 1e-9 * above.abs(),
+            "{below} vs {above}"
+        );
         // mpmath: log(ncdf(-1e6)) = -500000000014.73...; log(ncdf(-300)) = -45006.6227321...
         assert!((ln_normal_cdf(-1e6) + 500_000_000_014.734_45).abs() < 1e-3);
         // mpmath: log(ncdf(6)) = -9.8658764552437573e-10

@@ -13,7 +13,11 @@ pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
         mean += d / (i + 1) as f64;
         m2 += d * (x - mean);
     }
-    let sd = if xs.len() > 1 { (m2 / (xs.len() - 1) as f64).sqrt() } else { 0.0 };
+    let sd = if xs.len() > 1 {
+        (m2 / (xs.len() - 1) as f64).sqrt()
+    } else {
+        0.0
+    };
     (mean, sd)
 }
 

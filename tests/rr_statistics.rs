@@ -31,12 +31,18 @@ fn check_path(name: &str, n: u64, draw: impl Fn(&mut ChaCha8Rng) -> Vec<u64>) {
         let (mean, sd) = mean_sd(&estimates[j]);
         // Unbiased: the mean of M estimates is within Z standard errors of π.
         let z = (mean - pi) / (sigma2 / M as f64).sqrt();
-        assert!(z.abs() < Z, "{name}, category {j}: mean {mean} vs π = {pi} (z = {z})");
+        assert!(
+            z.abs() < Z,
+            "{name}, category {j}: mean {mean} vs π = {pi} (z = {z})"
+        );
         // Variance: s²/σ² has standard deviation ≈ sqrt((2 + excess kurtosis)/M); the estimate's excess
         // kurtosis is below 0.05 here (binomial with nλ(1−λ) > 60), so sqrt(2.05/M) is a safe scale.
         let ratio = sd * sd / sigma2;
         let z = (ratio - 1.0) / (2.05 / M as f64).sqrt();
-        assert!(z.abs() < Z, "{name}, category {j}: variance ratio {ratio} (z = {z})");
+        assert!(
+            z.abs() < Z,
+            "{name}, category {j}: variance ratio {ratio} (z = {z})"
+        );
     }
 }
 

@@ -102,7 +102,10 @@ mod tests {
             for delta in [0.1, 1e-5, 1e-300] {
                 let rho = rho_for_approx_dp(eps, delta).unwrap_or_else(|e| panic!("{e}"));
                 let back = zcdp_to_approx_dp(rho, delta).unwrap_or_else(|e| panic!("{e}"));
-                assert!((back / eps - 1.0).abs() < 1e-12, "ε={eps} δ={delta}: {back}");
+                assert!(
+                    (back / eps - 1.0).abs() < 1e-12,
+                    "ε={eps} δ={delta}: {back}"
+                );
                 assert!((zcdp_delta(rho, eps) / delta - 1.0).abs() < 1e-9);
             }
         }
@@ -122,7 +125,8 @@ mod tests {
         use crate::mechanisms::gaussian::Gaussian;
         for sigma in [0.5, 1.0, 4.0] {
             let g = Gaussian::new(sigma, 1.0).unwrap_or_else(|e| panic!("{e}"));
-            let eps = zcdp_to_approx_dp(gaussian_rho(sigma, 1.0), 1e-6).unwrap_or_else(|e| panic!("{e}"));
+            let eps =
+                zcdp_to_approx_dp(gaussian_rho(sigma, 1.0), 1e-6).unwrap_or_else(|e| panic!("{e}"));
             assert!(g.delta(eps) <= 1e-6);
         }
     }

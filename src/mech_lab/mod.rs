@@ -9,7 +9,8 @@ mod params;
 mod pictures;
 
 pub use params::{
-    default_candidates, format_candidates, parse_candidates, Candidate, MechParams, Mechanism, MAX_DRAWS,
+    default_candidates, format_candidates, parse_candidates, Candidate, MechParams, Mechanism,
+    MAX_DRAWS,
 };
 pub use pictures::{pictures, samples, Pictures, Samples};
 
@@ -65,7 +66,12 @@ pub fn calibrate(p: &MechParams) -> Result<Calibration> {
     let rho = rho_for_approx_dp(eps, delta)?;
     let row = |method, sigma: f64, caveat| -> Result<SigmaRow> {
         let achieved_delta = Gaussian::new(sigma, sens)?.delta(eps);
-        Ok(SigmaRow { method, sigma, achieved_delta, caveat })
+        Ok(SigmaRow {
+            method,
+            sigma,
+            achieved_delta,
+            caveat,
+        })
     };
     let sigmas = vec![
         row(
@@ -78,8 +84,16 @@ pub fn calibrate(p: &MechParams) -> Result<Calibration> {
             sigma_classical(eps, delta, sens)?,
             (eps >= 1.0).then_some("proved only for ε < 1 (Dwork & Roth, Thm A.1)"),
         )?,
-        row("Via zCDP: Δ/√(2ρ), ρ = (√(ln(1/δ)+ε) − √ln(1/δ))²", sens / (2.0 * rho).sqrt(), None)?,
-        row("Analytic (Balle & Wang 2018): smallest σ", sigma_analytic(eps, delta, sens)?, None)?,
+        row(
+            "Via zCDP: Δ/√(2ρ), ρ = (√(ln(1/δ)+ε) − √ln(1/δ))²",
+            sens / (2.0 * rho).sqrt(),
+            None,
+        )?,
+        row(
+            "Analytic (Balle & Wang 2018): smallest σ",
+            sigma_analytic(eps, delta, sens)?,
+            None,
+        )?,
     ];
     Ok(Calibration {
         laplace_scale: calibrated_scale(eps, sens)?,
@@ -106,14 +120,20 @@ pub enum Noise {
 /// Only if the parameters are out of domain.
 pub fn noise(p: &MechParams, cal: &Calibration) -> Result<Option<Noise>> {
     Ok(match p.mech {
-        crate::mech_lab::Mechanism::Laplace => {
-            Some(Noise::Laplace(Laplace::new(p.scale.unwrap_or(cal.laplace_scale), p.sens)?))
-        }
-        crate::mech_lab::Mechanism::Gaussian => {
-            Some(Noise::Gaussian(Gaussian::new(p.sigma.unwrap_or(cal.sigma_analytic()), p.sens)?))
-        }
+        crate::mech_lab::Mechanism::Laplace => Some(Noise::Laplace(Laplace::new(
+            p.scale.unwrap_or(cal.laplace_scale),
+            p.sens,
+        )?)),
+        crate::mech_lab::Mechanism::Gaussian => Some(Noise::Gaussian(Gaussian::new(
+            p.sigma.unwrap_or(cal.sigma_analytic()),
+            p.sens,
+        )?)),
         crate::mech_lab::Mechanism::TruncatedLaplace => match cal.tlap_tau {
-            Ok(tau) => Some(Noise::TruncatedLaplace(TruncatedLaplace::new(cal.laplace_scale, tau, p.sens)?)),
+            Ok(tau) => Some(Noise::TruncatedLaplace(TruncatedLaplace::new(
+                cal.laplace_scale,
+                tau,
+                p.sens,
+            )?)),
             Err(_) => None,
         },
         crate::mech_lab::Mechanism::Exponential => None,
@@ -138,7 +158,11 @@ pub struct ZcdpView {
 pub fn zcdp_view(g: &Gaussian, delta: f64) -> Result<ZcdpView> {
     let rho = gaussian_rho(g.sigma(), g.sens());
     let eps_from_rho = zcdp_to_approx_dp(rho, delta)?;
-    Ok(ZcdpView { rho, eps_from_rho, exact_delta_at_eps_from_rho: g.delta(eps_from_rho) })
+    Ok(ZcdpView {
+        rho,
+        eps_from_rho,
+        exact_delta_at_eps_from_rho: g.delta(eps_from_rho),
+    })
 }
 
 /// The exponential mechanism's numbers.
@@ -163,7 +187,9 @@ pub struct ExponentialReport {
 pub fn exponential(p: &MechParams) -> Result<ExponentialReport> {
     let scores: Vec<f64> = p.cands.iter().map(|c| c.score).collect();
     let probs = selection_probabilities(&scores, p.eps, p.sens)?;
-    let focus = (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b])).unwrap_or(0);
+    let focus = (0..probs.len())
+        .max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
+        .unwrap_or(0);
     let neighbour_probs = worst_neighbour_probabilities(&scores, p.eps, p.sens, focus)?;
     let log_ratio = (probs[focus] / neighbour_probs[focus]).ln();
     let top = (3.0 * p.eps).min(crate::mechanisms::MAX_EPS);
@@ -171,7 +197,13 @@ pub fn exponential(p: &MechParams) -> Result<ExponentialReport> {
         .map(|i| top * i as f64 / 120.0)
         .map(|e| selection_probabilities(&scores, e, p.sens).map(|pr| (e, pr)))
         .collect::<Result<Vec<_>>>()?;
-    Ok(ExponentialReport { probs, neighbour_probs, focus, log_ratio, by_eps })
+    Ok(ExponentialReport {
+        probs,
+        neighbour_probs,
+        focus,
+        log_ratio,
+        by_eps,
+    })
 }
 
 /// The many-queries comparison at the link's (ε, δ), from a simulation of unit-scale noise.
@@ -207,18 +239,37 @@ pub fn many_queries(p: &MechParams, sim: &MaxErrorSimulation) -> Result<ManyQuer
     let sigma1 = sigma_analytic(p.eps, p.delta, 1.0)?;
     let ks = sim.ks.clone();
     let laplace_exact: Vec<f64> = ks.iter().map(|&k| laplace_max_error(k, p.eps)).collect();
-    let gaussian_exact = ks.iter().map(|&k| gaussian_max_error(k, p.eps, p.delta)).collect::<Result<Vec<_>>>()?;
-    let laplace_simulated = ks.iter().zip(&sim.laplace_unit).map(|(&k, m)| m * k as f64 / p.eps).collect();
-    let gaussian_simulated = ks.iter().zip(&sim.gaussian_unit).map(|(&k, m)| m * (k as f64).sqrt() * sigma1).collect();
+    let gaussian_exact = ks
+        .iter()
+        .map(|&k| gaussian_max_error(k, p.eps, p.delta))
+        .collect::<Result<Vec<_>>>()?;
+    let laplace_simulated = ks
+        .iter()
+        .zip(&sim.laplace_unit)
+        .map(|(&k, m)| m * k as f64 / p.eps)
+        .collect();
+    let gaussian_simulated = ks
+        .iter()
+        .zip(&sim.gaussian_unit)
+        .map(|(&k, m)| m * (k as f64).sqrt() * sigma1)
+        .collect();
     let ln_inv_delta = -p.delta.ln();
     let lap_shape = |k: f64| k * k.ln().max(f64::MIN_POSITIVE) / p.eps;
     let gauss_shape = |k: f64| (k * k.ln().max(f64::MIN_POSITIVE) * ln_inv_delta).sqrt() / p.eps;
     let last = ks.len().saturating_sub(1);
     let kmax = ks.get(last).copied().unwrap_or(1) as f64;
-    let (lap_c, gauss_c) = (laplace_exact[last] / lap_shape(kmax), gaussian_exact[last] / gauss_shape(kmax));
+    let (lap_c, gauss_c) = (
+        laplace_exact[last] / lap_shape(kmax),
+        gaussian_exact[last] / gauss_shape(kmax),
+    );
     let laplace_order = ks.iter().map(|&k| lap_c * lap_shape(k as f64)).collect();
-    let gaussian_order = ks.iter().map(|&k| gauss_c * gauss_shape(k as f64)).collect();
-    let rule_of_thumb = (2..).find(|&k: &usize| (k as f64) * (k as f64).ln() >= ln_inv_delta).unwrap_or(2);
+    let gaussian_order = ks
+        .iter()
+        .map(|&k| gauss_c * gauss_shape(k as f64))
+        .collect();
+    let rule_of_thumb = (2..)
+        .find(|&k: &usize| (k as f64) * (k as f64).ln() >= ln_inv_delta)
+        .unwrap_or(2);
     Ok(ManyQueries {
         ks,
         laplace_exact,
@@ -247,7 +298,12 @@ mod tests {
         // dp_accounting 0.6.0 get_sigma_gaussian(1, 1e-5) = 3.730631634815937.
         assert!((cal.sigma_analytic() / 3.730_631_634_815_937 - 1.0).abs() < 1e-9);
         for row in &cal.sigmas {
-            assert!(row.achieved_delta <= p.delta, "{}: {}", row.method, row.achieved_delta);
+            assert!(
+                row.achieved_delta <= p.delta,
+                "{}: {}",
+                row.method,
+                row.achieved_delta
+            );
         }
     }
 
@@ -273,7 +329,12 @@ mod tests {
             let (p, notices) = MechParams::from_query(&Query::parse(link));
             assert!(notices.is_empty(), "{link}: {notices:?}");
             let cal = calibrate(&p).unwrap_or_else(|e| panic!("{link}: {e}"));
-            assert!(cal.sigmas.iter().all(|r| r.sigma.is_finite() && r.achieved_delta.is_finite()), "{link}");
+            assert!(
+                cal.sigmas
+                    .iter()
+                    .all(|r| r.sigma.is_finite() && r.achieved_delta.is_finite()),
+                "{link}"
+            );
             if let Some(noise) = noise(&p, &cal).unwrap_or_else(|e| panic!("{e}")) {
                 let pic = pictures(&p, &noise);
                 pic.assert_finite(link);
@@ -286,7 +347,13 @@ mod tests {
             }
             let sim = simulate_max_errors(100, 1).unwrap_or_else(|e| panic!("{e}"));
             let mq = many_queries(&p, &sim).unwrap_or_else(|e| panic!("{e}"));
-            assert!(mq.gaussian_exact.iter().chain(&mq.laplace_order).all(|x| x.is_finite()), "{link}");
+            assert!(
+                mq.gaussian_exact
+                    .iter()
+                    .chain(&mq.laplace_order)
+                    .all(|x| x.is_finite()),
+                "{link}"
+            );
         }
     }
 }

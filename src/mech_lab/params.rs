@@ -24,8 +24,12 @@ pub enum Mechanism {
 
 impl Mechanism {
     /// Every mechanism, in the order of the selector.
-    pub const ALL: [Mechanism; 4] =
-        [Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace, Mechanism::Exponential];
+    pub const ALL: [Mechanism; 4] = [
+        Mechanism::Laplace,
+        Mechanism::Gaussian,
+        Mechanism::TruncatedLaplace,
+        Mechanism::Exponential,
+    ];
 
     /// The value of the `mech` key.
     pub fn key(self) -> &'static str {
@@ -56,9 +60,15 @@ impl Mechanism {
         match s.as_str() {
             "laplace" | "lap" => Ok(Mechanism::Laplace),
             "gaussian" | "gauss" | "normal" => Ok(Mechanism::Gaussian),
-            "tlap" | "truncated-laplace" | "truncated" | "tlaplace" => Ok(Mechanism::TruncatedLaplace),
+            "tlap" | "truncated-laplace" | "truncated" | "tlaplace" => {
+                Ok(Mechanism::TruncatedLaplace)
+            }
             "exponential" | "em" | "exp" => Ok(Mechanism::Exponential),
-            _ => Err(Error::invalid("mech", s, "is not a mechanism (laplace, gaussian, tlap, exponential)")),
+            _ => Err(Error::invalid(
+                "mech",
+                s,
+                "is not a mechanism (laplace, gaussian, tlap, exponential)",
+            )),
         }
     }
 }
@@ -125,10 +135,18 @@ impl Default for MechParams {
 
 /// Four colours and how many people named each their favourite: a plurality vote to release privately.
 pub fn default_candidates() -> Vec<Candidate> {
-    [("red", 30.0), ("blue", 28.0), ("green", 12.0), ("yellow", 5.0)]
-        .into_iter()
-        .map(|(name, score)| Candidate { name: name.into(), score })
-        .collect()
+    [
+        ("red", 30.0),
+        ("blue", 28.0),
+        ("green", 12.0),
+        ("yellow", 5.0),
+    ]
+    .into_iter()
+    .map(|(name, score)| Candidate {
+        name: name.into(),
+        score,
+    })
+    .collect()
 }
 
 impl MechParams {
@@ -143,17 +161,78 @@ impl MechParams {
         let mut notices = Vec::new();
         let n = &mut notices;
         let mech = read_param(query, "mech", d.mech, Mechanism::parse, n);
-        let eps = read_param(query, "eps", d.eps, |s| in_range("eps", s, 0.0, MAX_EPS, false), n);
-        let delta = read_param(query, "delta", d.delta, |s| in_range("delta", s, 0.0, 1.0, true), n);
-        let sens = read_param(query, "sens", d.sens, |s| in_range("sens", s, 0.0, MAX_SENS, false), n);
-        let sigma = read_optional(query, "sigma", |s| in_range("sigma", s, 0.0, 1e200, false), n);
-        let scale = read_optional(query, "scale", |s| in_range("scale", s, 0.0, 1e200, false), n);
-        let bad_eps = read_optional(query, "bad_eps", |s| in_range_closed("bad_eps", s, 0.0, MAX_EPS), n);
-        let draws = read_param(query, "draws", d.draws, |s| whole_in("draws", s, 1, MAX_DRAWS), n);
+        let eps = read_param(
+            query,
+            "eps",
+            d.eps,
+            |s| in_range("eps", s, 0.0, MAX_EPS, false),
+            n,
+        );
+        let delta = read_param(
+            query,
+            "delta",
+            d.delta,
+            |s| in_range("delta", s, 0.0, 1.0, true),
+            n,
+        );
+        let sens = read_param(
+            query,
+            "sens",
+            d.sens,
+            |s| in_range("sens", s, 0.0, MAX_SENS, false),
+            n,
+        );
+        let sigma = read_optional(
+            query,
+            "sigma",
+            |s| in_range("sigma", s, 0.0, 1e200, false),
+            n,
+        );
+        let scale = read_optional(
+            query,
+            "scale",
+            |s| in_range("scale", s, 0.0, 1e200, false),
+            n,
+        );
+        let bad_eps = read_optional(
+            query,
+            "bad_eps",
+            |s| in_range_closed("bad_eps", s, 0.0, MAX_EPS),
+            n,
+        );
+        let draws = read_param(
+            query,
+            "draws",
+            d.draws,
+            |s| whole_in("draws", s, 1, MAX_DRAWS),
+            n,
+        );
         let seed = read_param(query, "seed", d.seed, parse_seed, n);
-        let cands = read_param(query, "cands", CandidateList(d.cands), |s| parse_candidates(s).map(CandidateList), n).0;
+        let cands = read_param(
+            query,
+            "cands",
+            CandidateList(d.cands),
+            |s| parse_candidates(s).map(CandidateList),
+            n,
+        )
+        .0;
         let kmax = read_param(query, "kmax", d.kmax, |s| whole_in("kmax", s, 2, MAX_K), n);
-        (MechParams { mech, eps, delta, sens, sigma, scale, bad_eps, draws, seed, cands, kmax }, notices)
+        (
+            MechParams {
+                mech,
+                eps,
+                delta,
+                sens,
+                sigma,
+                scale,
+                bad_eps,
+                draws,
+                seed,
+                cands,
+                kmax,
+            },
+            notices,
+        )
     }
 
     /// Prints every key that differs from "computed" (σ, scale and bad_eps only when set), `lab` first.
@@ -164,7 +243,11 @@ impl MechParams {
             .with("eps", fmt_f64(self.eps))
             .with("delta", fmt_f64(self.delta))
             .with("sens", fmt_f64(self.sens));
-        for (key, value) in [("sigma", self.sigma), ("scale", self.scale), ("bad_eps", self.bad_eps)] {
+        for (key, value) in [
+            ("sigma", self.sigma),
+            ("scale", self.scale),
+            ("bad_eps", self.bad_eps),
+        ] {
             if let Some(v) = value {
                 q.set(key, fmt_f64(v));
             }
@@ -182,9 +265,17 @@ impl MechParams {
 /// An empty list, more than [`MAX_CANDIDATES`], a score that is not a finite number within ±1e12, or a
 /// name longer than 40 characters.
 pub fn parse_candidates(s: &str) -> Result<Vec<Candidate>> {
-    let items: Vec<&str> = s.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let items: Vec<&str> = s
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
     if items.is_empty() || items.len() > MAX_CANDIDATES {
-        return Err(Error::invalid("cands", s, format!("must list 1 to {MAX_CANDIDATES} candidates as name:score")));
+        return Err(Error::invalid(
+            "cands",
+            s,
+            format!("must list 1 to {MAX_CANDIDATES} candidates as name:score"),
+        ));
     }
     items
         .iter()
@@ -205,7 +296,11 @@ pub fn parse_candidates(s: &str) -> Result<Vec<Candidate>> {
 
 /// Prints candidates as the link writes them.
 pub fn format_candidates(cands: &[Candidate]) -> String {
-    cands.iter().map(|c| format!("{}:{}", c.name, fmt_f64(c.score))).collect::<Vec<_>>().join(",")
+    cands
+        .iter()
+        .map(|c| format!("{}:{}", c.name, fmt_f64(c.score)))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[derive(Clone)]
@@ -225,7 +320,11 @@ fn in_range(name: &'static str, s: &str, lo: f64, hi: f64, open_top: bool) -> Re
         Ok(x)
     } else {
         let top = if open_top { ")" } else { "]" };
-        Err(Error::invalid(name, s, format!("must be a number in ({lo}, {hi:e}{top}")))
+        Err(Error::invalid(
+            name,
+            s,
+            format!("must be a number in ({lo}, {hi:e}{top}"),
+        ))
     }
 }
 
@@ -234,7 +333,11 @@ fn in_range_closed(name: &'static str, s: &str, lo: f64, hi: f64) -> Result<f64>
     if x >= lo && x <= hi {
         Ok(x)
     } else {
-        Err(Error::invalid(name, s, format!("must be a number in [{lo}, {hi}]")))
+        Err(Error::invalid(
+            name,
+            s,
+            format!("must be a number in [{lo}, {hi}]"),
+        ))
     }
 }
 
@@ -243,17 +346,29 @@ fn whole_in(name: &'static str, s: &str, lo: usize, hi: usize) -> Result<usize> 
     if (lo as u64..=hi as u64).contains(&v) {
         Ok(v as usize)
     } else {
-        Err(Error::invalid(name, s, format!("must be a whole number from {lo} to {hi}")))
+        Err(Error::invalid(
+            name,
+            s,
+            format!("must be a whole number from {lo} to {hi}"),
+        ))
     }
 }
 
 /// An optional key: missing or empty is `None`; a bad value is `None` with a notice.
-fn read_optional(query: &Query, key: &str, parse: impl Fn(&str) -> Result<f64>, notices: &mut Vec<Notice>) -> Option<f64> {
+fn read_optional(
+    query: &Query,
+    key: &str,
+    parse: impl Fn(&str) -> Result<f64>,
+    notices: &mut Vec<Notice>,
+) -> Option<f64> {
     let raw = query.get(key).map(str::trim).filter(|s| !s.is_empty())?;
     match parse(raw) {
         Ok(v) => Some(v),
         Err(e) => {
-            notices.push(Notice { key: key.to_owned(), message: format!("{e}; using the calibrated value instead.") });
+            notices.push(Notice {
+                key: key.to_owned(),
+                message: format!("{e}; using the calibrated value instead."),
+            });
             None
         }
     }
@@ -269,7 +384,12 @@ mod tests {
         let (back, notices) = MechParams::from_query(&d.to_query());
         assert_eq!(back, d);
         assert!(notices.is_empty());
-        let set = MechParams { sigma: Some(2.5), scale: Some(0.1), bad_eps: Some(0.0), ..d };
+        let set = MechParams {
+            sigma: Some(2.5),
+            scale: Some(0.1),
+            bad_eps: Some(0.0),
+            ..d
+        };
         assert_eq!(MechParams::from_query(&set.to_query()).0, set);
     }
 
@@ -278,8 +398,15 @@ mod tests {
         let q = Query::parse("lab=mechanisms&mech=gauss&eps=0.5&delta=1e-6&sens=2&sigma=3&seed=7");
         let (p, notices) = MechParams::from_query(&q);
         assert!(notices.is_empty());
-        assert_eq!((p.mech, p.eps, p.delta, p.sens, p.sigma, p.seed), (Mechanism::Gaussian, 0.5, 1e-6, 2.0, Some(3.0), 7));
-        for (raw, m) in [("Truncated_Laplace", Mechanism::TruncatedLaplace), ("em", Mechanism::Exponential), ("lap", Mechanism::Laplace)] {
+        assert_eq!(
+            (p.mech, p.eps, p.delta, p.sens, p.sigma, p.seed),
+            (Mechanism::Gaussian, 0.5, 1e-6, 2.0, Some(3.0), 7)
+        );
+        for (raw, m) in [
+            ("Truncated_Laplace", Mechanism::TruncatedLaplace),
+            ("em", Mechanism::Exponential),
+            ("lap", Mechanism::Laplace),
+        ] {
             assert_eq!(Mechanism::parse(raw).ok(), Some(m));
         }
     }
@@ -291,8 +418,21 @@ mod tests {
         let d = MechParams::default();
         assert_eq!(p, d);
         let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
-        assert_eq!(keys, ["mech", "eps", "delta", "sens", "sigma", "scale", "bad_eps", "draws", "seed", "cands", "kmax"]);
-        for (eps, ok) in [("1e-6", true), ("50", true), ("100", true), ("100.1", false), ("0", false), ("1e400", false)] {
+        assert_eq!(
+            keys,
+            [
+                "mech", "eps", "delta", "sens", "sigma", "scale", "bad_eps", "draws", "seed",
+                "cands", "kmax"
+            ]
+        );
+        for (eps, ok) in [
+            ("1e-6", true),
+            ("50", true),
+            ("100", true),
+            ("100.1", false),
+            ("0", false),
+            ("1e400", false),
+        ] {
             let (_, n) = MechParams::from_query(&Query::parse(&format!("eps={eps}")));
             assert_eq!(n.is_empty(), ok, "eps={eps}");
         }
@@ -304,7 +444,10 @@ mod tests {
     fn candidates_parse_with_and_without_names() {
         let c = parse_candidates("a:1, b : 2.5 ,3").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.len(), 3);
-        assert_eq!((c[1].name.as_str(), c[1].score, c[2].name.as_str()), ("b", 2.5, "2"));
+        assert_eq!(
+            (c[1].name.as_str(), c[1].score, c[2].name.as_str()),
+            ("b", 2.5, "2")
+        );
         assert!(parse_candidates("").is_err());
         assert!(parse_candidates("a:1e13").is_err());
         assert!(parse_candidates(&vec!["1"; 51].join(",")).is_err());

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use std::f64::consts::LN_10;
 
 /// Points per density curve.
-const CURVE_POINTS: usize = 400;
+const CURVE_POINTS: usize = 240;
 /// The profile chart never goes below this δ (the lab's smallest δ is about 1e-300).
 const LOG10_DELTA_FLOOR: f64 = -320.0;
 
@@ -74,9 +74,9 @@ impl Noise {
     /// The privacy-loss distribution.
     pub fn loss(&self) -> LossDistribution {
         match self {
-            Noise::Laplace(m) => m.loss(201),
-            Noise::Gaussian(m) => m.loss(201),
-            Noise::TruncatedLaplace(m) => m.loss(201),
+            Noise::Laplace(m) => m.loss(121),
+            Noise::Gaussian(m) => m.loss(121),
+            Noise::TruncatedLaplace(m) => m.loss(121),
         }
     }
 
@@ -131,8 +131,14 @@ impl Pictures {
     /// Panics (tests only) when a number the page draws is NaN or infinite.
     #[cfg(test)]
     pub fn assert_finite(&self, what: &str) {
-        let finite = self.densities.iter().all(|d| d.0.is_finite() && d.1.is_finite() && d.2.is_finite())
-            && self.profile.iter().all(|p| p.0.is_finite() && p.2.is_finite())
+        let finite = self
+            .densities
+            .iter()
+            .all(|d| d.0.is_finite() && d.1.is_finite() && d.2.is_finite())
+            && self
+                .profile
+                .iter()
+                .all(|p| p.0.is_finite() && p.2.is_finite())
             && self.tradeoff.iter().all(|t| t.1.is_finite())
             && self.bad_probability.is_finite()
             && self.loss.density.iter().all(|d| d.1.is_finite());
@@ -143,22 +149,34 @@ impl Pictures {
 /// Computes the pictures for the noise in use.
 pub fn pictures(p: &MechParams, noise: &Noise) -> Pictures {
     let (lo, hi) = noise.range(p.sens);
-    let mut ys: Vec<f64> = (0..CURVE_POINTS).map(|i| lo + (hi - lo) * i as f64 / (CURVE_POINTS - 1) as f64).collect();
+    let mut ys: Vec<f64> = (0..CURVE_POINTS)
+        .map(|i| lo + (hi - lo) * i as f64 / (CURVE_POINTS - 1) as f64)
+        .collect();
     if let Noise::TruncatedLaplace(m) = noise {
         // Both sides of every edge of the two supports, so that the jumps are drawn vertical.
         let nudge = (hi - lo) * 1e-9;
-        for edge in [-m.bound(), m.bound(), p.sens - m.bound(), p.sens + m.bound()] {
+        for edge in [
+            -m.bound(),
+            m.bound(),
+            p.sens - m.bound(),
+            p.sens + m.bound(),
+        ] {
             ys.extend([edge - nudge, edge + nudge]);
         }
         ys.sort_by(f64::total_cmp);
     }
-    let densities = ys.iter().map(|&y| (y, noise.density(y, 0.0), noise.density(y, p.sens))).collect();
+    let densities = ys
+        .iter()
+        .map(|&y| (y, noise.density(y, 0.0), noise.density(y, p.sens)))
+        .collect();
     let bad_eps = p.bad_eps();
     let (bad, bad_probability) = noise.bad_set(bad_eps, lo);
     let design = noise.design_eps(p.eps);
-    let eps_top = (2.0 * design).max(bad_eps * 1.2).clamp(0.5, crate::mechanisms::MAX_EPS);
-    let profile: Vec<(f64, f64, f64)> = (0..=300)
-        .map(|i| eps_top * i as f64 / 300.0)
+    let eps_top = (2.0 * design)
+        .max(bad_eps * 1.2)
+        .clamp(0.5, crate::mechanisms::MAX_EPS);
+    let profile: Vec<(f64, f64, f64)> = (0..=150)
+        .map(|i| eps_top * i as f64 / 150.0)
         .map(|e| (e, noise.delta(e), noise.log10_delta(e)))
         .collect();
     let profile_zcdp = match noise {
@@ -167,7 +185,11 @@ pub fn pictures(p: &MechParams, noise: &Noise) -> Pictures {
             profile
                 .iter()
                 .map(|&(e, _, _)| {
-                    let log10 = if e <= rho { 0.0 } else { -(e - rho).powi(2) / (4.0 * rho) / LN_10 };
+                    let log10 = if e <= rho {
+                        0.0
+                    } else {
+                        -(e - rho).powi(2) / (4.0 * rho) / LN_10
+                    };
                     (e, log10.max(LOG10_DELTA_FLOOR))
                 })
                 .collect()
@@ -176,7 +198,7 @@ pub fn pictures(p: &MechParams, noise: &Noise) -> Pictures {
     };
     let alphas: Vec<f64> = [1e-6, 1e-5, 1e-4, 1e-3, 3e-3]
         .into_iter()
-        .chain((1..200).map(|i| i as f64 / 200.0))
+        .chain((1..100).map(|i| i as f64 / 100.0))
         .chain([1.0])
         .collect();
     let tradeoff = match noise {
@@ -184,13 +206,23 @@ pub fn pictures(p: &MechParams, noise: &Noise) -> Pictures {
         Noise::Laplace(l) => alphas.iter().map(|&a| (a, l.tradeoff(a))).collect(),
         Noise::TruncatedLaplace(_) => {
             // Dual of the profile on a fine ε grid reaching well past the atom at ε (exact up to the grid).
-            let grid: Vec<(f64, f64)> = (0..=1000).map(|i| i as f64 * 0.04).map(|e| (e, noise.delta(e))).collect();
+            let grid: Vec<(f64, f64)> = (0..=600)
+                .map(|i| i as f64 * 0.05)
+                .map(|e| (e, noise.delta(e)))
+                .collect();
             let betas = tradeoff_from_profile(&grid, &alphas);
-            alphas.iter().zip(betas).map(|(&a, b)| (a, b.min(1.0 - a))).collect()
+            alphas
+                .iter()
+                .zip(betas)
+                .map(|(&a, b)| (a, b.min(1.0 - a)))
+                .collect()
         }
     };
     let guarantee = (design, noise.delta(design));
-    let tradeoff_bound = alphas.iter().map(|&a| (a, tradeoff_bound(guarantee.0, guarantee.1, a))).collect();
+    let tradeoff_bound = alphas
+        .iter()
+        .map(|&a| (a, tradeoff_bound(guarantee.0, guarantee.1, a)))
+        .collect();
     Pictures {
         densities,
         bad,
@@ -237,7 +269,14 @@ pub fn samples(p: &MechParams, noise: &Noise) -> Samples {
         .map(|y| (y, p.draws as f64 * width * noise.density(y, 0.0)))
         .collect();
     let (mean, sd) = crate::stats::mean_sd(&draws);
-    Samples { edges, counts, curve, mean, sd, sd_theory: noise.sd() }
+    Samples {
+        edges,
+        counts,
+        curve,
+        mean,
+        sd,
+        sd_theory: noise.sd(),
+    }
 }
 
 #[cfg(test)]
@@ -246,15 +285,24 @@ mod tests {
     use crate::mech_lab::{calibrate, noise, Mechanism};
 
     fn noise_for(mech: Mechanism) -> (MechParams, Noise) {
-        let p = MechParams { mech, ..MechParams::default() };
+        let p = MechParams {
+            mech,
+            ..MechParams::default()
+        };
         let cal = calibrate(&p).unwrap_or_else(|e| panic!("{e}"));
-        let n = noise(&p, &cal).unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|| panic!("no noise"));
+        let n = noise(&p, &cal)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("no noise"));
         (p, n)
     }
 
     #[test]
     fn bad_set_bounds_exact_delta_and_guarantee_holds() {
-        for mech in [Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace] {
+        for mech in [
+            Mechanism::Laplace,
+            Mechanism::Gaussian,
+            Mechanism::TruncatedLaplace,
+        ] {
             let (p, n) = noise_for(mech);
             let pic = pictures(&p, &n);
             pic.assert_finite(mech.key());
@@ -262,19 +310,34 @@ mod tests {
             assert!(pic.guarantee.1 <= p.delta, "{mech}: {:?}", pic.guarantee);
             // The trade-off curve lies on or above the (ε, δ) boundary of its own guarantee.
             for (t, b) in pic.tradeoff.iter().zip(&pic.tradeoff_bound) {
-                assert!(t.1 >= b.1 - 1e-9, "{mech} at α = {}: {} < {}", t.0, t.1, b.1);
+                assert!(
+                    t.1 >= b.1 - 1e-9,
+                    "{mech} at α = {}: {} < {}",
+                    t.0,
+                    t.1,
+                    b.1
+                );
             }
         }
     }
 
     #[test]
     fn samples_are_reproducible_and_match_the_sd() {
-        for mech in [Mechanism::Laplace, Mechanism::Gaussian, Mechanism::TruncatedLaplace] {
+        for mech in [
+            Mechanism::Laplace,
+            Mechanism::Gaussian,
+            Mechanism::TruncatedLaplace,
+        ] {
             let (p, n) = noise_for(mech);
             let a = samples(&p, &n);
             assert_eq!(a, samples(&p, &n));
             // 10⁴ draws: the sample sd is within 6 standard errors (< 6·sd·√(κ/4n)) of the truth.
-            assert!((a.sd / a.sd_theory - 1.0).abs() < 0.06, "{mech}: {} vs {}", a.sd, a.sd_theory);
+            assert!(
+                (a.sd / a.sd_theory - 1.0).abs() < 0.06,
+                "{mech}: {} vs {}",
+                a.sd,
+                a.sd_theory
+            );
         }
     }
 }

@@ -41,7 +41,12 @@ pub fn selection_probabilities(scores: &[f64], eps: f64, sens: f64) -> Result<Ve
 ///
 /// # Errors
 /// As [`selection_probabilities`], or `i` out of range.
-pub fn worst_neighbour_probabilities(scores: &[f64], eps: f64, sens: f64, i: usize) -> Result<Vec<f64>> {
+pub fn worst_neighbour_probabilities(
+    scores: &[f64],
+    eps: f64,
+    sens: f64,
+    i: usize,
+) -> Result<Vec<f64>> {
     if i >= scores.len() {
         return Err(Error::invalid("focus", i, "is not a candidate"));
     }
@@ -68,8 +73,15 @@ fn check_scores(scores: &[f64]) -> Result<()> {
             format!("candidates: need between 1 and {MAX_CANDIDATES}"),
         ));
     }
-    match scores.iter().find(|u| !(u.is_finite() && u.abs() <= MAX_SCORE)) {
-        Some(u) => Err(Error::invalid("cands", u, format!("is not a score in [−{MAX_SCORE:e}, {MAX_SCORE:e}]"))),
+    match scores
+        .iter()
+        .find(|u| !(u.is_finite() && u.abs() <= MAX_SCORE))
+    {
+        Some(u) => Err(Error::invalid(
+            "cands",
+            u,
+            format!("is not a score in [−{MAX_SCORE:e}, {MAX_SCORE:e}]"),
+        )),
         None => Ok(()),
     }
 }
@@ -93,16 +105,21 @@ mod tests {
         for eps in [0.1, 1.0, 7.0] {
             let p = selection_probabilities(&scores, eps, 1.0).unwrap_or_else(|e| panic!("{e}"));
             for i in 0..scores.len() {
-                let q = worst_neighbour_probabilities(&scores, eps, 1.0, i).unwrap_or_else(|e| panic!("{e}"));
+                let q = worst_neighbour_probabilities(&scores, eps, 1.0, i)
+                    .unwrap_or_else(|e| panic!("{e}"));
                 let ratio = (p[i] / q[i]).ln();
-                assert!(ratio <= eps + 1e-12 && ratio > 0.0, "ε={eps} i={i}: {ratio}");
+                assert!(
+                    ratio <= eps + 1e-12 && ratio > 0.0,
+                    "ε={eps} i={i}: {ratio}"
+                );
             }
         }
     }
 
     #[test]
     fn huge_scores_and_eps_stay_finite() {
-        let p = selection_probabilities(&[1e12, -1e12, 0.0], 100.0, 1e-9).unwrap_or_else(|e| panic!("{e}"));
+        let p = selection_probabilities(&[1e12, -1e12, 0.0], 100.0, 1e-9)
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(p, vec![1.0, 0.0, 0.0]);
         assert!(selection_probabilities(&[], 1.0, 1.0).is_err());
         assert!(selection_probabilities(&[f64::NAN], 1.0, 1.0).is_err());

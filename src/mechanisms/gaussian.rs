@@ -87,7 +87,10 @@ impl Gaussian {
                 (l, crate::stats::normal_pdf(l, mu, sd))
             })
             .collect();
-        LossDistribution { atoms: Vec::new(), density }
+        LossDistribution {
+            atoms: Vec::new(),
+            density,
+        }
     }
 
     /// μ = Δ²/(2σ²), the mean of the privacy loss; it is also ρ of ρ-zCDP.
@@ -221,7 +224,11 @@ pub fn sigma_analytic(eps: f64, delta: f64, sens: f64) -> Result<f64> {
         hi *= 2.0;
     }
     if !too_small(lo) || too_small(hi) || !hi.is_finite() {
-        return Err(Error::invalid("delta", delta, "cannot be reached by any finite σ at this ε"));
+        return Err(Error::invalid(
+            "delta",
+            delta,
+            "cannot be reached by any finite σ at this ε",
+        ));
     }
     while hi / lo - 1.0 > BISECT_RATIO {
         let mid = (lo * hi).sqrt();
@@ -236,7 +243,11 @@ pub fn sigma_analytic(eps: f64, delta: f64, sens: f64) -> Result<f64> {
     if sigma.is_finite() {
         Ok(sigma)
     } else {
-        Err(Error::invalid("sens", sens, "gives a σ beyond the range of a double"))
+        Err(Error::invalid(
+            "sens",
+            sens,
+            "gives a σ beyond the range of a double",
+        ))
     }
 }
 

@@ -105,7 +105,10 @@ impl Laplace {
                 (l, 0.25 * ((l - eps0) / 2.0).exp())
             })
             .collect();
-        LossDistribution { atoms: vec![(-eps0, 0.5 * (-eps0).exp()), (eps0, 0.5)], density }
+        LossDistribution {
+            atoms: vec![(-eps0, 0.5 * (-eps0).exp()), (eps0, 0.5)],
+            density,
+        }
     }
 
     /// The trade-off curve of testing x against x'.
@@ -160,7 +163,11 @@ mod tests {
                     (m.density(y, 0.0) - eps.exp() * m.density(y, 2.0)).max(0.0) * h
                 })
                 .sum();
-            assert!((m.delta(eps) - direct).abs() < 1e-6, "ε={eps}: {} vs {direct}", m.delta(eps));
+            assert!(
+                (m.delta(eps) - direct).abs() < 1e-6,
+                "ε={eps}: {} vs {direct}",
+                m.delta(eps)
+            );
         }
     }
 
@@ -178,19 +185,33 @@ mod tests {
     fn loss_has_unit_mass() {
         let loss = lap(1.0, 1.3).loss(2001);
         let atoms: f64 = loss.atoms.iter().map(|a| a.1).sum();
-        let cont: f64 = loss.density.windows(2).map(|w| (w[1].0 - w[0].0) * 0.5 * (w[0].1 + w[1].1)).sum();
+        let cont: f64 = loss
+            .density
+            .windows(2)
+            .map(|w| (w[1].0 - w[0].0) * 0.5 * (w[0].1 + w[1].1))
+            .sum();
         assert!((atoms + cont - 1.0).abs() < 1e-6);
     }
 
     #[test]
     fn tradeoff_closed_form_matches_profile_duality() {
         let m = lap(1.0, 1.0);
-        let profile: Vec<(f64, f64)> = (0..=4000).map(|i| i as f64 * 1e-3 - 2.0).map(|e| (e, m.delta(e.abs()))).collect();
+        let profile: Vec<(f64, f64)> = (0..=4000)
+            .map(|i| i as f64 * 1e-3 - 2.0)
+            .map(|e| (e, m.delta(e.abs())))
+            .collect();
         // The dual over ε ≥ 0 only (symmetric mechanism).
         let positive: Vec<(f64, f64)> = profile.into_iter().filter(|p| p.0 >= 0.0).collect();
         let alphas = [0.01, 0.1, 0.18, 0.3, 0.5, 0.8];
-        for (alpha, dual) in alphas.into_iter().zip(tradeoff_from_profile(&positive, &alphas)) {
-            assert!((m.tradeoff(alpha) - dual).abs() < 1e-6, "α={alpha}: {} vs {dual}", m.tradeoff(alpha));
+        for (alpha, dual) in alphas
+            .into_iter()
+            .zip(tradeoff_from_profile(&positive, &alphas))
+        {
+            assert!(
+                (m.tradeoff(alpha) - dual).abs() < 1e-6,
+                "α={alpha}: {} vs {dual}",
+                m.tradeoff(alpha)
+            );
         }
     }
 
@@ -199,6 +220,9 @@ mod tests {
         assert!(Laplace::new(f64::NAN, 1.0).is_err());
         assert!(Laplace::new(1.0, 0.0).is_err());
         assert!(calibrated_scale(0.0, 1.0).is_err());
-        assert_eq!(calibrated_scale(1e-6, 1e9).unwrap_or_else(|e| panic!("{e}")), 1e15);
+        assert_eq!(
+            calibrated_scale(1e-6, 1e9).unwrap_or_else(|e| panic!("{e}")),
+            1e15
+        );
     }
 }

@@ -39,12 +39,16 @@ pub struct LossDistribution {
 /// finite grid the supremum is taken over fewer lines, so the curve drawn lies on or below the true one.
 pub fn tradeoff_from_profile(profile: &[(f64, f64)], alphas: &[f64]) -> Vec<f64> {
     // Each grid point gives two lines β = c − s·α; the exponentials are computed once per line.
-    let lines: Vec<(f64, f64, f64)> =
-        profile.iter().map(|&(eps, delta)| (1.0 - delta, eps.exp(), (-eps).exp())).collect();
+    let lines: Vec<(f64, f64, f64)> = profile
+        .iter()
+        .map(|&(eps, delta)| (1.0 - delta, eps.exp(), (-eps).exp()))
+        .collect();
     alphas
         .iter()
         .map(|&alpha| {
-            lines.iter().fold(0.0f64, |best, &(c, up, down)| best.max(c - up * alpha).max(down * (c - alpha)))
+            lines.iter().fold(0.0f64, |best, &(c, up, down)| {
+                best.max(c - up * alpha).max(down * (c - alpha))
+            })
         })
         .collect()
 }
@@ -60,7 +64,11 @@ pub(crate) fn check_eps(eps: f64) -> Result<()> {
     if eps.is_finite() && eps > 0.0 && eps <= MAX_EPS {
         Ok(())
     } else {
-        Err(Error::invalid("eps", eps, format!("must be a number in (0, {MAX_EPS}]")))
+        Err(Error::invalid(
+            "eps",
+            eps,
+            format!("must be a number in (0, {MAX_EPS}]"),
+        ))
     }
 }
 
@@ -79,6 +87,10 @@ pub(crate) fn check_positive(name: &'static str, x: f64) -> Result<()> {
     if x.is_finite() && x > 0.0 && x <= max {
         Ok(())
     } else {
-        Err(Error::invalid(name, x, format!("must be a number in (0, {max:e}]")))
+        Err(Error::invalid(
+            name,
+            x,
+            format!("must be a number in (0, {max:e}]"),
+        ))
     }
 }

@@ -35,7 +35,11 @@ pub fn tau_for(eps: f64, delta: f64) -> Result<f64> {
     check_eps(eps)?;
     check_delta(delta)?;
     if delta >= 0.5 {
-        return Err(Error::invalid("delta", delta, "must be below 1/2 for the truncated Laplace mechanism"));
+        return Err(Error::invalid(
+            "delta",
+            delta,
+            "must be below 1/2 for the truncated Laplace mechanism",
+        ));
     }
     // ln(e^ε − 1) = ε + ln(1 − e^{−ε}).
     let ln_expm1 = eps + (-(-eps).exp_m1()).ln();
@@ -151,7 +155,11 @@ impl TruncatedLaplace {
         let (t, d, l) = (self.tau, self.shift(), self.lambda);
         // Where L = +∞, or L = d > ε, or L = d − 2w > ε: all w < (d − ε)/2 within the support, plus
         // w < d − τ. The set is one interval [−τ, w*).
-        let w_star = if eps < d { ((d - eps) / 2.0).min(t) } else { (d - t).min(t) };
+        let w_star = if eps < d {
+            ((d - eps) / 2.0).min(t)
+        } else {
+            (d - t).min(t)
+        };
         if w_star <= -t {
             return (Vec::new(), 0.0);
         }
@@ -244,7 +252,11 @@ mod tests {
                     (m.density(y, 0.0) - eps.exp() * m.density(y, 0.8)).max(0.0) * h
                 })
                 .sum();
-            assert!((m.delta(eps) - direct).abs() < 1e-5, "ε={eps}: {} vs {direct}", m.delta(eps));
+            assert!(
+                (m.delta(eps) - direct).abs() < 1e-5,
+                "ε={eps}: {} vs {direct}",
+                m.delta(eps)
+            );
         }
     }
 
@@ -253,10 +265,17 @@ mod tests {
         let m = calibrated(1.0, 0.01, 1.0);
         let loss = m.loss(2001);
         let atoms: f64 = loss.atoms.iter().map(|a| a.1).sum();
-        let cont: f64 = loss.density.windows(2).map(|w| (w[1].0 - w[0].0) * 0.5 * (w[0].1 + w[1].1)).sum();
+        let cont: f64 = loss
+            .density
+            .windows(2)
+            .map(|w| (w[1].0 - w[0].0) * 0.5 * (w[0].1 + w[1].1))
+            .sum();
         assert!((atoms + cont - 1.0).abs() < 1e-6, "{atoms} + {cont}");
         let (_, p_bad) = m.bad_set(1.0);
-        assert!((p_bad - m.delta(1.0)).abs() < 1e-15, "at ε the bad set is exactly the +∞ region");
+        assert!(
+            (p_bad - m.delta(1.0)).abs() < 1e-15,
+            "at ε the bad set is exactly the +∞ region"
+        );
         let (_, p_bad_small) = m.bad_set(0.5);
         assert!(p_bad_small >= m.delta(0.5));
     }

@@ -1,6 +1,8 @@
 //! Everything the randomized-response lab shows, computed from its parameters in one call.
 
-use super::{simulate_reported_counts, simulate_survey, RandomizedResponse, RrParams, Survey, Z_95};
+use super::{
+    simulate_reported_counts, simulate_survey, RandomizedResponse, RrParams, Survey, Z_95,
+};
 use crate::error::Result;
 use crate::stats::{histogram, mean_sd, normal_pdf};
 use rand::SeedableRng;
@@ -66,7 +68,14 @@ const CURVE_POINTS: usize = 121;
 /// # Errors
 /// If the parameters are invalid (they are valid whenever they came from [`RrParams::from_query`]).
 pub fn run(params: &RrParams) -> Result<RrReport> {
-    let p = RrParams::new(params.eps, params.k, params.n, params.truth.clone(), params.reps, params.seed)?;
+    let p = RrParams::new(
+        params.eps,
+        params.k,
+        params.n,
+        params.truth.clone(),
+        params.reps,
+        params.seed,
+    )?;
     let mech = RandomizedResponse::new(p.eps, p.k)?;
     let truth = p.truth_normalised();
     let n = p.n as f64;
@@ -116,11 +125,17 @@ pub fn run(params: &RrParams) -> Result<RrReport> {
 }
 
 /// Bins cover the estimates and the normal law's ±4 SE; Rice's rule (2·R^(1/3)) picks the bin count.
-fn estimate_histogram(category: usize, estimates: &[f64], result: &CategoryResult) -> EstimateHistogram {
+fn estimate_histogram(
+    category: usize,
+    estimates: &[f64],
+    result: &CategoryResult,
+) -> EstimateHistogram {
     let (mu, se) = (result.truth, result.stderr);
     let lo = estimates.iter().copied().fold(mu - 4.0 * se, f64::min);
     let hi = estimates.iter().copied().fold(mu + 4.0 * se, f64::max);
-    let bins = (2.0 * (estimates.len() as f64).cbrt()).ceil().clamp(5.0, 40.0) as usize;
+    let bins = (2.0 * (estimates.len() as f64).cbrt())
+        .ceil()
+        .clamp(5.0, 40.0) as usize;
     let (edges, counts) = histogram(estimates, lo, hi, bins);
     let width = (hi - lo) / bins as f64;
     let scale = estimates.len() as f64 * width;
@@ -130,7 +145,12 @@ fn estimate_histogram(category: usize, estimates: &[f64], result: &CategoryResul
             (x, scale * normal_pdf(x, mu, se))
         })
         .collect();
-    EstimateHistogram { category, edges, counts, normal_curve }
+    EstimateHistogram {
+        category,
+        edges,
+        counts,
+        normal_curve,
+    }
 }
 
 #[cfg(test)]
@@ -147,7 +167,10 @@ mod tests {
         assert_eq!(r.categories.len(), 2);
         assert!((r.max_ratio - r.p_truth / r.p_other).abs() < 1e-12);
         let total: f64 = r.categories.iter().map(|c| c.estimate).sum();
-        assert!((total - 1.0).abs() < 1e-12, "estimates of all categories sum to 1");
+        assert!(
+            (total - 1.0).abs() < 1e-12,
+            "estimates of all categories sum to 1"
+        );
         assert_eq!(r.histogram.counts.iter().sum::<u64>(), 200);
         for c in &r.categories {
             assert!(c.ci.0 < c.estimate && c.estimate < c.ci.1);
@@ -157,26 +180,54 @@ mod tests {
     #[test]
     fn changing_reps_keeps_the_first_survey() {
         let a = report(&RrParams::default());
-        let b = report(&RrParams { reps: 50, ..RrParams::default() });
+        let b = report(&RrParams {
+            reps: 50,
+            ..RrParams::default()
+        });
         assert_eq!(a.survey, b.survey);
     }
 
     #[test]
     fn invalid_parameters_are_refused() {
-        let bad = RrParams { eps: f64::NAN, ..RrParams::default() };
+        let bad = RrParams {
+            eps: f64::NAN,
+            ..RrParams::default()
+        };
         assert!(run(&bad).is_err());
     }
 
     #[test]
     fn extreme_settings_stay_finite() {
-        let tiny = RrParams { eps: 1e-6, k: 50, n: 1, truth: super::super::params::default_truth(50), reps: 2, seed: 0, cat: 49 };
-        let huge = RrParams { eps: 100.0, k: 2, n: 10_000_000, truth: vec![1.0, 0.0], reps: 3, seed: 1, cat: 1 };
+        let tiny = RrParams {
+            eps: 1e-6,
+            k: 50,
+            n: 1,
+            truth: super::super::params::default_truth(50),
+            reps: 2,
+            seed: 0,
+            cat: 49,
+        };
+        let huge = RrParams {
+            eps: 100.0,
+            k: 2,
+            n: 10_000_000,
+            truth: vec![1.0, 0.0],
+            reps: 3,
+            seed: 1,
+            cat: 1,
+        };
         for p in [tiny, huge] {
             let r = report(&p);
             for c in &r.categories {
-                assert!(c.estimate.is_finite() && c.stderr.is_finite() && c.empirical_sd.is_finite());
+                assert!(
+                    c.estimate.is_finite() && c.stderr.is_finite() && c.empirical_sd.is_finite()
+                );
             }
-            assert!(r.histogram.normal_curve.iter().all(|(x, y)| x.is_finite() && y.is_finite()));
+            assert!(r
+                .histogram
+                .normal_curve
+                .iter()
+                .all(|(x, y)| x.is_finite() && y.is_finite()));
         }
     }
 }

@@ -228,10 +228,16 @@ mod tests {
     #[test]
     fn bad_inputs_are_typed_errors() {
         for eps in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 101.0] {
-            assert_eq!(RandomizedResponse::new(eps, 2).map_err(|e| e.parameter()), Err("eps"));
+            assert_eq!(
+                RandomizedResponse::new(eps, 2).map_err(|e| e.parameter()),
+                Err("eps")
+            );
         }
         for k in [0, 1, 51, usize::MAX] {
-            assert_eq!(RandomizedResponse::new(1.0, k).map_err(|e| e.parameter()), Err("k"));
+            assert_eq!(
+                RandomizedResponse::new(1.0, k).map_err(|e| e.parameter()),
+                Err("k")
+            );
         }
     }
 }

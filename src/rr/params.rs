@@ -53,13 +53,28 @@ impl RrParams {
     ///
     /// # Errors
     /// The first invalid parameter, as [`Error::InvalidParameter`].
-    pub fn new(eps: f64, k: usize, n: u64, truth: Vec<f64>, reps: usize, seed: u64) -> Result<Self> {
+    pub fn new(
+        eps: f64,
+        k: usize,
+        n: u64,
+        truth: Vec<f64>,
+        reps: usize,
+        seed: u64,
+    ) -> Result<Self> {
         check_eps(eps)?;
         check_k(k)?;
         check_n(n)?;
         check_truth(&truth, k)?;
         check_reps(reps)?;
-        Ok(RrParams { eps, k, n, truth, reps, seed, cat: 0 })
+        Ok(RrParams {
+            eps,
+            k,
+            n,
+            truth,
+            reps,
+            seed,
+            cat: 0,
+        })
     }
 
     /// The true proportions scaled to sum to exactly 1.
@@ -87,7 +102,18 @@ impl RrParams {
         let reps = read_param(query, "reps", d.reps, parse_reps, &mut notices);
         let seed = read_param(query, "seed", d.seed, parse_seed, &mut notices);
         let cat = read_param(query, "cat", d.cat, |s| parse_cat(s, k), &mut notices);
-        (RrParams { eps, k, n, truth, reps, seed, cat }, notices)
+        (
+            RrParams {
+                eps,
+                k,
+                n,
+                truth,
+                reps,
+                seed,
+                cat,
+            },
+            notices,
+        )
     }
 
     /// Prints every key, `lab=rr` first; [`RrParams::from_query`] reads it back to the same value.
@@ -123,9 +149,17 @@ pub fn rounded_proportions(weights: &[f64], decimals: i32) -> Option<Vec<f64>> {
         return None;
     }
     let unit = 10f64.powi(decimals);
-    let mut out: Vec<f64> = weights.iter().map(|w| (w / sum * unit).round() / unit).collect();
+    let mut out: Vec<f64> = weights
+        .iter()
+        .map(|w| (w / sum * unit).round() / unit)
+        .collect();
     let largest = (0..out.len()).max_by(|&a, &b| out[a].total_cmp(&out[b]))?;
-    let rest: f64 = out.iter().enumerate().filter(|(i, _)| *i != largest).map(|(_, v)| v).sum();
+    let rest: f64 = out
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != largest)
+        .map(|(_, v)| v)
+        .sum();
     out[largest] = ((1.0 - rest) * unit).round() / unit;
     Some(out)
 }
@@ -146,7 +180,10 @@ pub fn normalise_truth_text(raw: &str) -> Option<String> {
 pub fn set_k(query: &mut Query, raw: &str) {
     query.set("k", raw);
     if let Ok(k) = parse_k(raw) {
-        if query.get("truth").is_some_and(|t| parse_truth(t, k).is_err()) {
+        if query
+            .get("truth")
+            .is_some_and(|t| parse_truth(t, k).is_err())
+        {
             query.set("truth", format_truth(&default_truth(k)));
         }
         if query.get("cat").is_some_and(|c| parse_cat(c, k).is_err()) {
@@ -157,7 +194,11 @@ pub fn set_k(query: &mut Query, raw: &str) {
 
 /// Comma-separated proportions, as the link writes them.
 pub fn format_truth(truth: &[f64]) -> String {
-    truth.iter().map(|t| fmt_f64(*t)).collect::<Vec<_>>().join(",")
+    truth
+        .iter()
+        .map(|t| fmt_f64(*t))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Parses ε.
@@ -194,7 +235,11 @@ pub fn parse_cat(s: &str, k: usize) -> Result<usize> {
     if cat < k as u64 {
         Ok(cat as usize)
     } else {
-        Err(Error::invalid("cat", s, format!("must be a category number from 0 to {}", k - 1)))
+        Err(Error::invalid(
+            "cat",
+            s,
+            format!("must be a category number from 0 to {}", k - 1),
+        ))
     }
 }
 
@@ -205,7 +250,11 @@ pub fn parse_truth(s: &str, k: usize) -> Result<Vec<f64>> {
         .split(',')
         .map(|part| {
             part.trim().parse::<f64>().map_err(|_| {
-                Error::invalid("truth", s, "must be comma-separated numbers such as 0.3,0.7")
+                Error::invalid(
+                    "truth",
+                    s,
+                    "must be comma-separated numbers such as 0.3,0.7",
+                )
             })
         })
         .collect::<Result<Vec<f64>>>()?;
@@ -223,7 +272,11 @@ fn check_n(n: u64) -> Result<()> {
     if (1..=MAX_N).contains(&n) {
         Ok(())
     } else {
-        Err(Error::invalid("n", n, format!("must be a whole number of respondents from 1 to {MAX_N}")))
+        Err(Error::invalid(
+            "n",
+            n,
+            format!("must be a whole number of respondents from 1 to {MAX_N}"),
+        ))
     }
 }
 
@@ -231,7 +284,11 @@ fn check_reps(reps: usize) -> Result<()> {
     if (MIN_REPS..=MAX_REPS).contains(&reps) {
         Ok(())
     } else {
-        Err(Error::invalid("reps", reps, format!("must be from {MIN_REPS} to {MAX_REPS} repeated surveys")))
+        Err(Error::invalid(
+            "reps",
+            reps,
+            format!("must be from {MIN_REPS} to {MAX_REPS} repeated surveys"),
+        ))
     }
 }
 
@@ -241,15 +298,29 @@ fn check_truth(truth: &[f64], k: usize) -> Result<()> {
         return Err(Error::invalid(
             "truth",
             text,
-            format!("must list {k} proportions, one per category (it lists {})", truth.len()),
+            format!(
+                "must list {k} proportions, one per category (it lists {})",
+                truth.len()
+            ),
         ));
     }
-    if let Some(bad) = truth.iter().find(|t| !(t.is_finite() && (0.0..=1.0).contains(*t))) {
-        return Err(Error::invalid("truth", text, format!("has {bad}, but each proportion must be between 0 and 1")));
+    if let Some(bad) = truth
+        .iter()
+        .find(|t| !(t.is_finite() && (0.0..=1.0).contains(*t)))
+    {
+        return Err(Error::invalid(
+            "truth",
+            text,
+            format!("has {bad}, but each proportion must be between 0 and 1"),
+        ));
     }
     let sum: f64 = truth.iter().sum();
     if (sum - 1.0).abs() > TRUTH_SUM_TOL {
-        return Err(Error::invalid("truth", text, format!("sums to {}, but proportions must sum to 1", round6(sum))));
+        return Err(Error::invalid(
+            "truth",
+            text,
+            format!("sums to {}, but proportions must sum to 1", round6(sum)),
+        ));
     }
     Ok(())
 }
@@ -267,7 +338,6 @@ impl std::fmt::Display for TruthList {
         f.write_str(&format_truth(&self.0))
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -289,7 +359,10 @@ mod tests {
         assert_eq!(q.get("truth"), Some("0.4,0.3,0.2,0.1"));
         assert_eq!(q.get("cat"), Some("1"));
         set_k(&mut q, "7x");
-        assert_eq!((q.get("k"), q.get("truth")), (Some("7x"), Some("0.4,0.3,0.2,0.1")));
+        assert_eq!(
+            (q.get("k"), q.get("truth")),
+            (Some("7x"), Some("0.4,0.3,0.2,0.1"))
+        );
         let mut q = Query::parse("cat=3&truth=0.25,0.25,0.25,0.25");
         set_k(&mut q, "2");
         assert_eq!((q.get("truth"), q.get("cat")), (Some("0.3,0.7"), Some("0")));
@@ -299,7 +372,10 @@ mod tests {
 
     #[test]
     fn normalising_typed_weights() {
-        assert_eq!(normalise_truth_text("1, 1, 1").as_deref(), Some("0.3333,0.3333,0.3334"));
+        assert_eq!(
+            normalise_truth_text("1, 1, 1").as_deref(),
+            Some("0.3333,0.3333,0.3334")
+        );
         assert_eq!(normalise_truth_text("2,6").as_deref(), Some("0.25,0.75"));
         assert_eq!(normalise_truth_text("0,0"), None);
         assert_eq!(normalise_truth_text("1,-1,3"), None);
@@ -336,7 +412,11 @@ mod tests {
         assert_eq!(p.k, 3, "the good key is kept");
         assert_eq!(p.truth, default_truth(3));
         assert_eq!((p.eps, p.n, p.reps, p.seed, p.cat), (1.0, 1000, 200, 42, 0));
-        assert!(notices[2].message.contains("sums to 1.2"), "{}", notices[2].message);
+        assert!(
+            notices[2].message.contains("sums to 1.2"),
+            "{}",
+            notices[2].message
+        );
     }
 
     #[test]
@@ -348,17 +428,35 @@ mod tests {
         assert_eq!(e(RrParams::new(1.0, 1, 10, vec![1.0], 10, 1)), Err("k"));
         assert_eq!(e(RrParams::new(1.0, 2, 0, t(), 10, 1)), Err("n"));
         assert_eq!(e(RrParams::new(1.0, 2, MAX_N + 1, t(), 10, 1)), Err("n"));
-        assert_eq!(e(RrParams::new(1.0, 2, 10, vec![0.5, 0.4], 10, 1)), Err("truth"));
-        assert_eq!(e(RrParams::new(1.0, 2, 10, vec![1.5, -0.5], 10, 1)), Err("truth"));
-        assert_eq!(e(RrParams::new(1.0, 2, 10, vec![f64::NAN, 0.5], 10, 1)), Err("truth"));
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, vec![0.5, 0.4], 10, 1)),
+            Err("truth")
+        );
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, vec![1.5, -0.5], 10, 1)),
+            Err("truth")
+        );
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, vec![f64::NAN, 0.5], 10, 1)),
+            Err("truth")
+        );
         assert_eq!(e(RrParams::new(1.0, 2, 10, vec![1.0], 10, 1)), Err("truth"));
         assert_eq!(e(RrParams::new(1.0, 2, 10, t(), 1, 1)), Err("reps"));
         assert_eq!(e(RrParams::new(1.0, 2, 10, t(), 1001, 1)), Err("reps"));
         assert!(RrParams::new(1.0, 2, 10, t(), 10, 1).is_ok());
-        for (s, name) in [("eps", "eps"), ("1e400", "eps"), ("nan", "eps"), ("inf", "eps")] {
+        for (s, name) in [
+            ("eps", "eps"),
+            ("1e400", "eps"),
+            ("nan", "eps"),
+            ("inf", "eps"),
+        ] {
             assert_eq!(parse_eps(s).map_err(|e| e.parameter()), Err(name));
         }
-        assert!(parse_k("2.5").is_err() && parse_k("1").is_err() && parse_k("99999999999999999999").is_err());
+        assert!(
+            parse_k("2.5").is_err()
+                && parse_k("1").is_err()
+                && parse_k("99999999999999999999").is_err()
+        );
         assert_eq!(parse_n("1e6"), Ok(1_000_000));
         assert!(parse_n("1e7").is_ok() && parse_n("1.5e7").is_err() && parse_n("-3").is_err());
         assert!(parse_truth("0.5;0.5", 2).is_err() && parse_truth("a,b", 2).is_err());

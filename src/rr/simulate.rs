@@ -49,7 +49,11 @@ pub fn multinomial<R: Rng + ?Sized>(rng: &mut R, n: u64, probs: &[f64]) -> Vec<u
             counts[i] = left;
             break;
         }
-        let share = if mass > 0.0 { (p / mass).clamp(0.0, 1.0) } else { 1.0 };
+        let share = if mass > 0.0 {
+            (p / mass).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
         // `share` is clamped to [0, 1] and not NaN, so the binomial always exists.
         let drawn = Binomial::new(left, share).map_or(0, |b| b.sample(rng));
         counts[i] = drawn;
@@ -60,7 +64,12 @@ pub fn multinomial<R: Rng + ?Sized>(rng: &mut R, n: u64, probs: &[f64]) -> Vec<u
 }
 
 /// Simulates one survey of `n` respondents whose true answers are drawn from `truth` (summing to 1).
-pub fn simulate_survey<R: Rng + ?Sized>(rng: &mut R, mech: &RandomizedResponse, n: u64, truth: &[f64]) -> Survey {
+pub fn simulate_survey<R: Rng + ?Sized>(
+    rng: &mut R,
+    mech: &RandomizedResponse,
+    n: u64,
+    truth: &[f64],
+) -> Survey {
     if n <= PEOPLE_LIMIT {
         simulate_people(rng, mech, n, truth)
     } else {
@@ -78,7 +87,12 @@ pub fn simulate_reported_counts<R: Rng + ?Sized>(
     multinomial(rng, n, &mech.reported_distribution(truth))
 }
 
-fn simulate_counts<R: Rng + ?Sized>(rng: &mut R, mech: &RandomizedResponse, n: u64, truth: &[f64]) -> Survey {
+fn simulate_counts<R: Rng + ?Sized>(
+    rng: &mut R,
+    mech: &RandomizedResponse,
+    n: u64,
+    truth: &[f64],
+) -> Survey {
     let k = truth.len();
     let true_counts = multinomial(rng, n, truth);
     let mut reported_counts = vec![0; k];
@@ -94,10 +108,20 @@ fn simulate_counts<R: Rng + ?Sized>(rng: &mut R, mech: &RandomizedResponse, n: u
             reported_counts[other] += c;
         }
     }
-    Survey { true_counts, reported_counts, truthful, people: Vec::new() }
+    Survey {
+        true_counts,
+        reported_counts,
+        truthful,
+        people: Vec::new(),
+    }
 }
 
-fn simulate_people<R: Rng + ?Sized>(rng: &mut R, mech: &RandomizedResponse, n: u64, truth: &[f64]) -> Survey {
+fn simulate_people<R: Rng + ?Sized>(
+    rng: &mut R,
+    mech: &RandomizedResponse,
+    n: u64,
+    truth: &[f64],
+) -> Survey {
     let k = truth.len();
     let mut survey = Survey {
         true_counts: vec![0; k],
@@ -170,7 +194,14 @@ mod tests {
     #[test]
     fn seeded_runs_are_reproducible() {
         let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
-        let draw = |seed| simulate_survey(&mut ChaCha8Rng::seed_from_u64(seed), &mech, 5000, &[0.2, 0.3, 0.5]);
+        let draw = |seed| {
+            simulate_survey(
+                &mut ChaCha8Rng::seed_from_u64(seed),
+                &mech,
+                5000,
+                &[0.2, 0.3, 0.5],
+            )
+        };
         assert_eq!(draw(3), draw(3));
         assert_ne!(draw(3), draw(4));
     }

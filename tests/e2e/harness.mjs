@@ -80,8 +80,10 @@ export function canvasColours(page, testId) {
   }, testId);
 }
 
-/** Waits until a canvas has been drawn at least `times` times in total. */
+/** Waits until a canvas has been drawn at least `times` times in total. Scrolls it into view first:
+ * the mechanisms lab draws a chart only when it is on screen. */
 export async function waitDrawn(page, testId, times = 1) {
+  await page.locator(`[data-testid="${testId}"]`).scrollIntoViewIfNeeded();
   await page.waitForFunction(([id, n]) => {
     const c = document.querySelector(`[data-testid="${id}"]`);
     return c && Number(c.getAttribute('data-drawn') ?? 0) >= n;

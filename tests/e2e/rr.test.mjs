@@ -110,6 +110,7 @@ test('a small survey shows every respondent', async () => {
   const page = await openLab(await newPage(browser), server.url, '?lab=rr&n=120&seed=5');
   await waitDrawn(page, 'rr-chart-respondents');
   assert.ok(await canvasColours(page, 'rr-chart-respondents') > 2);
+  await page.click('[data-testid="rr-chart-respondents-show-data"]');
   const csv = await page.locator('[data-testid="rr-chart-respondents-data"]').textContent();
   assert.equal(csv.trim().split('\n').length, 121);
   assert.deepEqual(page.problems, []);

@@ -33,8 +33,12 @@ pub fn download(filename: &str, mime: &str, contents: &str) {
         options.set_type(mime);
         let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
-        let anchor: web_sys::HtmlAnchorElement =
-            web_sys::window()?.document()?.create_element("a").ok()?.dyn_into().ok()?;
+        let anchor: web_sys::HtmlAnchorElement = web_sys::window()?
+            .document()?
+            .create_element("a")
+            .ok()?
+            .dyn_into()
+            .ok()?;
         anchor.set_href(&url);
         anchor.set_download(filename);
         anchor.click();
@@ -56,5 +60,15 @@ pub fn random_seed() -> u64 {
 
 /// The device-pixel ratio (1 where unknown).
 pub fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).clamp(1.0, 4.0)
+    web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0)
+}
+
+/// The window's inner height in CSS pixels (a large value if unknown, so that charts still draw).
+pub fn window_height() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(1e6)
 }

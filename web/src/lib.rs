@@ -12,6 +12,8 @@ mod browser;
 #[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
+mod fast_canvas;
+#[cfg(target_arch = "wasm32")]
 mod url;
 
 /// Installs the panic hook (panics go to the console) and mounts the app on `<body>`.

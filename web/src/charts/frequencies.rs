@@ -1,6 +1,7 @@
 //! True, reported and estimated frequency per category, the estimate with its 95% interval.
 
-use super::{font, px, tick, DrawResult, INK, PALETTE};
+use super::xy::draw_legend;
+use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
 use dp_playground::rr::CategoryResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -13,7 +14,10 @@ pub fn draw_frequencies<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let k = cats.len();
-    let lo = cats.iter().map(|c| c.ci.0.min(c.estimate)).fold(0.0, f64::min);
+    let lo = cats
+        .iter()
+        .map(|c| c.ci.0.min(c.estimate))
+        .fold(0.0, f64::min);
     let hi = cats
         .iter()
         .map(|c| c.ci.1.max(c.reported).max(c.truth))
@@ -31,7 +35,10 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .margin(px(10.0, scale))
         .x_label_area_size(px(40.0, scale))
         .y_label_area_size(px(56.0, scale))
-        .build_cartesian_2d(-0.5..k as f64 - 0.5, (lo - if lo < 0.0 { pad } else { 0.0 })..hi + pad)?;
+        .build_cartesian_2d(
+            -0.5..k as f64 - 0.5,
+            (lo - if lo < 0.0 { pad } else { 0.0 })..hi + pad,
+        )?;
     let every = k.div_ceil(12).max(1);
     chart
         .configure_mesh()
@@ -55,35 +62,36 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()?;
 
-    for (s, (name, color, value)) in series.iter().enumerate() {
+    for (s, (_, color, value)) in series.iter().enumerate() {
         let left = |j: usize| j as f64 - 0.4 + s as f64 * width;
-        chart
-            .draw_series(cats.iter().enumerate().map(|(j, c)| {
-                Rectangle::new([(left(j), 0.0), (left(j) + width, value(c))], color.filled())
-            }))?
-            .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        chart.draw_series(cats.iter().enumerate().map(|(j, c)| {
+            Rectangle::new(
+                [(left(j), 0.0), (left(j) + width, value(c))],
+                color.filled(),
+            )
+        }))?;
     }
     let stroke = ShapeStyle::from(&INK).stroke_width(px(1.5, scale));
-    chart
-        .draw_series(cats.iter().enumerate().flat_map(|(j, c)| {
-            let x = j as f64 - 0.4 + 2.5 * width;
-            let cap = width * 0.3;
-            [
-                PathElement::new(vec![(x, c.ci.0), (x, c.ci.1)], stroke),
-                PathElement::new(vec![(x - cap, c.ci.0), (x + cap, c.ci.0)], stroke),
-                PathElement::new(vec![(x - cap, c.ci.1), (x + cap, c.ci.1)], stroke),
-            ]
-        }))?
-        .label("95% interval")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], stroke));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(font(12.0, scale))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()?;
+    chart.draw_series(cats.iter().enumerate().flat_map(|(j, c)| {
+        let x = j as f64 - 0.4 + 2.5 * width;
+        let cap = width * 0.3;
+        [
+            PathElement::new(vec![(x, c.ci.0), (x, c.ci.1)], stroke),
+            PathElement::new(vec![(x - cap, c.ci.0), (x + cap, c.ci.0)], stroke),
+            PathElement::new(vec![(x - cap, c.ci.1), (x + cap, c.ci.1)], stroke),
+        ]
+    }))?;
+    let mut entries: Vec<(&str, Kind, RGBColor)> = series
+        .iter()
+        .map(|(name, color, _)| (*name, Kind::Bars, *color))
+        .collect();
+    entries.push(("95% interval", Kind::Line, INK));
+    draw_legend(
+        &chart.plotting_area().strip_coord_spec(),
+        &entries,
+        Legend::UpperRight,
+        scale,
+    )?;
     Ok(())
 }
 
@@ -95,7 +103,14 @@ pub fn frequencies_csv(cats: &[CategoryResult]) -> String {
     for (j, c) in cats.iter().enumerate() {
         out += &format!(
             "{j},{},{},{},{},{},{},{},{}\n",
-            c.truth, c.reported, c.estimate, c.stderr, c.ci.0, c.ci.1, c.empirical_mean, c.empirical_sd
+            c.truth,
+            c.reported,
+            c.estimate,
+            c.stderr,
+            c.ci.0,
+            c.ci.1,
+            c.empirical_mean,
+            c.empirical_sd
         );
     }
     out
@@ -110,7 +125,11 @@ mod tests {
     #[test]
     fn draws_bars_for_every_category() {
         for k in [2, 7, 50] {
-            let params = RrParams { k, truth: dp_playground::rr::default_truth(k), ..RrParams::default() };
+            let params = RrParams {
+                k,
+                truth: dp_playground::rr::default_truth(k),
+                ..RrParams::default()
+            };
             let report = run(&params).unwrap_or_else(|e| panic!("{e}"));
             let svg = render(|root| {
                 draw_frequencies(root, &report.categories, 1.0).unwrap_or_else(|e| panic!("{e}"))

@@ -1,6 +1,7 @@
 //! The spread of one category's estimate over repeated surveys, beside its theoretical normal law.
 
-use super::{font, px, tick, DrawResult, INK, PALETTE};
+use super::xy::draw_legend;
+use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
 use dp_playground::rr::EstimateHistogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -45,29 +46,30 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()?;
     let bar = PALETTE[0].mix(0.55).filled();
-    chart
-        .draw_series(hist.edges.windows(2).zip(&hist.counts).map(|(e, &c)| {
-            Rectangle::new([(e[0], 0.0), (e[1], c as f64)], bar)
-        }))?
-        .label("Simulated surveys")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], bar));
+    chart.draw_series(
+        hist.edges
+            .windows(2)
+            .zip(&hist.counts)
+            .map(|(e, &c)| Rectangle::new([(e[0], 0.0), (e[1], c as f64)], bar)),
+    )?;
     let curve = ShapeStyle::from(&PALETTE[1]).stroke_width(px(2.0, scale));
-    chart
-        .draw_series(LineSeries::new(hist.normal_curve.iter().copied(), curve))?
-        .label("Theory: normal, closed-form SE")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], curve));
+    chart.draw_series(LineSeries::new(hist.normal_curve.iter().copied(), curve))?;
     let line = ShapeStyle::from(&INK).stroke_width(px(1.5, scale));
-    chart
-        .draw_series(std::iter::once(PathElement::new(vec![(truth, 0.0), (truth, top)], line)))?
-        .label("True frequency")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], line));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(font(12.0, scale))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .draw()?;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(truth, 0.0), (truth, top)],
+        line,
+    )))?;
+    let entries = [
+        ("Simulated surveys", Kind::Bars, PALETTE[0]),
+        ("Theory: normal, closed-form SE", Kind::Line, PALETTE[1]),
+        ("True frequency", Kind::Line, INK),
+    ];
+    draw_legend(
+        &chart.plotting_area().strip_coord_spec(),
+        &entries,
+        Legend::UpperRight,
+        scale,
+    )?;
     Ok(())
 }
 
@@ -77,7 +79,8 @@ pub fn histogram_csv(hist: &EstimateHistogram, truth: f64, stderr: f64) -> Strin
     let surveys: u64 = hist.counts.iter().sum();
     for (e, c) in hist.edges.windows(2).zip(&hist.counts) {
         let mid = 0.5 * (e[0] + e[1]);
-        let expected = surveys as f64 * (e[1] - e[0]) * dp_playground::stats::normal_pdf(mid, truth, stderr);
+        let expected =
+            surveys as f64 * (e[1] - e[0]) * dp_playground::stats::normal_pdf(mid, truth, stderr);
         out += &format!("{},{},{c},{expected}\n", e[0], e[1]);
     }
     out
@@ -94,7 +97,8 @@ mod tests {
         let report = run(&RrParams::default()).unwrap_or_else(|e| panic!("{e}"));
         let c = &report.categories[0];
         let svg = render(|root| {
-            draw_estimate_histogram(root, &report.histogram, c.truth, 2.0).unwrap_or_else(|e| panic!("{e}"))
+            draw_estimate_histogram(root, &report.histogram, c.truth, 2.0)
+                .unwrap_or_else(|e| panic!("{e}"))
         });
         assert!(svg.matches("<rect").count() > report.histogram.counts.len());
         assert!(svg.contains("<polyline") && svg.contains("Surveys"));

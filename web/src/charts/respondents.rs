@@ -22,19 +22,31 @@ pub fn draw_respondents<DB: DrawingBackend>(
     let gap = (cell * 0.12).max(1.0);
     let cross = ShapeStyle::from(&INK).stroke_width(px(1.5, scale));
     for (i, person) in people.iter().enumerate() {
-        let (x, y) = ((i % GRID_COLUMNS) as f64 * cell, (i / GRID_COLUMNS) as f64 * cell);
+        let (x, y) = (
+            (i % GRID_COLUMNS) as f64 * cell,
+            (i / GRID_COLUMNS) as f64 * cell,
+        );
         let (x0, y0, x1, y1) = (x + gap, y + gap, x + cell - gap, y + cell - gap);
         let corner = |a: f64, b: f64| (a.round() as i32, b.round() as i32);
         let colour = PALETTE[person.report % PALETTE.len()];
-        root.draw(&Rectangle::new([corner(x0, y0), corner(x1, y1)], colour.filled()))?;
+        root.draw(&Rectangle::new(
+            [corner(x0, y0), corner(x1, y1)],
+            colour.filled(),
+        ))?;
         if person.report != person.truth {
             let inset = (x1 - x0) * 0.2;
             root.draw(&PathElement::new(
-                vec![corner(x0 + inset, y0 + inset), corner(x1 - inset, y1 - inset)],
+                vec![
+                    corner(x0 + inset, y0 + inset),
+                    corner(x1 - inset, y1 - inset),
+                ],
                 cross,
             ))?;
             root.draw(&PathElement::new(
-                vec![corner(x0 + inset, y1 - inset), corner(x1 - inset, y0 + inset)],
+                vec![
+                    corner(x0 + inset, y1 - inset),
+                    corner(x1 - inset, y0 + inset),
+                ],
                 cross,
             ))?;
         }
@@ -59,15 +71,34 @@ mod tests {
     #[test]
     fn draws_a_square_per_person_and_crosses_liars() {
         let people = [
-            Respondent { truth: 0, report: 0 },
-            Respondent { truth: 1, report: 0 },
-            Respondent { truth: 1, report: 1 },
+            Respondent {
+                truth: 0,
+                report: 0,
+            },
+            Respondent {
+                truth: 1,
+                report: 0,
+            },
+            Respondent {
+                truth: 1,
+                report: 1,
+            },
         ];
-        let svg = render(|root| draw_respondents(root, &people, 1.0).unwrap_or_else(|e| panic!("{e}")));
-        assert_eq!(svg.matches("<rect").count(), 1 + 3, "background and three people");
-        assert_eq!(svg.matches("<polyline").count(), 2, "one liar, one cross of two strokes");
+        let svg =
+            render(|root| draw_respondents(root, &people, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(
+            svg.matches("<rect").count(),
+            1 + 3,
+            "background and three people"
+        );
+        assert_eq!(
+            svg.matches("<polyline").count(),
+            2,
+            "one liar, one cross of two strokes"
+        );
         assert_eq!(respondents_csv(&people).lines().nth(2), Some("1,1,0,false"));
-        let empty = render(|root| draw_respondents(root, &[], 1.0).unwrap_or_else(|e| panic!("{e}")));
+        let empty =
+            render(|root| draw_respondents(root, &[], 1.0).unwrap_or_else(|e| panic!("{e}")));
         assert!(empty.contains("<svg"));
     }
 }

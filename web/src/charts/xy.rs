@@ -39,8 +39,18 @@ pub struct Series {
 
 impl Series {
     /// A series of `kind`.
-    pub fn new(name: impl Into<String>, colour: RGBColor, kind: Kind, points: Vec<(f64, f64)>) -> Self {
-        Series { name: name.into(), colour, kind, points }
+    pub fn new(
+        name: impl Into<String>,
+        colour: RGBColor,
+        kind: Kind,
+        points: Vec<(f64, f64)>,
+    ) -> Self {
+        Series {
+            name: name.into(),
+            colour,
+            kind,
+            points,
+        }
     }
 }
 
@@ -85,8 +95,17 @@ pub enum Legend {
 
 impl XyChart {
     fn fitted(&self) -> ((f64, f64), (f64, f64)) {
-        let pts = self.series.iter().flat_map(|s| s.points.iter()).filter(|p| p.0.is_finite() && p.1.is_finite());
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        let pts = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .filter(|p| p.0.is_finite() && p.1.is_finite());
+        let (mut x0, mut x1, mut y0, mut y1) = (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        );
         for &(x, y) in pts {
             x0 = x0.min(x);
             x1 = x1.max(x);
@@ -105,7 +124,10 @@ impl XyChart {
                 (lo - 0.5, hi + 0.5)
             }
         };
-        (self.x_range.unwrap_or_else(|| pad(x0, x1, 0.0)), self.y_range.unwrap_or_else(|| pad(y0, y1, 0.08)))
+        (
+            self.x_range.unwrap_or_else(|| pad(x0, x1, 0.0)),
+            self.y_range.unwrap_or_else(|| pad(y0, y1, 0.08)),
+        )
     }
 }
 
@@ -118,7 +140,11 @@ fn log_tick(v: &f64) -> String {
 }
 
 /// Draws the chart.
-pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &XyChart, scale: f64) -> DrawResult<DB> {
+pub fn draw_xy<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart_spec: &XyChart,
+    scale: f64,
+) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let ((x0, x1), (y0, y1)) = chart_spec.fitted();
     let mut chart = ChartBuilder::on(root)
@@ -130,13 +156,21 @@ pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &X
     let x_fmt = move |v: &f64| -> String {
         if !names.is_empty() {
             let i = v.round();
-            return if (v - i).abs() < 1e-9 && i >= 0.0 { names.get(i as usize).cloned().unwrap_or_default() } else { String::new() };
+            return if (v - i).abs() < 1e-9 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            };
         }
         tick(v)
     };
     let x_log = chart_spec.x_log10;
     let y_log = chart_spec.y_log10;
-    let x_labels = if chart_spec.x_names.is_empty() { 7 } else { chart_spec.x_names.len() + 1 };
+    let x_labels = if chart_spec.x_names.is_empty() {
+        7
+    } else {
+        chart_spec.x_names.len() + 1
+    };
     chart
         .configure_mesh()
         .x_labels(x_labels)
@@ -155,11 +189,24 @@ pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &X
     for s in &chart_spec.series {
         let colour = s.colour;
         let stroke = ShapeStyle::from(&colour).stroke_width(px(2.0, scale));
-        let pts: Vec<(f64, f64)> = s.points.iter().filter(|p| p.0.is_finite() && p.1.is_finite()).map(clamp).collect();
-        let anno = match s.kind {
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .filter(|p| p.0.is_finite() && p.1.is_finite())
+            .map(clamp)
+            .collect();
+        match s.kind {
             Kind::Line => chart.draw_series(LineSeries::new(pts, stroke))?,
-            Kind::Dashed => chart.draw_series(DashedLineSeries::new(pts, px(6.0, scale), px(4.0, scale), stroke))?,
-            Kind::Points => chart.draw_series(pts.into_iter().map(|p| Circle::new(p, px(3.5, scale), colour.filled())))?,
+            Kind::Dashed => chart.draw_series(DashedLineSeries::new(
+                pts,
+                px(6.0, scale),
+                px(4.0, scale),
+                stroke,
+            ))?,
+            Kind::Points => chart.draw_series(
+                pts.into_iter()
+                    .map(|p| Circle::new(p, px(3.5, scale), colour.filled())),
+            )?,
             Kind::Stems => {
                 let base = y0.max(0.0).min(y1);
                 chart.draw_series(pts.into_iter().flat_map(|p| {
@@ -171,7 +218,9 @@ pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &X
             }
             Kind::Area => {
                 let base = y0.max(0.0).min(y1);
-                chart.draw_series(AreaSeries::new(pts, base, colour.mix(0.35)).border_style(colour.mix(0.6)))?
+                chart.draw_series(
+                    AreaSeries::new(pts, base, colour.mix(0.35)).border_style(colour.mix(0.6)),
+                )?
             }
             Kind::Bars => {
                 let fill = colour.mix(0.7).filled();
@@ -180,19 +229,14 @@ pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &X
                 }))?
             }
         };
-        if !s.name.is_empty() {
-            let kind = s.kind;
-            anno.label(s.name.as_str()).legend(move |(x, y)| match kind {
-                Kind::Area | Kind::Bars => Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.mix(0.6).filled()).into_dyn(),
-                Kind::Points | Kind::Stems => Circle::new((x + 7, y), 4, colour.filled()).into_dyn(),
-                _ => PathElement::new(vec![(x, y), (x + 14, y)], ShapeStyle::from(&colour).stroke_width(2)).into_dyn(),
-            });
-        }
     }
     let marker = ShapeStyle::from(&INK.mix(0.7)).stroke_width(px(1.0, scale));
     for (x, label) in &chart_spec.markers {
         if (x0..=x1).contains(x) {
-            chart.draw_series(std::iter::once(PathElement::new(vec![(*x, y0), (*x, y1)], marker)))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(*x, y0), (*x, y1)],
+                marker,
+            )))?;
             chart.draw_series(std::iter::once(Text::new(
                 label.clone(),
                 (*x, y1),
@@ -203,19 +247,102 @@ pub fn draw_xy<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart_spec: &X
             )))?;
         }
     }
-    if chart_spec.series.iter().any(|s| !s.name.is_empty()) {
-        chart
-            .configure_series_labels()
-            .position(match chart_spec.legend {
-                Legend::UpperRight => SeriesLabelPosition::UpperRight,
-                Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
-                Legend::LowerRight => SeriesLabelPosition::LowerRight,
-                Legend::LowerLeft => SeriesLabelPosition::LowerLeft,
-            })
-            .label_font(font(12.0, scale))
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .draw()?;
+    let entries: Vec<(&str, Kind, RGBColor)> = chart_spec
+        .series
+        .iter()
+        .filter(|s| !s.name.is_empty())
+        .map(|s| (s.name.as_str(), s.kind, s.colour))
+        .collect();
+    draw_legend(
+        &chart.plotting_area().strip_coord_spec(),
+        &entries,
+        chart_spec.legend,
+        scale,
+    )?;
+    Ok(())
+}
+
+/// Draws a legend box in a corner of `area`. Written out instead of plotters' series labels, which
+/// measure text through the page's layout (slow in a browser; see `fast_canvas.rs`).
+pub(crate) fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(&str, Kind, RGBColor)],
+    corner: Legend,
+    scale: f64,
+) -> DrawResult<DB> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let style = font(12.0, scale);
+    let (pad, row, swatch) = (
+        px(6.0, scale) as i32,
+        px(17.0, scale) as i32,
+        px(16.0, scale) as i32,
+    );
+    let mut text_width = 0;
+    for (name, _, _) in entries {
+        text_width = text_width.max(area.estimate_text_size(name, &style)?.0 as i32);
+    }
+    let (w, h) = (
+        pad * 3 + swatch + text_width,
+        pad * 2 + row * entries.len() as i32,
+    );
+    let (aw, ah) = area.dim_in_pixel();
+    let margin = px(8.0, scale) as i32;
+    let x0 = match corner {
+        Legend::UpperLeft | Legend::LowerLeft => margin,
+        _ => aw as i32 - w - margin,
+    };
+    let y0 = match corner {
+        Legend::UpperLeft | Legend::UpperRight => margin,
+        _ => ah as i32 - h - margin,
+    };
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x0 + w, y0 + h)],
+        WHITE.mix(0.88).filled(),
+    ))?;
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x0 + w, y0 + h)],
+        RGBColor(200, 200, 200),
+    ))?;
+    for (i, &(name, kind, colour)) in entries.iter().enumerate() {
+        let y = y0 + pad + row * i as i32 + row / 2;
+        let x = x0 + pad;
+        match kind {
+            Kind::Area | Kind::Bars => area.draw(&Rectangle::new(
+                [(x, y - row / 4), (x + swatch, y + row / 4)],
+                colour.mix(0.6).filled(),
+            ))?,
+            Kind::Points | Kind::Stems => area.draw(&Circle::new(
+                (x + swatch / 2, y),
+                px(4.0, scale),
+                colour.filled(),
+            ))?,
+            Kind::Dashed => area
+                .draw(&PathElement::new(
+                    vec![(x, y), (x + swatch / 3, y)],
+                    ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
+                ))
+                .and_then(|_| {
+                    area.draw(&PathElement::new(
+                        vec![(x + 2 * swatch / 3, y), (x + swatch, y)],
+                        ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
+                    ))
+                })?,
+            Kind::Line => area.draw(&PathElement::new(
+                vec![(x, y), (x + swatch, y)],
+                ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
+            ))?,
+        }
+        let anchor = plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Center,
+        );
+        area.draw(&Text::new(
+            name.to_string(),
+            (x + swatch + pad, y),
+            style.clone().pos(anchor),
+        ))?;
     }
     Ok(())
 }
@@ -242,7 +369,9 @@ mod tests {
 
     #[test]
     fn draws_every_kind_and_writes_csv() {
-        let line: Vec<(f64, f64)> = (0..50).map(|i| (i as f64 / 10.0, (i as f64 / 10.0).sin())).collect();
+        let line: Vec<(f64, f64)> = (0..50)
+            .map(|i| (i as f64 / 10.0, (i as f64 / 10.0).sin()))
+            .collect();
         let chart = XyChart {
             x_desc: "x".into(),
             y_desc: "y".into(),
@@ -251,7 +380,12 @@ mod tests {
                 Series::new("line", PALETTE[0], Kind::Line, line.clone()),
                 Series::new("dashed", PALETTE[1], Kind::Dashed, line.clone()),
                 Series::new("points", PALETTE[2], Kind::Points, line.clone()),
-                Series::new("stems", PALETTE[3], Kind::Stems, vec![(1.0, 0.5), (f64::INFINITY, 0.2)]),
+                Series::new(
+                    "stems",
+                    PALETTE[3],
+                    Kind::Stems,
+                    vec![(1.0, 0.5), (f64::INFINITY, 0.2)],
+                ),
                 Series::new("area", PALETTE[4], Kind::Area, line[..10].to_vec()),
                 Series::new("bars", PALETTE[5], Kind::Bars, vec![(0.0, 0.0), (0.5, 0.7)]),
             ],
@@ -261,7 +395,16 @@ mod tests {
         assert!(svg.contains("<polyline") && svg.contains("<circle") && svg.contains("mark"));
         let csv = xy_csv(&chart);
         assert!(csv.lines().nth(1) == Some("series,x,y"));
-        let log = XyChart { y_log10: true, series: vec![Series::new("d", PALETTE[0], Kind::Line, vec![(0.0, -5.0), (1.0, -1.0)])], ..Default::default() };
+        let log = XyChart {
+            y_log10: true,
+            series: vec![Series::new(
+                "d",
+                PALETTE[0],
+                Kind::Line,
+                vec![(0.0, -5.0), (1.0, -1.0)],
+            )],
+            ..Default::default()
+        };
         let svg = render(|root| draw_xy(root, &log, 1.0).unwrap_or_else(|e| panic!("{e}")));
         assert!(svg.contains("1e-"));
     }

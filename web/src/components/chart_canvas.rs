@@ -2,10 +2,10 @@
 //! offered as CSV.
 
 use crate::browser::{device_pixel_ratio, download, now_ms};
+use crate::fast_canvas::FastCanvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
-use plotters_canvas::CanvasBackend;
 
 /// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the window resizes.
 /// The canvas carries `data-drawn` (how many times it was drawn) and `data-draw-ms` (the last draw's time).
@@ -28,23 +28,42 @@ pub fn ChartCanvas<F>(
     csv_name: &'static str,
 ) -> impl IntoView
 where
-    F: Fn(&DrawingArea<CanvasBackend, Shift>, f64) + 'static,
+    F: Fn(&DrawingArea<FastCanvas, Shift>, f64) + 'static,
 {
     let node = NodeRef::<leptos::html::Canvas>::new();
     let resized = RwSignal::new(0u32);
     let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
     on_cleanup(move || listener.remove());
     let draws = StoredValue::new(0u32);
+    let width_cache = StoredValue::new(None::<i32>);
+    let width_seen = StoredValue::new(0u32);
     Effect::new(move |_| {
         resized.track();
         let Some(canvas) = node.get() else { return };
         let ratio = device_pixel_ratio();
         let height = height.get();
-        let width = f64::from(canvas.client_width().max(200));
-        canvas.set_width((width * ratio).round() as u32);
-        canvas.set_height((height * ratio).round() as u32);
+        // The CSS width, read once and again only after a resize (reading it forces a layout).
+        let css_width = match width_cache.get_value() {
+            Some(w) if resized.get_untracked() == width_seen.get_value() => w,
+            _ => {
+                let w = canvas.client_width().max(200);
+                width_cache.set_value(Some(w));
+                width_seen.set_value(resized.get_untracked());
+                w
+            }
+        };
+        let width = f64::from(css_width);
+        let (w, h) = (
+            (width * ratio).round() as u32,
+            (height * ratio).round() as u32,
+        );
+        // Resizing a canvas invalidates the page's layout; do it only when the size changed.
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
         let start = now_ms();
-        if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
+        if let Some(backend) = FastCanvas::new(canvas.clone()) {
             let root = backend.into_drawing_area();
             draw(&root, ratio);
             if let Err(e) = root.present() {
@@ -56,6 +75,7 @@ where
         let _ = canvas.set_attribute("data-drawn", &draws.get_value().to_string());
     });
     let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
+    let open = RwSignal::new(false);
     view! {
         <figure class="chart">
             <figcaption>
@@ -71,9 +91,11 @@ where
                 aria-label=move || alt.get()
                 style=move || format!("height:{}px", height.get())
             ></canvas>
-            <details class="chart-data">
-                <summary>"Show the data"</summary>
-                <pre data-testid=format!("{testid}-data")>{move || csv.get()}</pre>
+            // The table is printed only while open: formatting it on every slider move would cost
+            // more than drawing the chart.
+            <details class="chart-data" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                <summary data-testid=format!("{testid}-show-data")>"Show the data"</summary>
+                <pre data-testid=format!("{testid}-data")>{move || open.get().then(|| csv.get())}</pre>
             </details>
         </figure>
     }

@@ -16,15 +16,19 @@ const SIGMA_IDS: [&str; 4] = ["lecture", "classical", "zcdp", "analytic"];
 pub fn MechCalibration() -> impl IntoView {
     let mech = use_mech();
     let cal = move || mech.calibration.get().ok();
-    let laplace_scale = Signal::derive(move || match (mech.params.with(|p| p.mech), mech.noise.get()) {
-        (Mechanism::Laplace, Some(Noise::Laplace(l))) => l.scale(),
-        _ => cal().map_or(f64::NAN, |c| c.laplace_scale),
-    });
+    let laplace_scale =
+        Signal::derive(
+            move || match (mech.params.with(|p| p.mech), mech.noise.get()) {
+                (Mechanism::Laplace, Some(Noise::Laplace(l))) => l.scale(),
+                _ => cal().map_or(f64::NAN, |c| c.laplace_scale),
+            },
+        );
     let tau = Signal::derive(move || cal().and_then(|c| c.tlap_tau.ok()).unwrap_or(f64::NAN));
     let tau_error = move || cal().and_then(|c| c.tlap_tau.err());
     let sigma_in_use = Signal::derive(move || {
         let p = mech.params.get();
-        p.sigma.unwrap_or_else(|| cal().map_or(f64::NAN, |c| c.sigma_analytic()))
+        p.sigma
+            .unwrap_or_else(|| cal().map_or(f64::NAN, |c| c.sigma_analytic()))
     });
     let delta_in_use = Signal::derive(move || {
         let p = mech.params.get();
@@ -32,7 +36,6 @@ pub fn MechCalibration() -> impl IntoView {
     });
     let eps = move || mech.params.with(|p| sig(p.eps, 4));
     let delta = move || mech.params.with(|p| sig(p.delta, 3));
-    let cell = |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 5)}</td> };
     view! {
         {move || mech.calibration.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         <div class="table-wrap">
@@ -49,31 +52,33 @@ pub fn MechCalibration() -> impl IntoView {
                 <tbody>
                     <tr>
                         <th scope="row">{move || if mech.params.with(|p| p.scale.is_some() && p.mech == Mechanism::Laplace) { "Laplace, b set by hand" } else { "Laplace, b = Δ/ε" }}</th>
-                        {move || cell(laplace_scale.get(), "mech-laplace-scale".into())}
+                        <td data-testid="mech-laplace-scale" data-value=move || exact(laplace_scale.get())>{move || sig(laplace_scale.get(), 5)}</td>
                         <td>"0 (pure ε-DP)"</td>
                         <td>"scale b"</td>
                     </tr>
                     <tr>
                         <th scope="row">"Truncated Laplace, τ = ln(1 + (e^ε − 1)/(2δ))"</th>
-                        {move || cell(tau.get(), "mech-tlap-tau".into())}
+                        <td data-testid="mech-tlap-tau" data-value=move || exact(tau.get())>{move || sig(tau.get(), 5)}</td>
                         <td>{move || sig(mech.params.with(|p| p.delta), 3)}" (exactly)"</td>
                         <td>{move || tau_error().unwrap_or_else(|| format!("support bound in units of Δ/ε; the noise never exceeds {}", sig(tau.get() * mech.params.with(|p| p.sens / p.eps), 4)))}</td>
                     </tr>
-                    {move || cal().map(|c| {
-                        c.sigmas.into_iter().zip(SIGMA_IDS).map(|(row, id)| {
-                            let over = row.achieved_delta > mech.params.with(|p| p.delta);
-                            view! {
-                                <tr class:over=over>
-                                    <th scope="row">"Gaussian, "{row.method}</th>
-                                    {cell(row.sigma, format!("mech-sigma-{id}"))}
-                                    <td data-testid=format!("mech-achieved-delta-{id}") data-value=exact(row.achieved_delta)>
-                                        {sig(row.achieved_delta, 3)}{over.then_some(" — above the target!")}
-                                    </td>
-                                    <td>{row.caveat.unwrap_or("σ")}</td>
-                                </tr>
-                            }
-                        }).collect_view()
-                    })}
+                    // Four fixed rows with reactive cells: a slider move changes text, not the table.
+                    {SIGMA_IDS.into_iter().enumerate().map(|(i, id)| {
+                        let row = move || cal().and_then(|c| c.sigmas.get(i).cloned());
+                        let sigma = Signal::derive(move || row().map_or(f64::NAN, |r| r.sigma));
+                        let achieved = Signal::derive(move || row().map_or(f64::NAN, |r| r.achieved_delta));
+                        let over = move || achieved.get() > mech.params.with(|p| p.delta);
+                        view! {
+                            <tr class:over=over>
+                                <th scope="row">"Gaussian, "{move || row().map_or("", |r| r.method)}</th>
+                                <td data-testid=format!("mech-sigma-{id}") data-value=move || exact(sigma.get())>{move || sig(sigma.get(), 5)}</td>
+                                <td data-testid=format!("mech-achieved-delta-{id}") data-value=move || exact(achieved.get())>
+                                    {move || sig(achieved.get(), 3)}{move || over().then_some(" (above the target!)")}
+                                </td>
+                                <td>{move || row().and_then(|r| r.caveat).unwrap_or("σ")}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
                 </tbody>
             </table>
         </div>

@@ -11,11 +11,21 @@ use leptos::prelude::*;
 #[component]
 pub fn MechEm() -> impl IntoView {
     let mech = use_mech();
-    let names = Memo::new(move |_| mech.params.with(|p| p.cands.iter().map(|c| c.name.clone()).collect::<Vec<_>>()));
+    let names = Memo::new(move |_| {
+        mech.params
+            .with(|p| p.cands.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+    });
     let report = Memo::new(move |_| mech.em.get().ok());
-    let bars = Memo::new(move |_| report.with(|r| r.as_ref().map(|r| em_bars_chart(r, &names.get()))));
-    let by_eps = Memo::new(move |_| report.with(|r| r.as_ref().map(|r| em_eps_chart(r, &names.get(), mech.params.with(|p| p.eps)))));
-    let log_ratio = Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, |r| r.log_ratio)));
+    let bars =
+        Memo::new(move |_| report.with(|r| r.as_ref().map(|r| em_bars_chart(r, &names.get()))));
+    let by_eps = Memo::new(move |_| {
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| em_eps_chart(r, &names.get(), mech.params.with(|p| p.eps)))
+        })
+    });
+    let log_ratio =
+        Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, |r| r.log_ratio)));
     let eps = Signal::derive(move || mech.params.with(|p| p.eps));
     view! {
         {move || mech.em.get().err().filter(|e| !e.is_empty()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}

@@ -42,7 +42,9 @@ impl MechState {
     /// The refusal message for `key`, if any.
     pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
         let notices = self.notices;
-        Signal::derive(move || notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone())))
+        Signal::derive(move || {
+            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
+        })
     }
 
     /// Whether the lab shows `mech`.

@@ -4,7 +4,9 @@
 use super::mech_lab::use_mech;
 use super::stat::Stat;
 use super::xy_canvas::XyCanvas;
-use crate::charts::mech::{densities_chart, loss_chart, profile_chart, samples_chart, tradeoff_chart};
+use crate::charts::mech::{
+    densities_chart, loss_chart, profile_chart, samples_chart, tradeoff_chart,
+};
 use crate::format::sig;
 use dp_playground::mech_lab::{Mechanism, Noise, Pictures};
 use leptos::prelude::*;
@@ -14,7 +16,9 @@ use leptos::prelude::*;
 pub fn MechPictures() -> impl IntoView {
     let mech = use_mech();
     let pic = mech.pictures;
-    let value = move |f: fn(&Pictures) -> f64| Signal::derive(move || pic.with(|p| p.as_ref().map_or(f64::NAN, f)));
+    let value = move |f: fn(&Pictures) -> f64| {
+        Signal::derive(move || pic.with(|p| p.as_ref().map_or(f64::NAN, f)))
+    };
     let sens = move || mech.params.with(|p| p.sens);
     let delta = move || mech.params.with(|p| p.delta);
     let chart = |build: fn(&Pictures, f64, f64) -> crate::charts::XyChart| {
@@ -29,10 +33,12 @@ pub fn MechPictures() -> impl IntoView {
         Signal::derive(move || mech.samples.with(|s| s.as_ref().map_or(f64::NAN, f)))
     };
     let bad_eps = move || pic.with(|p| p.as_ref().map_or(String::new(), |p| sig(p.bad_eps, 3)));
-    let explain = move || match mech.params.with(|p| p.mech) {
+    let explain = move || {
+        match mech.params.with(|p| p.mech) {
         Mechanism::Laplace => "Laplace noise is pure ε-DP at ε = Δ/b: the density ratio never exceeds e^ε, so the bad set is empty there and δ(ε) reaches 0. Below that ε the bad set is everything left of a point between the answers.",
         Mechanism::Gaussian => "Gaussian noise is never pure DP: far left, the ratio of the densities grows without bound. Lemma 1.4 bounds δ by the chance of landing there (the bad set); the exact δ(ε) of Balle & Wang is smaller.",
         _ => "Truncated Laplace noise cannot reach the outputs beyond the neighbour's support: there the privacy loss is infinite, and the chance of landing there is exactly δ (notes, eqs. 14–15). Everywhere else the ratio is at most e^ε.",
+    }
     };
     let tlap_error = move || {
         (mech.params.with(|p| p.mech) == Mechanism::TruncatedLaplace && mech.noise.with(Option::is_none))

@@ -11,8 +11,17 @@ use leptos::prelude::*;
 pub fn MechQueries() -> impl IntoView {
     let mech = use_mech();
     let chart = Memo::new(move |_| mech.queries.with(|q| q.as_ref().map(queries_chart)));
-    let crossover = Signal::derive(move || mech.queries.with(|q| q.as_ref().and_then(|q| q.crossover).map_or(f64::NAN, |k| k as f64)));
-    let rule = Signal::derive(move || mech.queries.with(|q| q.as_ref().map_or(f64::NAN, |q| q.rule_of_thumb as f64)));
+    let crossover = Signal::derive(move || {
+        mech.queries.with(|q| {
+            q.as_ref()
+                .and_then(|q| q.crossover)
+                .map_or(f64::NAN, |k| k as f64)
+        })
+    });
+    let rule = Signal::derive(move || {
+        mech.queries
+            .with(|q| q.as_ref().map_or(f64::NAN, |q| q.rule_of_thumb as f64))
+    });
     let reps = move || mech.queries.with(|q| q.as_ref().map_or(0, |q| q.reps));
     view! {
         <section class="panel" aria-labelledby="mq-title">

@@ -17,7 +17,10 @@ pub fn MechZcdp() -> impl IntoView {
     let get = move |f: fn(&dp_playground::mech_lab::ZcdpView) -> f64| {
         Signal::derive(move || view_.with(|v| v.as_ref().map_or(f64::NAN, f)))
     };
-    let rho_target = Signal::derive(move || mech.calibration.with(|c| c.as_ref().map_or(f64::NAN, |c| c.rho_for_target)));
+    let rho_target = Signal::derive(move || {
+        mech.calibration
+            .with(|c| c.as_ref().map_or(f64::NAN, |c| c.rho_for_target))
+    });
     view! {
         <section class="panel" aria-labelledby="zcdp-title">
             <h3 id="zcdp-title">"The same noise as zero-concentrated DP"</h3>

@@ -19,18 +19,21 @@ pub fn RrResults() -> impl IntoView {
     let rr = use_rr();
     let url = use_url();
     // The report, or the last good one while an error is shown (the page never goes blank).
-    let report = Memo::new(move |prev: Option<&Option<RrReport>>| match rr.report.get() {
-        Ok(r) => Some(r),
-        Err(_) => prev.cloned().flatten(),
-    });
+    let report = Memo::new(
+        move |prev: Option<&Option<RrReport>>| match rr.report.get() {
+            Ok(r) => Some(r),
+            Err(_) => prev.cloned().flatten(),
+        },
+    );
     let with_report = move |f: fn(&RrReport) -> f64| {
         Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
     let categories = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.categories.clone()).unwrap_or_default())
     });
-    let truthful_share =
-        with_report(|r| r.survey.truthful as f64 / r.survey.reported_counts.iter().sum::<u64>() as f64);
+    let truthful_share = with_report(|r| {
+        r.survey.truthful as f64 / r.survey.reported_counts.iter().sum::<u64>() as f64
+    });
     let n = move || rr.params.with(|p| p.n);
     let cat = move || report.with(|r| r.as_ref().map_or(0, |r| r.histogram.category));
 
@@ -106,7 +109,8 @@ fn CategoryTable(
     /// The per-category results.
     categories: Signal<Vec<CategoryResult>>,
 ) -> impl IntoView {
-    let cell = |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 4)}</td> };
+    let cell =
+        |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 4)}</td> };
     view! {
         <div class="table-wrap">
             <table class="results-table" data-testid="rr-table">
@@ -163,13 +167,21 @@ fn RespondentGrid(
     report: Memo<Option<RrReport>>,
 ) -> impl IntoView {
     let people = Signal::derive(move || {
-        report.with(|r| r.as_ref().map(|r| r.survey.people.clone()).unwrap_or_default())
+        report.with(|r| {
+            r.as_ref()
+                .map(|r| r.survey.people.clone())
+                .unwrap_or_default()
+        })
     });
     let rows = move || people.with(|p| p.len().div_ceil(GRID_COLUMNS).max(1));
     let alt = Signal::derive(move || {
         people.with(|p| {
             let liars = p.iter().filter(|x| x.truth != x.report).count();
-            format!("{} respondents; {} told the truth and {liars} reported another category.", p.len(), p.len() - liars)
+            format!(
+                "{} respondents; {} told the truth and {liars} reported another category.",
+                p.len(),
+                p.len() - liars
+            )
         })
     });
     view! {
@@ -195,7 +207,13 @@ fn frequencies_alt(cats: &[CategoryResult]) -> String {
     let parts: Vec<String> = cats
         .iter()
         .enumerate()
-        .map(|(j, c)| format!("category {j}: true {}, estimated {}", sig(c.truth, 3), sig(c.estimate, 3)))
+        .map(|(j, c)| {
+            format!(
+                "category {j}: true {}, estimated {}",
+                sig(c.truth, 3),
+                sig(c.estimate, 3)
+            )
+        })
         .collect();
     format!("Bar chart. {}.", parts.join("; "))
 }

@@ -1,8 +1,13 @@
 //! A [`ChartCanvas`] for an [`XyChart`]: draws it, offers its CSV, and describes it for screen readers.
+//! A chart below or above the screen is not redrawn until it scrolls into view, so that a slider move
+//! only pays for the charts in sight.
 
 use super::chart_canvas::ChartCanvas;
 use crate::charts::{draw_xy, xy_csv, XyChart};
 use leptos::prelude::*;
+
+/// How far outside the window a chart still counts as in view, in CSS pixels.
+const VIEW_MARGIN: f64 = 150.0;
 
 /// A chart of the mechanisms lab.
 #[component]
@@ -23,23 +28,61 @@ pub fn XyCanvas(
     #[prop(default = 300.0)]
     height: f64,
 ) -> impl IntoView {
-    view! {
-        <ChartCanvas
-            testid=testid
-            title=title
-            alt=alt
-            height=height
-            draw=move |root, scale| {
-                chart.with(|c| {
-                    if let Some(c) = c {
-                        if let Err(e) = draw_xy(root, c, scale) {
-                            leptos::logging::warn!("{testid}: {e}");
-                        }
-                    }
-                })
+    let node = NodeRef::<leptos::html::Div>::new();
+    let visible = RwSignal::new(false);
+    let check = move || {
+        if let Some(el) = node.get_untracked() {
+            let rect = el.get_bounding_client_rect();
+            let height = crate::browser::window_height();
+            let now = rect.bottom() > -VIEW_MARGIN && rect.top() < height + VIEW_MARGIN;
+            if visible.get_untracked() != now {
+                visible.set(now);
             }
-            csv=Signal::derive(move || chart.with(|c| c.as_ref().map(xy_csv).unwrap_or_default()))
-            csv_name=csv_name
-        />
+        }
+    };
+    let on_scroll = window_event_listener(leptos::ev::scroll, move |_| check());
+    let on_resize = window_event_listener(leptos::ev::resize, move |_| check());
+    on_cleanup(move || {
+        on_scroll.remove();
+        on_resize.remove();
+    });
+    // What the canvas shows: the chart, copied over only while in view.
+    let shown = RwSignal::new(None::<XyChart>);
+    Effect::new(move |_| {
+        node.track();
+        // Measure after the browser's own layout of this frame, never in the middle of an update
+        // (reading a position then would force an extra layout of the whole page).
+        request_animation_frame(check);
+        let current = chart.get();
+        if visible.get() {
+            shown.maybe_update(|s| {
+                let changed = *s != current;
+                if changed {
+                    *s = current;
+                }
+                changed
+            });
+        }
+    });
+    view! {
+        <div node_ref=node>
+            <ChartCanvas
+                testid=testid
+                title=title
+                alt=alt
+                height=height
+                draw=move |root, scale| {
+                    shown.with(|c| {
+                        if let Some(c) = c {
+                            if let Err(e) = draw_xy(root, c, scale) {
+                                leptos::logging::warn!("{testid}: {e}");
+                            }
+                        }
+                    })
+                }
+                csv=Signal::derive(move || chart.with(|c| c.as_ref().map(xy_csv).unwrap_or_default()))
+                csv_name=csv_name
+            />
+        </div>
     }
 }

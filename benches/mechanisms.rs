@@ -1,0 +1,70 @@
+//! Benchmark of the mechanisms lab's computation (`cargo bench --bench mechanisms`): what one slider move
+//! recomputes for each mechanism, as a median over runs and as a ratio to the 16 ms frame budget.
+//! Hand-rolled timing (no criterion) to keep the dev build lean.
+
+use dp_playground::mech_lab::{
+    calibrate, exponential, many_queries, noise, pictures, samples, MechParams, Mechanism,
+};
+use dp_playground::mechanisms::many_queries::simulate_max_errors;
+use std::hint::black_box;
+use std::time::Instant;
+
+const FRAME_MS: f64 = 16.0;
+
+fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[runs / 2]
+}
+
+fn report(name: &str, ms: f64) {
+    println!(
+        "{name:<62} median {ms:>9.3} ms   {:>7.3} of a 16 ms frame",
+        ms / FRAME_MS
+    );
+}
+
+fn main() {
+    for mech in Mechanism::ALL {
+        let p = MechParams {
+            mech,
+            eps: 1.3,
+            ..MechParams::default()
+        };
+        let ms = median_ms(51, || {
+            let cal = calibrate(black_box(&p)).unwrap_or_else(|e| panic!("{e}"));
+            match noise(&p, &cal).unwrap_or_else(|e| panic!("{e}")) {
+                Some(n) => {
+                    black_box(pictures(&p, &n));
+                    black_box(samples(&p, &n));
+                }
+                None => {
+                    black_box(exponential(&p).unwrap_or_else(|e| panic!("{e}")));
+                }
+            }
+        });
+        report(&format!("{mech}: calibration, pictures, 10^4 samples"), ms);
+    }
+    let p = MechParams::default();
+    let sim = simulate_max_errors(p.kmax, p.seed).unwrap_or_else(|e| panic!("{e}"));
+    let ms = median_ms(21, || {
+        black_box(many_queries(black_box(&p), &sim).unwrap_or_else(|e| panic!("{e}")));
+    });
+    report("many queries at a new ε (closed forms, crossover)", ms);
+    for kmax in [1000, 100_000] {
+        let ms = median_ms(5, || {
+            black_box(simulate_max_errors(black_box(kmax), 1).unwrap_or_else(|e| panic!("{e}")));
+        });
+        report(
+            &format!("many queries: simulation for k up to {kmax} (seed or k change)"),
+            ms,
+        );
+    }
+}
