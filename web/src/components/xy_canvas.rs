@@ -1,6 +1,6 @@
 //! A [`ChartCanvas`] for an [`XyChart`]: draws it, offers its CSV, and describes it for screen readers.
-//! A chart below or above the screen is not redrawn until it scrolls into view, so that a slider move
-//! only pays for the charts in sight.
+//! A chart below or above the screen is redrawn only when it scrolls into view or the user pauses, so
+//! that a slider move pays for the charts in sight alone.
 
 use super::chart_canvas::ChartCanvas;
 use crate::charts::{draw_xy, xy_csv, XyChart};
@@ -8,6 +8,8 @@ use leptos::prelude::*;
 
 /// How far outside the window a chart still counts as in view, in CSS pixels.
 const VIEW_MARGIN: f64 = 150.0;
+/// How long after the last change an off-screen chart is redrawn anyway.
+const OFFSCREEN_DELAY_MS: u64 = 300;
 
 /// A chart of the mechanisms lab.
 #[component]
@@ -48,13 +50,14 @@ pub fn XyCanvas(
     });
     // What the canvas shows: the chart, copied over only while in view.
     let shown = RwSignal::new(None::<XyChart>);
+    let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         node.track();
         // Measure after the browser's own layout of this frame, never in the middle of an update
         // (reading a position then would force an extra layout of the whole page).
         request_animation_frame(check);
         let current = chart.get();
-        if visible.get() {
+        let show = move |current: Option<XyChart>| {
             shown.maybe_update(|s| {
                 let changed = *s != current;
                 if changed {
@@ -62,6 +65,22 @@ pub fn XyCanvas(
                 }
                 changed
             });
+        };
+        if visible.get() {
+            show(current);
+        } else {
+            // Off screen: catch up once the user pauses, so that the whole page (printing, a
+            // full-page screenshot, a quick scroll) shows current charts without slowing a slider.
+            generation.update_value(|g| *g += 1);
+            let mine = generation.get_value();
+            set_timeout(
+                move || {
+                    if generation.try_get_value() == Some(mine) {
+                        show(chart.get_untracked());
+                    }
+                },
+                std::time::Duration::from_millis(OFFSCREEN_DELAY_MS),
+            );
         }
     });
     view! {
