@@ -5,3 +5,5 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 trunk build --release --offline "$@"
 ls -l dist
+# The same site as one HTML file that opens from disk (dist-single/dp-playground.html).
+node "$(dirname "${BASH_SOURCE[0]}")/single-file.mjs"

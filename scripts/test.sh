@@ -17,6 +17,7 @@ cargo test --workspace
 say "Release build of the site (trunk build --release --offline)"
 trunk build --release --offline
 ls -l dist
+node scripts/single-file.mjs
 
 say "Browser tests (playwright-core + Debian chromium, headless)"
 node --test --test-concurrency=1 tests/e2e/

@@ -17,6 +17,7 @@
 //! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
 //!
 //! ## Playground plumbing
+//! - [`embed`]: embedding, read-only views and the share panel's snippets.
 //! - [`query`]: the URL query string, parsed and printed; bad values fall back with a [`query::Notice`].
 //! - [`lab`]: which lab a link opens.
 //! - [`formulas`]: every formula the playground uses, with its source, for the About page.
@@ -25,6 +26,7 @@
 //! - [`error`]: the crate's error type.
 
 pub mod accounting;
+pub mod embed;
 pub mod error;
 pub mod formulas;
 pub mod lab;

@@ -7,6 +7,7 @@
 
 mod params;
 mod pictures;
+pub mod share;
 
 pub use params::{
     default_candidates, format_candidates, parse_candidates, Candidate, MechParams, Mechanism,

@@ -9,6 +9,7 @@
 
 mod lab;
 pub mod params;
+pub mod share;
 mod simulate;
 
 pub use lab::{run, CategoryResult, EstimateHistogram, RrReport};

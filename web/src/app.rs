@@ -28,9 +28,26 @@ fn Shell() -> impl IntoView {
         (Lab::from_query(&url.query.get(), &mut notices), notices)
     });
     let lab_notices = Signal::derive(move || lab.get().1);
+    let embed = move || url.options.with(|o| o.embed);
+    Effect::new(move |done: Option<bool>| {
+        // Once: an embedded view keeps its parent informed of its height.
+        if done != Some(true) && embed() {
+            crate::browser::report_height_to_parent();
+            return true;
+        }
+        done.unwrap_or(false)
+    });
+    let full_href = move || url.href_with(|q| *q = dp_playground::embed::full_view(q));
     view! {
-        <SiteHeader current=Signal::derive(move || lab.get().0) />
-        <main id="main">
+        <Show
+            when=embed
+            fallback=move || view! { <SiteHeader current=Signal::derive(move || lab.get().0) /> }
+        >
+            <a class="open-full" href=full_href target="_blank" rel="noopener" data-testid="open-full">
+                "Open in the full playground ↗"
+            </a>
+        </Show>
+        <main id="main" class:embed=embed>
             <Notices notices=lab_notices />
             {move || match lab.get().0 {
                 Lab::RandomizedResponse => view! { <RrLab /> }.into_any(),

@@ -72,3 +72,70 @@ pub fn window_height() -> f64 {
         .and_then(|h| h.as_f64())
         .unwrap_or(1e6)
 }
+
+/// In an iframe, tells the parent page this document's height whenever it changes (a `postMessage`
+/// of `{type: "dp-playground:height", height}` to any origin: the height is not a secret, and the
+/// embedding page may live anywhere). Does nothing outside an iframe.
+///
+/// A ResizeObserver reports changes, but browsers skip rendering (and so resize observations) in
+/// cross-origin iframes scrolled out of view, so a once-a-second check backs it up.
+pub fn report_height_to_parent() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsValue;
+    let Some(window) = web_sys::window() else { return };
+    let Ok(Some(parent)) = window.parent() else { return };
+    if parent == window {
+        return;
+    }
+    let Some(root) = window.document().and_then(|d| d.document_element()) else { return };
+    let last = Rc::new(Cell::new(-1));
+    let send = Closure::<dyn FnMut()>::new(move || {
+        let height = root.scroll_height();
+        if height == last.get() {
+            return;
+        }
+        last.set(height);
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &dp_playground::embed::HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
+        let _ = parent.post_message(&message, "*");
+    });
+    let callback: &js_sys::Function = send.as_ref().unchecked_ref();
+    let _ = callback.call0(&JsValue::NULL);
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        if let Ok(observer) = web_sys::ResizeObserver::new(callback) {
+            observer.observe(&root);
+            // The observer lives as long as the page (a dropped handle could let it be collected).
+            std::mem::forget(observer);
+        }
+    }
+    let _ = window.set_interval_with_callback_and_timeout_and_arguments_0(callback, 1000);
+    send.forget();
+}
+
+/// Offers a URL (a `data:` URL of a rendered image) as a file download named `filename`.
+pub fn download_url(filename: &str, url: &str) {
+    let anchor = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    match anchor {
+        Some(a) => {
+            a.set_href(url);
+            a.set_download(filename);
+            a.click();
+        }
+        None => leptos::logging::warn!("could not offer {filename} for download"),
+    }
+}
+
+/// A detached canvas element of the given pixel size (for exports drawn off screen).
+pub fn offscreen_canvas(width: u32, height: u32) -> Option<web_sys::HtmlCanvasElement> {
+    let canvas: web_sys::HtmlCanvasElement =
+        web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+    canvas.set_width(width);
+    canvas.set_height(height);
+    Some(canvas)
+}

@@ -1,6 +1,7 @@
 //! The URL query as the app's state: read through the router into a memo, written with `replace` so
 //! that moving a slider does not add a history entry per step.
 
+use dp_playground::embed::ViewOptions;
 use dp_playground::query::Query;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
@@ -14,6 +15,8 @@ type Writer = Box<dyn Fn(&str)>;
 pub struct UrlState {
     /// The decoded query string.
     pub query: Memo<Query>,
+    /// How the view is shown (embedded, which controls, read-only).
+    pub options: Memo<ViewOptions>,
     pathname: Memo<String>,
     write: StoredValue<Writer, LocalStorage>,
 }
@@ -38,13 +41,18 @@ impl UrlState {
         });
         UrlState {
             query,
+            options: Memo::new(move |_| ViewOptions::from_query(&query.get())),
             pathname: location.pathname,
             write: StoredValue::new_local(write),
         }
     }
 
     /// Changes the query in place (replacing the history entry): `edit` gets the current query.
+    /// A locked view (`lock=1`) ignores every change.
     pub fn update(&self, edit: impl FnOnce(&mut Query)) {
+        if self.options.with_untracked(|o| o.locked) {
+            return;
+        }
         let mut query = self.query.get_untracked();
         edit(&mut query);
         let url = self.href_for(&query, self.pathname.get_untracked());
@@ -62,6 +70,12 @@ impl UrlState {
         let mut query = self.query.get();
         edit(&mut query);
         self.href_for(&query, self.pathname.get())
+    }
+
+    /// The page's address without its query (for share links and snippets).
+    pub fn page_url(&self) -> String {
+        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+        format!("{origin}{}", self.pathname.get())
     }
 
     fn href_for(&self, query: &Query, pathname: String) -> String {

@@ -15,6 +15,7 @@ pub use histogram::{draw_estimate_histogram, histogram_csv};
 pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
 pub use xy::{draw_xy, xy_csv, Kind, Legend, Series, XyChart};
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// The error a chart function returns for backend `DB`.
@@ -52,7 +53,8 @@ pub(crate) fn tick(x: &f64) -> String {
 
 #[cfg(test)]
 pub(crate) mod svg_test {
-    use plotters::prelude::*;
+    use plotters::coord::Shift;
+use plotters::prelude::*;
 
     /// Draws into an in-memory SVG and returns it.
     pub fn render(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {
@@ -64,4 +66,15 @@ pub(crate) mod svg_test {
         }
         svg
     }
+}
+
+/// Renders a chart into an SVG document of `size` CSS pixels (scale 1): the export of every chart.
+pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root);
+        let _ = root.present();
+    }
+    svg
 }

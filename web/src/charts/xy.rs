@@ -347,10 +347,11 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The chart's data in long form: one row per point, `series,x,y`, with the axis titles (and units) in
-/// the header's comment line. Log axes are written back as plain values.
+/// The chart's data in long form: one row per point, with a header naming the series and the two axes
+/// (titles and units, quoted). Log axes are written back as plain values.
 pub fn xy_csv(chart: &XyChart) -> String {
-    let mut out = format!("# x: {}; y: {}\nseries,x,y\n", chart.x_desc, chart.y_desc);
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let mut out = format!("series,{},{}\n", quote(&format!("x: {}", chart.x_desc)), quote(&format!("y: {}", chart.y_desc)));
     for s in &chart.series {
         for &(x, y) in &s.points {
             let x = if chart.x_log10 { 10f64.powf(x) } else { x };
@@ -394,7 +395,7 @@ mod tests {
         let svg = render(|root| draw_xy(root, &chart, 1.0).unwrap_or_else(|e| panic!("{e}")));
         assert!(svg.contains("<polyline") && svg.contains("<circle") && svg.contains("mark"));
         let csv = xy_csv(&chart);
-        assert!(csv.lines().nth(1) == Some("series,x,y"));
+        assert_eq!(csv.lines().next(), Some("series,\"x: x\",\"y: y\""));
         let log = XyChart {
             y_log10: true,
             series: vec![Series::new(

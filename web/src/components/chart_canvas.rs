@@ -1,7 +1,7 @@
-//! A chart drawn by plotters into a canvas that owns its size and device-pixel ratio, with its data
-//! offered as CSV.
+//! A chart drawn by plotters into a canvas that owns its size and device-pixel ratio, offered as a PNG
+//! (drawn again at 2×), an SVG (the same chart function on plotters' SVG backend) and its data as CSV.
 
-use crate::browser::{device_pixel_ratio, download, now_ms};
+use crate::browser::{device_pixel_ratio, download, download_url, now_ms, offscreen_canvas};
 use crate::fast_canvas::FastCanvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
@@ -24,13 +24,17 @@ pub fn ChartCanvas<F>(
     draw: F,
     /// The chart's data as CSV (header row first).
     csv: Signal<String>,
-    /// The CSV file's name.
+    /// The CSV file's name (the PNG and SVG take the same stem).
     csv_name: &'static str,
+    /// The chart as an SVG document of the given CSS size.
+    svg: Callback<(u32, u32), String>,
 ) -> impl IntoView
 where
     F: Fn(&DrawingArea<FastCanvas, Shift>, f64) + 'static,
 {
     let node = NodeRef::<leptos::html::Canvas>::new();
+    let draw = std::rc::Rc::new(draw);
+    let draw_png = draw.clone();
     let resized = RwSignal::new(0u32);
     let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
     on_cleanup(move || listener.remove());
@@ -75,14 +79,39 @@ where
         let _ = canvas.set_attribute("data-drawn", &draws.get_value().to_string());
     });
     let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
+    let stem = csv_name.trim_end_matches(".csv");
+    let css_size = move || {
+        let width = node.get_untracked().map_or(640, |c| c.client_width().max(200));
+        (width as u32, height.get_untracked().round() as u32)
+    };
+    let save_png = move |_| {
+        // Drawn again at twice the CSS size, whatever the screen's pixel ratio.
+        let (w, h) = css_size();
+        let Some(canvas) = offscreen_canvas(2 * w, 2 * h) else { return };
+        if let Some(backend) = FastCanvas::new(canvas.clone()) {
+            let root = backend.into_drawing_area();
+            draw_png(&root, 2.0);
+            let _ = root.present();
+        }
+        match canvas.to_data_url() {
+            Ok(url) => download_url(&format!("{stem}.png"), &url),
+            Err(_) => leptos::logging::warn!("chart {testid}: no PNG"),
+        }
+    };
+    let save_svg = move |_| download(&format!("{stem}.svg"), "image/svg+xml", &svg.run(css_size()));
     let open = RwSignal::new(false);
     view! {
         <figure class="chart">
             <figcaption>
                 <span class="chart-title">{move || title.get()}</span>
-                <button type="button" class="small" data-testid=format!("{testid}-csv") on:click=save>
-                    "Data (CSV)"
-                </button>
+                <span class="chart-buttons">
+                    <button type="button" class="small" data-testid=format!("{testid}-png") on:click=save_png
+                        aria-label="Download the chart as PNG">"PNG"</button>
+                    <button type="button" class="small" data-testid=format!("{testid}-svg") on:click=save_svg
+                        aria-label="Download the chart as SVG">"SVG"</button>
+                    <button type="button" class="small" data-testid=format!("{testid}-csv") on:click=save
+                        aria-label="Download the chart's data as CSV">"CSV"</button>
+                </span>
             </figcaption>
             <canvas
                 node_ref=node

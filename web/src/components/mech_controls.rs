@@ -41,12 +41,13 @@ pub fn MechControls() -> impl IntoView {
         move |key: &'static str| Signal::derive(move || url.query.with(|q| q.get(key).is_some()));
     view! {
         <h3>"Parameters"</h3>
-        <div class="field">
+        <div class="field" hidden=move || !url.options.with(|o| o.shows("mech"))>
             <label for="field-mech">"Mechanism"</label>
             <select
                 id="field-mech"
                 data-testid="select-mech"
                 prop:value=move || mech.params.with(|p| p.mech.key())
+                disabled=move || url.options.with(|o| o.locked)
                 on:change=move |ev| url.set("mech", event_target_value(&ev))
             >
                 {Mechanism::ALL
@@ -145,7 +146,7 @@ pub fn MechControls() -> impl IntoView {
             error=mech.error_for("seed")
             help="The same seed redraws the same samples."
         />
-        <div class="presets">
+        <div class="presets" hidden=move || !url.options.with(|o| o.shows("seed") && !o.locked)>
             <button type="button" class="small" data-testid="new-seed" on:click=move |_| url.set("seed", random_seed().to_string())>
                 "New seed"
             </button>
@@ -165,7 +166,7 @@ fn AutoButton(
 ) -> impl IntoView {
     let url = use_url();
     view! {
-        <div class="presets" hidden=move || !shown.get()>
+        <div class="presets" hidden=move || !(shown.get() && url.options.with(|o| o.shows(key) && !o.locked))>
             <button type="button" class="small" data-testid=format!("{key}-auto") on:click=move |_| url.update(|q| q.remove(key))>
                 {label}
             </button>

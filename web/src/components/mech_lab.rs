@@ -4,7 +4,10 @@
 use super::{
     mech_calibration::MechCalibration, mech_controls::MechControls, mech_em::MechEm,
     mech_pictures::MechPictures, mech_queries::MechQueries, mech_zcdp::MechZcdp,
+    share_panel::SharePanel,
 };
+use dp_playground::lab::Lab;
+use dp_playground::mech_lab::share::{dp_accounting_snippet, markdown};
 use crate::browser::now_ms;
 use crate::url::use_url;
 use dp_playground::mech_lab::{
@@ -101,6 +104,13 @@ pub fn MechLab() -> impl IntoView {
         compute_ms: Memo::new(move |_| timed.with(|t| t.3)),
     };
     provide_context(state);
+    let share_markdown = Signal::derive(move || {
+        state.calibration.with(|c| c.as_ref().map(|c| markdown(&params.get(), c, state.em.get().ok().as_ref())).unwrap_or_default())
+    });
+    let share_snippet = Signal::derive(move || {
+        let code = state.calibration.with(|c| c.as_ref().map(|c| dp_accounting_snippet(&params.get(), c)).unwrap_or_default());
+        ("Check the analytic σ with Google's dp_accounting (Python)".to_string(), code)
+    });
     let is_em = state.is(Mechanism::Exponential);
     view! {
         <section class="lab" aria-labelledby="mech-title">
@@ -115,7 +125,7 @@ pub fn MechLab() -> impl IntoView {
                 </p>
             </header>
             <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters">
+                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                     <MechControls />
                 </aside>
                 <div class="results">
@@ -127,6 +137,7 @@ pub fn MechLab() -> impl IntoView {
                         <MechZcdp />
                     </Show>
                     <MechQueries />
+                    <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
                 </div>
             </div>
         </section>

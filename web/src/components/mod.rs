@@ -17,5 +17,6 @@ pub mod rr_controls;
 pub mod rr_lab;
 pub mod rr_privacy;
 pub mod rr_results;
+pub mod share_panel;
 pub mod stat;
 pub mod xy_canvas;

@@ -34,6 +34,8 @@ pub fn NumberField(
     };
     let id = format!("field-{key}");
     let error_id = format!("error-{key}");
+    let shown = move || url.options.with(|o| o.shows(key));
+    let locked = move || url.options.with(|o| o.locked);
     let slider_view = slider.map(|(min, max, step)| {
         view! {
             <input
@@ -42,6 +44,7 @@ pub fn NumberField(
                 max=max
                 step=step
                 aria-label=format!("{label} slider")
+                disabled=locked
                 data-testid=format!("slider-{key}")
                 prop:value=move || value.get()
                 on:input=move |ev| write(event_target_value(&ev))
@@ -49,7 +52,7 @@ pub fn NumberField(
         }
     });
     view! {
-        <div class="field" class:invalid=move || error.with(Option::is_some)>
+        <div class="field" class:invalid=move || error.with(Option::is_some) hidden=move || !shown()>
             <label for=id.clone()>{label}</label>
             <div class="field-row">
                 {slider_view}
@@ -60,6 +63,7 @@ pub fn NumberField(
                     spellcheck="false"
                     autocomplete="off"
                     data-testid=format!("input-{key}")
+                    readonly=locked
                     aria-describedby=error_id.clone()
                     aria-invalid=move || error.with(Option::is_some).to_string()
                     prop:value=move || value.get()

@@ -61,7 +61,7 @@ pub fn RrControls() -> impl IntoView {
             error=rr.error_for("n")
             help="Up to 10 000 000 (write 1e7 if you like). Up to 400 are drawn one by one below."
         />
-        <div class="presets" role="group" aria-label="Respondents presets">
+        <div class="presets" role="group" aria-label="Respondents presets" hidden=move || !url.options.with(|o| o.shows("n") && !o.locked)>
             {[("100", "100"), ("1000", "1 000"), ("100000", "100 000"), ("10000000", "10 000 000")]
                 .into_iter()
                 .map(|(n, label)| {
@@ -80,7 +80,7 @@ pub fn RrControls() -> impl IntoView {
             error=rr.error_for("truth")
             help="One proportion per category, comma-separated, summing to 1."
         />
-        <div class="presets" role="group" aria-label="True distribution helpers">
+        <div class="presets" role="group" aria-label="True distribution helpers" hidden=move || !url.options.with(|o| o.shows("truth") && !o.locked)>
             <button type="button" class="small" on:click=normalise data-testid="truth-normalise">
                 "Normalise"
             </button>
@@ -101,7 +101,7 @@ pub fn RrControls() -> impl IntoView {
             error=rr.error_for("seed")
             help="The same seed redraws the same surveys."
         />
-        <div class="presets">
+        <div class="presets" hidden=move || !url.options.with(|o| o.shows("seed") && !o.locked)>
             <button
                 type="button"
                 class="small"

@@ -1,7 +1,8 @@
 //! The randomized-response lab (`?lab=rr`): parameters from the link, one call into the core, and the
 //! controls, privacy explanation and results laid out around it.
 
-use super::{rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults};
+use super::{rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel};
+use dp_playground::lab::Lab;
 use crate::browser::now_ms;
 use crate::url::use_url;
 use dp_playground::query::Notice;
@@ -63,11 +64,16 @@ pub fn RrLab() -> impl IntoView {
             </header>
             <div class="lab-grid">
                 <aside class="controls" aria-label="Parameters">
-                    <RrControls />
+                    <div hidden=move || !url.options.with(|o| o.shows_controls_panel())>
+                        <RrControls />
+                    </div>
                     <RrPrivacy />
                 </aside>
                 <div class="results">
                     <RrResults />
+                    <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
+                        state.report.with(|r| r.as_ref().map(|r| dp_playground::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
+                    }) />
                 </div>
             </div>
         </section>

@@ -5,6 +5,7 @@ use super::chart_canvas::ChartCanvas;
 use super::rr_lab::use_rr;
 use super::stat::Stat;
 use crate::charts::{
+    render_svg,
     draw_estimate_histogram, draw_frequencies, draw_respondents, frequencies_csv, histogram_csv,
     respondents_csv, GRID_COLUMNS,
 };
@@ -56,6 +57,9 @@ pub fn RrResults() -> impl IntoView {
             }
             csv=Signal::derive(move || frequencies_csv(&categories.get()))
             csv_name="rr-frequencies.csv"
+            svg=Callback::new(move |size| categories.with_untracked(|c| render_svg(size, |root| {
+                let _ = draw_frequencies(root, c, 1.0);
+            })))
         />
         <CategoryTable categories=categories />
         <ChartCanvas
@@ -82,11 +86,18 @@ pub fn RrResults() -> impl IntoView {
                 histogram_csv(&r.histogram, c.truth, c.stderr)
             }).unwrap_or_default()))
             csv_name="rr-estimate-histogram.csv"
+            svg=Callback::new(move |size| report.with_untracked(|r| render_svg(size, |root| {
+                if let Some(r) = r {
+                    let truth = r.categories[r.histogram.category].truth;
+                    let _ = draw_estimate_histogram(root, &r.histogram, truth, 1.0);
+                }
+            })))
         />
-        <label class="inline-select">
+        <label class="inline-select" hidden=move || !url.options.with(|o| o.shows("cat"))>
             "Histogram of category "
             <select
                 data-testid="select-cat"
+                disabled=move || url.options.with(|o| o.locked)
                 on:change=move |ev| url.set("cat", event_target_value(&ev))
                 prop:value=move || cat().to_string()
             >
@@ -199,6 +210,9 @@ fn RespondentGrid(
             }
             csv=Signal::derive(move || respondents_csv(&people.get()))
             csv_name="rr-respondents.csv"
+            svg=Callback::new(move |size| people.with_untracked(|p| render_svg(size, |root| {
+                let _ = draw_respondents(root, p, 1.0);
+            })))
         />
     }
 }

@@ -3,7 +3,7 @@
 //! that a slider move pays for the charts in sight alone.
 
 use super::chart_canvas::ChartCanvas;
-use crate::charts::{draw_xy, xy_csv, XyChart};
+use crate::charts::{draw_xy, render_svg, xy_csv, XyChart};
 use leptos::prelude::*;
 
 /// How far outside the window a chart still counts as in view, in CSS pixels.
@@ -101,6 +101,11 @@ pub fn XyCanvas(
                 }
                 csv=Signal::derive(move || chart.with(|c| c.as_ref().map(xy_csv).unwrap_or_default()))
                 csv_name=csv_name
+                svg=Callback::new(move |size| chart.with_untracked(|c| render_svg(size, |root| {
+                    if let Some(c) = c {
+                        let _ = draw_xy(root, c, 1.0);
+                    }
+                })))
             />
         </div>
     }

@@ -1,0 +1,37 @@
+// Builds dist-single/dp-playground.html from dist/: one HTML file with the stylesheet, the JavaScript
+// glue and the WebAssembly (base64) inlined, for instructors who cannot host anything: it opens straight
+// from disk (file://), where browsers refuse to fetch or import neighbouring files.
+// Usage: node scripts/single-file.mjs   (after ./scripts/build.sh)
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(new URL('..', import.meta.url).pathname);
+const dist = join(root, 'dist');
+const out = join(root, 'dist-single');
+const files = readdirSync(dist);
+const find = (re) => {
+  const name = files.find((f) => re.test(f));
+  if (!name) throw new Error(`dist/ has no file matching ${re}: run ./scripts/build.sh first`);
+  return name;
+};
+const css = readFileSync(join(dist, find(/^style-.*\.css$/)), 'utf8');
+const js = readFileSync(join(dist, find(/^dp-playground-web-.*\.js$/)), 'utf8');
+const wasm = readFileSync(join(dist, find(/^dp-playground-web-.*_bg\.wasm$/))).toString('base64');
+
+let html = readFileSync(join(dist, 'index.html'), 'utf8');
+// Drop the stylesheet link, the loader and the preloads trunk wrote; inline their contents instead.
+html = html
+  .replace(/<link rel="stylesheet"[^>]*>/, () => `<style>\n${css}\n</style>`)
+  .replace(/<script type="module">[\s\S]*?<\/script>/, '')
+  .replace(/<link rel="modulepreload"[^>]*>/g, '')
+  .replace(/<link rel="preload"[^>]*>/g, '');
+// The glue is an ES module; inline, its exports are simply unused. It starts the app with the bytes.
+const loader = `<script type="module">
+${js.replace(/^export \{[^}]*\};?\s*$/m, '')}
+const bytes = Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0));
+await __wbg_init({ module_or_path: bytes });
+</script>`;
+html = html.replace('</head>', () => `${loader}\n</head>`);
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'dp-playground.html'), html);
+console.log(`wrote dist-single/dp-playground.html (${(html.length / 1024).toFixed(0)} KiB)`);
