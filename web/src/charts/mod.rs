@@ -21,16 +21,16 @@ use plotters::prelude::*;
 /// The error a chart function returns for backend `DB`.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Okabe–Ito colours (safe for colour-blind readers), all with ≥ 3:1 contrast on white except the
-/// yellow, which we leave out.
+/// Okabe–Ito colours (safe for colour-blind readers), with the orange and sky blue darkened so that
+/// every colour has at least 3:1 contrast on white (WCAG 1.4.11 for graphics); the yellow is left out.
 pub const PALETTE: [RGBColor; 7] = [
-    RGBColor(0, 114, 178),   // blue
-    RGBColor(213, 94, 0),    // vermillion
-    RGBColor(0, 158, 115),   // bluish green
-    RGBColor(204, 121, 167), // reddish purple
-    RGBColor(230, 159, 0),   // orange
-    RGBColor(86, 180, 233),  // sky blue
-    RGBColor(77, 77, 77),    // dark grey
+    RGBColor(0, 114, 178),   // blue, 5.2:1
+    RGBColor(213, 94, 0),    // vermillion, 3.9:1
+    RGBColor(0, 158, 115),   // bluish green, 3.4:1
+    RGBColor(204, 121, 167), // reddish purple, 3.1:1
+    RGBColor(181, 122, 0),   // orange, darkened from (230, 159, 0): 3.7:1
+    RGBColor(40, 140, 200),  // sky blue, darkened from (86, 180, 233): 3.7:1
+    RGBColor(77, 77, 77),    // dark grey, 8.5:1
 ];
 
 /// Text and axis colour: near-black, 15:1 on white.
