@@ -29,16 +29,30 @@ impl ViewOptions {
     /// Reads `embed`, `controls` and `lock`. `1`, `true` and `yes` switch a flag on; anything else
     /// (or nothing) leaves it off. `controls=` with no keys hides every control.
     pub fn from_query(query: &Query) -> Self {
-        let flag = |key| query.get(key).is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes" | ""));
+        let flag = |key| {
+            query
+                .get(key)
+                .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes" | ""))
+        };
         let controls = query.get("controls").map(|list| {
-            list.split(',').map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned).collect()
+            list.split(',')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(str::to_owned)
+                .collect()
         });
-        ViewOptions { embed: flag("embed"), controls, locked: flag("lock") }
+        ViewOptions {
+            embed: flag("embed"),
+            controls,
+            locked: flag("lock"),
+        }
     }
 
     /// Whether the control for `key` is shown.
     pub fn shows(&self, key: &str) -> bool {
-        self.controls.as_ref().is_none_or(|keys| keys.iter().any(|k| k == key))
+        self.controls
+            .as_ref()
+            .is_none_or(|keys| keys.iter().any(|k| k == key))
     }
 
     /// Whether the controls panel is shown at all: not when `controls=` lists none.
@@ -83,7 +97,9 @@ pub fn iframe_snippet(page_url: &str, query: &Query, lab: Lab) -> String {
 
 /// Escapes a string for a double-quoted HTML attribute.
 fn html_attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
 }
 
 /// A Markdown table of `rows` (name, value) under a heading row.

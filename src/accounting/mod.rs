@@ -1,5 +1,9 @@
 //! Privacy accounting: measures and the conversions between them.
 //!
 //! - [`zcdp`]: zero-concentrated DP, the Gaussian mechanism's ρ, and conversions to (ε, δ)-DP.
+//! - [`rdp`]: Rényi DP of the Poisson-subsampled Gaussian (DP-SGD) and RDP → (ε, δ).
+//! - [`pld`]: the privacy loss distribution accountant (connect-the-dots discretization, FFT).
 
+pub mod pld;
+pub mod rdp;
 pub mod zcdp;

@@ -18,11 +18,21 @@ pub fn markdown(p: &MechParams, cal: &Calibration, em: Option<&ExponentialReport
         rows.push(("truncated Laplace τ (units of Δ/ε)".into(), sig(tau)));
     }
     for row in &cal.sigmas {
-        rows.push((format!("Gaussian σ, {}", row.method), format!("{} (exact δ at ε: {})", sig(row.sigma), sig(row.achieved_delta))));
+        rows.push((
+            format!("Gaussian σ, {}", row.method),
+            format!(
+                "{} (exact δ at ε: {})",
+                sig(row.sigma),
+                sig(row.achieved_delta)
+            ),
+        ));
     }
     if let (Mechanism::Exponential, Some(em)) = (p.mech, em) {
         for (c, prob) in p.cands.iter().zip(&em.probs) {
-            rows.push((format!("P[select {}] (score {})", c.name, fmt_f64(c.score)), sig(*prob)));
+            rows.push((
+                format!("P[select {}] (score {})", c.name, fmt_f64(c.score)),
+                sig(*prob),
+            ));
         }
     }
     markdown_table(("mechanisms lab", "value"), &rows)
@@ -48,7 +58,10 @@ mod tests {
 
     #[test]
     fn markdown_and_snippet() {
-        let p = MechParams { mech: Mechanism::Exponential, ..MechParams::default() };
+        let p = MechParams {
+            mech: Mechanism::Exponential,
+            ..MechParams::default()
+        };
         let cal = calibrate(&p).unwrap_or_else(|e| panic!("{e}"));
         let em = exponential(&p).unwrap_or_else(|e| panic!("{e}"));
         let md = markdown(&p, &cal, Some(&em));

@@ -18,7 +18,13 @@ pub fn markdown(p: &RrParams, r: &RrReport) -> String {
     for (j, c) in r.categories.iter().enumerate() {
         rows.push((
             format!("category {j}: estimate ± SE (95% interval)"),
-            format!("{} ± {} ({}, {})", sig(c.estimate), sig(c.stderr), sig(c.ci.0), sig(c.ci.1)),
+            format!(
+                "{} ± {} ({}, {})",
+                sig(c.estimate),
+                sig(c.stderr),
+                sig(c.ci.0),
+                sig(c.ci.1)
+            ),
         ));
     }
     markdown_table(("randomized response", "value"), &rows)
@@ -31,7 +37,10 @@ pub(crate) fn sig(x: f64) -> String {
     }
     let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 17) as usize;
     if x.abs() >= 1e-4 && x.abs() < 1e6 {
-        format!("{x:.digits$}").trim_end_matches('0').trim_end_matches('.').to_string()
+        format!("{x:.digits$}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     } else {
         format!("{x:.5e}")
     }

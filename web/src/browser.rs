@@ -84,12 +84,18 @@ pub fn report_height_to_parent() {
     use std::rc::Rc;
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsValue;
-    let Some(window) = web_sys::window() else { return };
-    let Ok(Some(parent)) = window.parent() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
     if parent == window {
         return;
     }
-    let Some(root) = window.document().and_then(|d| d.document_element()) else { return };
+    let Some(root) = window.document().and_then(|d| d.document_element()) else {
+        return;
+    };
     let last = Rc::new(Cell::new(-1));
     let send = Closure::<dyn FnMut()>::new(move || {
         let height = root.scroll_height();
@@ -98,7 +104,11 @@ pub fn report_height_to_parent() {
         }
         last.set(height);
         let message = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&message, &"type".into(), &dp_playground::embed::HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(
+            &message,
+            &"type".into(),
+            &dp_playground::embed::HEIGHT_MESSAGE.into(),
+        );
         let _ = js_sys::Reflect::set(&message, &"height".into(), &JsValue::from(height));
         let _ = parent.post_message(&message, "*");
     });
@@ -133,8 +143,12 @@ pub fn download_url(filename: &str, url: &str) {
 
 /// A detached canvas element of the given pixel size (for exports drawn off screen).
 pub fn offscreen_canvas(width: u32, height: u32) -> Option<web_sys::HtmlCanvasElement> {
-    let canvas: web_sys::HtmlCanvasElement =
-        web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
+    let canvas: web_sys::HtmlCanvasElement = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()?;
     canvas.set_width(width);
     canvas.set_height(height);
     Some(canvas)

@@ -74,7 +74,9 @@ impl UrlState {
 
     /// The page's address without its query (for share links and snippets).
     pub fn page_url(&self) -> String {
-        let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
         format!("{origin}{}", self.pathname.get())
     }
 

@@ -54,7 +54,7 @@ pub(crate) fn tick(x: &f64) -> String {
 #[cfg(test)]
 pub(crate) mod svg_test {
     use plotters::coord::Shift;
-use plotters::prelude::*;
+    use plotters::prelude::*;
 
     /// Draws into an in-memory SVG and returns it.
     pub fn render(draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>)) -> String {

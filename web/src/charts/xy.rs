@@ -351,7 +351,11 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
 /// (titles and units, quoted). Log axes are written back as plain values.
 pub fn xy_csv(chart: &XyChart) -> String {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let mut out = format!("series,{},{}\n", quote(&format!("x: {}", chart.x_desc)), quote(&format!("y: {}", chart.y_desc)));
+    let mut out = format!(
+        "series,{},{}\n",
+        quote(&format!("x: {}", chart.x_desc)),
+        quote(&format!("y: {}", chart.y_desc))
+    );
     for s in &chart.series {
         for &(x, y) in &s.points {
             let x = if chart.x_log10 { 10f64.powf(x) } else { x };

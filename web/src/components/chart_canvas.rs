@@ -81,13 +81,17 @@ where
     let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
     let stem = csv_name.trim_end_matches(".csv");
     let css_size = move || {
-        let width = node.get_untracked().map_or(640, |c| c.client_width().max(200));
+        let width = node
+            .get_untracked()
+            .map_or(640, |c| c.client_width().max(200));
         (width as u32, height.get_untracked().round() as u32)
     };
     let save_png = move |_| {
         // Drawn again at twice the CSS size, whatever the screen's pixel ratio.
         let (w, h) = css_size();
-        let Some(canvas) = offscreen_canvas(2 * w, 2 * h) else { return };
+        let Some(canvas) = offscreen_canvas(2 * w, 2 * h) else {
+            return;
+        };
         if let Some(backend) = FastCanvas::new(canvas.clone()) {
             let root = backend.into_drawing_area();
             draw_png(&root, 2.0);
@@ -98,7 +102,13 @@ where
             Err(_) => leptos::logging::warn!("chart {testid}: no PNG"),
         }
     };
-    let save_svg = move |_| download(&format!("{stem}.svg"), "image/svg+xml", &svg.run(css_size()));
+    let save_svg = move |_| {
+        download(
+            &format!("{stem}.svg"),
+            "image/svg+xml",
+            &svg.run(css_size()),
+        )
+    };
     let open = RwSignal::new(false);
     view! {
         <figure class="chart">

@@ -6,10 +6,10 @@ use super::{
     mech_pictures::MechPictures, mech_queries::MechQueries, mech_zcdp::MechZcdp,
     share_panel::SharePanel,
 };
-use dp_playground::lab::Lab;
-use dp_playground::mech_lab::share::{dp_accounting_snippet, markdown};
 use crate::browser::now_ms;
 use crate::url::use_url;
+use dp_playground::lab::Lab;
+use dp_playground::mech_lab::share::{dp_accounting_snippet, markdown};
 use dp_playground::mech_lab::{
     calibrate, exponential, many_queries, noise, pictures, samples, Calibration, ExponentialReport,
     ManyQueries, MechParams, Mechanism, Noise, Pictures, Samples,
@@ -105,11 +105,22 @@ pub fn MechLab() -> impl IntoView {
     };
     provide_context(state);
     let share_markdown = Signal::derive(move || {
-        state.calibration.with(|c| c.as_ref().map(|c| markdown(&params.get(), c, state.em.get().ok().as_ref())).unwrap_or_default())
+        state.calibration.with(|c| {
+            c.as_ref()
+                .map(|c| markdown(&params.get(), c, state.em.get().ok().as_ref()))
+                .unwrap_or_default()
+        })
     });
     let share_snippet = Signal::derive(move || {
-        let code = state.calibration.with(|c| c.as_ref().map(|c| dp_accounting_snippet(&params.get(), c)).unwrap_or_default());
-        ("Check the analytic σ with Google's dp_accounting (Python)".to_string(), code)
+        let code = state.calibration.with(|c| {
+            c.as_ref()
+                .map(|c| dp_accounting_snippet(&params.get(), c))
+                .unwrap_or_default()
+        });
+        (
+            "Check the analytic σ with Google's dp_accounting (Python)".to_string(),
+            code,
+        )
     });
     let is_em = state.is(Mechanism::Exponential);
     view! {

@@ -1,10 +1,12 @@
 //! The randomized-response lab (`?lab=rr`): parameters from the link, one call into the core, and the
 //! controls, privacy explanation and results laid out around it.
 
-use super::{rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel};
-use dp_playground::lab::Lab;
+use super::{
+    rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel,
+};
 use crate::browser::now_ms;
 use crate::url::use_url;
+use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use dp_playground::rr::{run, RrParams, RrReport};
 use leptos::prelude::*;

@@ -5,9 +5,8 @@ use super::chart_canvas::ChartCanvas;
 use super::rr_lab::use_rr;
 use super::stat::Stat;
 use crate::charts::{
-    render_svg,
     draw_estimate_histogram, draw_frequencies, draw_respondents, frequencies_csv, histogram_csv,
-    respondents_csv, GRID_COLUMNS,
+    render_svg, respondents_csv, GRID_COLUMNS,
 };
 use crate::format::{count, exact, sig};
 use crate::url::use_url;

@@ -21,8 +21,15 @@ pub fn SharePanel(
     snippet: Option<Signal<(String, String)>>,
 ) -> impl IntoView {
     let url = use_url();
-    let link = Signal::derive(move || format!("{}?{}", url.page_url(), full_view(&url.query.get()).to_query_string()));
-    let iframe = Signal::derive(move || iframe_snippet(&url.page_url(), &full_view(&url.query.get()), lab));
+    let link = Signal::derive(move || {
+        format!(
+            "{}?{}",
+            url.page_url(),
+            full_view(&url.query.get()).to_query_string()
+        )
+    });
+    let iframe =
+        Signal::derive(move || iframe_snippet(&url.page_url(), &full_view(&url.query.get()), lab));
     let snippet_view = snippet.map(|s| {
         view! {
             <h4>{move || s.get().0}</h4>
@@ -63,7 +70,11 @@ fn CopyBlock(
     let copy = move |_| {
         let t = text.get_untracked();
         spawn_local(async move {
-            status.set(if copy_text(t).await { "Copied." } else { "Select the text and copy it." });
+            status.set(if copy_text(t).await {
+                "Copied."
+            } else {
+                "Select the text and copy it."
+            });
         });
     };
     view! {
