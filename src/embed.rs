@@ -80,6 +80,7 @@ pub fn embed_height(lab: Lab) -> u32 {
     match lab {
         Lab::RandomizedResponse => 1400,
         Lab::Mechanisms => 2600,
+        Lab::Dpsgd => 1600,
         Lab::About => 1200,
     }
 }

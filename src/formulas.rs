@@ -129,4 +129,32 @@ pub const FORMULAS: &[Formula] = &[
         source: "Approximate-DP notes, Lemma 1.4",
         note: "The exact δ(ε) = E[(1 − e^(ε − L))₊] is never larger than P[Bad].",
     },
+    Formula {
+        lab: "dpsgd",
+        name: "RDP of a Poisson-subsampled Gaussian step",
+        formula: "ε(α) = ln A_α/(α − 1),  A_α = Σ_i C(α, i)(1 − q)^(α−i) q^i e^((i² − i)/(2σ²)) (integer α; two series for fractional α)",
+        source: "Mironov, Talwar & Zhang (2019), §3.3; the lecture's amplification slide gives the integer-order bound",
+        note: "Orders as dp_accounting's RdpAccountant; T steps add up; ln|Γ| by reflection for the series' negative arguments.",
+    },
+    Formula {
+        lab: "dpsgd",
+        name: "RDP → (ε, δ)",
+        formula: "ε = min_α ε(α) + ln(1 − 1/α) − ln(δα)/(α − 1)  (classical: ε(α) + ln(1/δ)/(α − 1))",
+        source: "Canonne, Kamath & Steinke (2020), Prop. 12; Asoodeh et al. (2020); Mironov (2017), Prop. 3",
+        note: "The improved conversion is what dp_accounting and Opacus use; both are shown.",
+    },
+    Formula {
+        lab: "dpsgd",
+        name: "PLD accountant",
+        formula: "δ(ε) = E[(1 − e^(ε − L))₊] of the T-fold convolution of the step's privacy loss L",
+        source: "Koskela, Jälkö & Honkela (AISTATS 2020); connect-the-dots discretization: Doroshenko et al. (PETS 2022)",
+        note: "Grid 1e-4 (wider for long runs, at most 2^17 points), mass beyond a Chernoff window counted at +∞; FFT by rustfft. Pessimistic: never below the true ε.",
+    },
+    Formula {
+        lab: "dpsgd",
+        name: "Lecture scenarios",
+        formula: "1: b = B/(m ln(1 + (e^(ε/T) − 1) n/m));  2: ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², σ² = T B²/(2 n² ρ);  3: RDP with Poisson subsampling",
+        source: "Lecture slides, \"Scenario 1–3\"; Bun & Steinke (2016) for scenario 2",
+        note: "Errata: scenario 2's ρ is missing its square and σ² has ρ² for ρ (and the factor 2 of Prop. 1.6).",
+    },
 ];

@@ -9,19 +9,22 @@ pub enum Lab {
     RandomizedResponse,
     /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
     Mechanisms,
+    /// DP-SGD accounting (`lab=dpsgd`).
+    Dpsgd,
     /// Every formula the playground uses, with its source (`lab=about`).
     About,
 }
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 3] = [Lab::RandomizedResponse, Lab::Mechanisms, Lab::About];
+    pub const ALL: [Lab; 4] = [Lab::RandomizedResponse, Lab::Mechanisms, Lab::Dpsgd, Lab::About];
 
     /// The value of the `lab` key.
     pub fn key(self) -> &'static str {
         match self {
             Lab::RandomizedResponse => "rr",
             Lab::Mechanisms => "mechanisms",
+            Lab::Dpsgd => "dpsgd",
             Lab::About => "about",
         }
     }
@@ -31,6 +34,7 @@ impl Lab {
         match self {
             Lab::RandomizedResponse => "Randomized response",
             Lab::Mechanisms => "Mechanisms",
+            Lab::Dpsgd => "DP-SGD",
             Lab::About => "About",
         }
     }

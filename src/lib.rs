@@ -11,9 +11,10 @@
 //!   Laplace and exponential mechanisms, with exact privacy profiles, losses and trade-off curves.
 //!
 //! ## Accounting
-//! - [`accounting`]: zCDP and its conversions to (ε, δ)-DP.
+//! - [`accounting`]: zCDP, RDP of the subsampled Gaussian, and the PLD accountant.
 //!
 //! ## Labs
+//! - [`dpsgd_lab`]: DP-SGD: ε by the RDP and PLD accountants, σ for a target ε, the lecture's scenarios.
 //! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
 //!
 //! ## Playground plumbing
@@ -26,6 +27,7 @@
 //! - [`error`]: the crate's error type.
 
 pub mod accounting;
+pub mod dpsgd_lab;
 pub mod embed;
 pub mod error;
 pub mod formulas;

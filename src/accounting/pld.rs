@@ -311,13 +311,16 @@ pub fn dpsgd_epsilon(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) 
     if steps == 0 {
         return Err(Error::invalid("steps", steps, "must be at least 1"));
     }
+    // Truncated mass is counted at +∞ and so adds to δ: keep it well below δ even over many steps.
+    let step_tail = DEFAULT_TAIL.min(delta / (10.0 * steps as f64));
+    let tail = DEFAULT_TAIL.min(delta / 10.0);
     let mut eps: f64 = 0.0;
     for direction in [Direction::Remove, Direction::Add] {
-        let mut pld = Pld::subsampled_gaussian(q, sigma, direction, interval, DEFAULT_TAIL)?;
+        let mut pld = Pld::subsampled_gaussian(q, sigma, direction, interval, step_tail)?;
         // Long runs spread the composed loss over many grid points: widen the grid so that the FFT
         // stays within MAX_POINTS (connect-the-dots stays pessimistic at any width; its error is
         // second order in the width).
-        let (lo, hi) = pld.chernoff_window(steps as f64, DEFAULT_TAIL);
+        let (lo, hi) = pld.chernoff_window(steps as f64, tail);
         let points = (hi - lo + 1) as f64;
         if points > MAX_POINTS as f64 {
             let wider = interval * (points / MAX_POINTS as f64).ceil();

@@ -6,7 +6,6 @@
 
 use crate::error::{Error, Result};
 use crate::special::{ln_add_exp, ln_normal_cdf};
-use statrs::function::gamma::ln_gamma;
 
 /// The orders the accountant optimises over: those of dp_accounting's RdpAccountant, so that the two
 /// agree order for order (1.1, 1.2, …, 10.9, then 11 … 63, 128, 256, 512, 1024).
@@ -15,22 +14,6 @@ pub fn default_orders() -> Vec<f64> {
     orders.extend((11..64).map(f64::from));
     orders.extend([128.0, 256.0, 512.0, 1024.0]);
     orders
-}
-
-/// ln |C(n, k)| for real n and k ≥ 0 (through ln |Γ|; for k > n the coefficient's sign alternates and
-/// the series below adds magnitudes, as Mironov, Talwar & Zhang's bound and dp_accounting do).
-fn ln_binomial(n: f64, k: f64) -> f64 {
-    ln_abs_gamma(n + 1.0) - ln_abs_gamma(k + 1.0) - ln_abs_gamma(n - k + 1.0)
-}
-
-/// ln |Γ(x)|: statrs' ln Γ for x > 0, the reflection formula Γ(x)Γ(1 − x) = π/sin(πx) below (statrs
-/// returns NaN there).
-fn ln_abs_gamma(x: f64) -> f64 {
-    if x > 0.0 {
-        ln_gamma(x)
-    } else {
-        std::f64::consts::PI.ln() - (std::f64::consts::PI * x).sin().abs().ln() - ln_gamma(1.0 - x)
-    }
 }
 
 /// ln A_α for an integer order: a finite binomial sum.
@@ -43,12 +26,16 @@ fn ln_abs_gamma(x: f64) -> f64 {
 fn ln_a_int(q: f64, sigma: f64, alpha: u64) -> f64 {
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let a = alpha as f64;
-    (0..=alpha).fold(f64::NEG_INFINITY, |acc, i| {
+    // ln C(α, i) by the ratio C(α, i + 1)/C(α, i) = (α − i)/(i + 1): no ln Γ per term.
+    let mut ln_coef = 0.0;
+    let mut acc = f64::NEG_INFINITY;
+    for i in 0..=alpha {
         let i = i as f64;
-        let term =
-            ln_binomial(a, i) + i * ln_q + (a - i) * ln_1mq + (i * i - i) / (2.0 * sigma * sigma);
-        ln_add_exp(acc, term)
-    })
+        let term = ln_coef + i * ln_q + (a - i) * ln_1mq + (i * i - i) / (2.0 * sigma * sigma);
+        acc = ln_add_exp(acc, term);
+        ln_coef += ((a - i) / (i + 1.0)).ln();
+    }
+    acc
 }
 
 /// ln A_α for a fractional order, as the two convergent series of Mironov, Talwar & Zhang (2019),
@@ -59,10 +46,10 @@ fn ln_a_frac(q: f64, sigma: f64, alpha: f64) -> Option<f64> {
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let (mut a0, mut a1) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
     let (mut last0, mut last1) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let mut coef = 0.0; // ln |C(α, i)|, updated by the ratio |(α − i)/(i + 1)|
     for i in 0..1000 {
         let i = i as f64;
         let j = alpha - i;
-        let coef = ln_binomial(alpha, i);
         // ln(erfc(t)/2) = ln Φ(−t√2).
         let e0 = ln_normal_cdf(-(i - z0) / sigma);
         let e1 = ln_normal_cdf(-(z0 - j) / sigma);
@@ -76,6 +63,7 @@ fn ln_a_frac(q: f64, sigma: f64, alpha: f64) -> Option<f64> {
         }
         last0 = s0;
         last1 = s1;
+        coef += ((alpha - i) / (i + 1.0)).abs().ln();
     }
     None
 }

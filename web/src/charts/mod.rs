@@ -51,9 +51,19 @@ pub(crate) fn tick(x: &f64) -> String {
     crate::format::sig(*x, 4)
 }
 
+/// Renders a chart into an SVG document of `size` CSS pixels (scale 1): the export of every chart.
+pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root);
+        let _ = root.present();
+    }
+    svg
+}
+
 #[cfg(test)]
 pub(crate) mod svg_test {
-    use plotters::coord::Shift;
     use plotters::prelude::*;
 
     /// Draws into an in-memory SVG and returns it.
@@ -68,13 +78,3 @@ pub(crate) mod svg_test {
     }
 }
 
-/// Renders a chart into an SVG document of `size` CSS pixels (scale 1): the export of every chart.
-pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> String {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw(&root);
-        let _ = root.present();
-    }
-    svg
-}

@@ -3,6 +3,9 @@
 pub mod about;
 pub mod chart_canvas;
 pub mod copy_link;
+pub mod dpsgd_controls;
+pub mod dpsgd_lab;
+pub mod dpsgd_results;
 pub mod header;
 pub mod mech_calibration;
 pub mod mech_controls;

@@ -1,0 +1,115 @@
+//! The DP-SGD lab's results: both accountants' ε, σ for the target, the ε-versus-steps and ε(α) charts,
+//! and the lecture's three scenarios.
+
+use super::dpsgd_lab::use_dpsgd;
+use super::stat::Stat;
+use super::xy_canvas::XyCanvas;
+use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::format::sig;
+use crate::url::use_url;
+use dp_playground::dpsgd_lab::scenarios;
+use dp_playground::query::fmt_f64;
+use leptos::prelude::*;
+
+/// Results of the lab.
+#[component]
+pub fn DpsgdResults() -> impl IntoView {
+    let lab = use_dpsgd();
+    let url = use_url();
+    let rdp = move |f: fn(&dp_playground::dpsgd_lab::RdpReport) -> f64| {
+        Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
+    };
+    let bg = lab.background;
+    let pld = Signal::derive(move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |x| x.0)));
+    let pld_ms = Signal::derive(move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |x| x.1)));
+    let sigma_target = Signal::derive(move || bg.with(|b| b.sigma_for_target.as_ref().and_then(|r| r.as_ref().ok()).copied().unwrap_or(f64::NAN)));
+    let errors = move || bg.with(|b| {
+        let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err())]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        if let Some(Ok((e, _))) = &b.pld {
+            if e.is_infinite() {
+                out.push("The PLD accountant finds no finite ε at this δ: more than δ of the privacy loss lies beyond its grid. Raise δ or σ.".into());
+            }
+        }
+        out
+    });
+    let steps_chart = Memo::new(move |_| {
+        lab.rdp.with(|r| r.as_ref().ok().map(|r| XyChart {
+            x_desc: "Steps".into(),
+            y_desc: "ε at the link's δ".into(),
+            legend: Legend::LowerRight,
+            series: vec![
+                Series::new("RDP accountant", PALETTE[1], Kind::Line, r.by_steps.clone()),
+                Series::new("PLD accountant", PALETTE[0], Kind::Points, bg.with(|b| b.pld_points.clone())),
+            ],
+            ..Default::default()
+        }))
+    });
+    let order_chart = Memo::new(move |_| {
+        lab.rdp.with(|r| r.as_ref().ok().map(|r| {
+            let top = r.curve.iter().map(|p| p.1).fold(0.0f64, f64::max).min(50.0 * r.eps.max(1.0));
+            XyChart {
+                x_desc: "Order α (log scale)".into(),
+                y_desc: "RDP ε(α) after T steps".into(),
+                x_log10: true,
+                y_range: Some((0.0, top.max(1e-9) * 1.05)),
+                markers: vec![(r.best_order.log10(), format!("best order {}", fmt_f64(r.best_order)))],
+                series: vec![Series::new("T · ε_step(α)", PALETTE[0], Kind::Line, r.curve.iter().map(|&(a, e)| (a.log10(), e)).collect())],
+                ..Default::default()
+            }
+        }))
+    });
+    let scen = Memo::new(move |_| scenarios(&lab.params.get()).ok());
+    let scen_value = move |f: fn(&dp_playground::dpsgd_lab::Scenarios) -> f64| Signal::derive(move || scen.with(|s| s.as_ref().map_or(f64::NAN, f)));
+    view! {
+        {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+        {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
+        <div class="stats">
+            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
+            <Stat label="ε, PLD accountant (tight)" testid="dpsgd-eps-pld" value=pld />
+            <Stat label="best RDP order α" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
+            <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
+        </div>
+        <div class="stats">
+            <Stat label="σ for the target ε (RDP)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
+            <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
+            <Stat label="RDP computed in (ms)" testid="dpsgd-rdp-ms" value=Signal::derive(move || lab.rdp_ms.get()) digits=3 />
+            <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
+        </div>
+        <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(|b| b.status.clone())}</p>
+        <div class="presets" hidden=move || url.options.with(|o| o.locked)>
+            <button type="button" class="small" data-testid="use-sigma-for-target"
+                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                "Use σ for the target"
+            </button>
+        </div>
+        <div class="chart-grid">
+            <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
+                alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
+                chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
+            <XyCanvas testid="dpsgd-chart-orders" title="The RDP curve and its best order"
+                alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
+                chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
+        </div>
+        <section class="panel" aria-labelledby="scenarios-title">
+            <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
+            <div class="stats">
+                <Stat label="1: Laplace scale, pure ε-DP, subsampling" testid="dpsgd-scenario1-laplace" value=scen_value(|s| s.laplace_scale) />
+                <Stat label="2: ρ for (ε, δ) (corrected)" testid="dpsgd-scenario2-rho" value=scen_value(|s| s.rho) />
+                <Stat label="2: σ without subsampling (corrected)" testid="dpsgd-scenario2-sigma" value=scen_value(|s| s.zcdp_sigma) />
+                <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
+            </div>
+            <div class="erratum">
+                <strong>"Lecture slides, corrected. "</strong>
+                "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
+                "and the per-step noise is σ² = T·B²/(2n²ρ) (the slide has ρ² and, with its own zCDP slide, no 2). "
+                "In scenario 3 the ceiling belongs on the order: T·ε_γ(⌈α⌉), with ε(i) = i·B²/(2m²σ²) for noise σ on the mean of m clipped gradients. "
+                "Noise multiplier here = σ on the sum / B."
+            </div>
+        </section>
+    }
+}
