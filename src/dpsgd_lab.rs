@@ -32,7 +32,11 @@ impl Neighbour {
         match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
             "add-remove" | "addremove" | "add-or-remove" => Ok(Neighbour::AddRemove),
             "replace-one" | "replace" | "substitute" => Ok(Neighbour::ReplaceOne),
-            _ => Err(Error::invalid("neighbour", s, "must be add-remove or replace-one")),
+            _ => Err(Error::invalid(
+                "neighbour",
+                s,
+                "must be add-remove or replace-one",
+            )),
         }
     }
 
@@ -94,12 +98,17 @@ impl Default for DpsgdParams {
 impl DpsgdParams {
     /// The sampling rate q = m/n (or the link's `q`).
     pub fn rate(&self) -> f64 {
-        self.q.unwrap_or((self.batch as f64 / self.n as f64).min(1.0))
+        self.q
+            .unwrap_or((self.batch as f64 / self.n as f64).min(1.0))
     }
 
     /// Steps T = ⌈epochs / q⌉ (or the link's `steps`), at least 1.
     pub fn total_steps(&self) -> u64 {
-        self.steps.unwrap_or_else(|| (self.epochs / self.rate()).ceil().clamp(1.0, MAX_STEPS as f64) as u64)
+        self.steps.unwrap_or_else(|| {
+            (self.epochs / self.rate())
+                .ceil()
+                .clamp(1.0, MAX_STEPS as f64) as u64
+        })
     }
 
     /// The noise multiplier the accountants see: σ / (sensitivity factor of the relation).
@@ -115,15 +124,64 @@ impl DpsgdParams {
         let n = read_param(query, "n", d.n, |s| whole("n", s, 1, 10_000_000_000), nn);
         let batch = read_param(query, "batch", d.batch, |s| whole("batch", s, 1, n), nn);
         let q = optional(query, "q", |s| number("q", s, 0.0, 1.0, true), nn);
-        let sigma = read_param(query, "sigma", d.sigma, |s| number("sigma", s, 0.0, 1e4, false), nn);
-        let epochs = read_param(query, "epochs", d.epochs, |s| number("epochs", s, 0.0, 1e7, false), nn);
+        let sigma = read_param(
+            query,
+            "sigma",
+            d.sigma,
+            |s| number("sigma", s, 0.0, 1e4, false),
+            nn,
+        );
+        let epochs = read_param(
+            query,
+            "epochs",
+            d.epochs,
+            |s| number("epochs", s, 0.0, 1e7, false),
+            nn,
+        );
         let steps = optional(query, "steps", |s| whole("steps", s, 1, MAX_STEPS), nn);
-        let delta = read_param(query, "delta", d.delta, |s| number("delta", s, 0.0, 1.0, false).and_then(|x| if x < 1.0 { Ok(x) } else { Err(Error::invalid("delta", s, "must be below 1")) }), nn);
-        let target_eps = read_param(query, "target_eps", d.target_eps, |s| number("target_eps", s, 0.0, 1e3, false), nn);
+        let delta = read_param(
+            query,
+            "delta",
+            d.delta,
+            |s| {
+                number("delta", s, 0.0, 1.0, false).and_then(|x| {
+                    if x < 1.0 {
+                        Ok(x)
+                    } else {
+                        Err(Error::invalid("delta", s, "must be below 1"))
+                    }
+                })
+            },
+            nn,
+        );
+        let target_eps = read_param(
+            query,
+            "target_eps",
+            d.target_eps,
+            |s| number("target_eps", s, 0.0, 1e3, false),
+            nn,
+        );
         let neighbour = read_param(query, "neighbour", d.neighbour, Neighbour::parse, nn);
-        let mut p = DpsgdParams { n, batch, q, sigma, epochs, steps, delta, target_eps, neighbour };
+        let mut p = DpsgdParams {
+            n,
+            batch,
+            q,
+            sigma,
+            epochs,
+            steps,
+            delta,
+            target_eps,
+            neighbour,
+        };
         if p.steps.is_none() && p.epochs / p.rate() > MAX_STEPS as f64 {
-            notices.push(Notice { key: "epochs".into(), message: format!("{} epochs at q = {} exceed {MAX_STEPS} steps; using {MAX_STEPS} steps.", fmt_f64(p.epochs), fmt_f64(p.rate())) });
+            notices.push(Notice {
+                key: "epochs".into(),
+                message: format!(
+                    "{} epochs at q = {} exceed {MAX_STEPS} steps; using {MAX_STEPS} steps.",
+                    fmt_f64(p.epochs),
+                    fmt_f64(p.rate())
+                ),
+            });
             p.steps = Some(MAX_STEPS);
         }
         (p, notices)
@@ -155,7 +213,14 @@ fn number(name: &'static str, s: &str, lo: f64, hi: f64, closed_top: bool) -> Re
     if x > lo && (x < hi || (closed_top && x == hi)) {
         Ok(x)
     } else {
-        Err(Error::invalid(name, s, format!("must be a number in ({lo}, {hi}{}", if closed_top { "]" } else { ")" })))
+        Err(Error::invalid(
+            name,
+            s,
+            format!(
+                "must be a number in ({lo}, {hi}{}",
+                if closed_top { "]" } else { ")" }
+            ),
+        ))
     }
 }
 
@@ -164,13 +229,29 @@ fn whole(name: &'static str, s: &str, lo: u64, hi: u64) -> Result<u64> {
     if (lo..=hi).contains(&v) {
         Ok(v)
     } else {
-        Err(Error::invalid(name, s, format!("must be a whole number from {lo} to {hi}")))
+        Err(Error::invalid(
+            name,
+            s,
+            format!("must be a whole number from {lo} to {hi}"),
+        ))
     }
 }
 
-fn optional<T>(query: &Query, key: &str, parse: impl Fn(&str) -> Result<T>, notices: &mut Vec<Notice>) -> Option<T> {
+fn optional<T>(
+    query: &Query,
+    key: &str,
+    parse: impl Fn(&str) -> Result<T>,
+    notices: &mut Vec<Notice>,
+) -> Option<T> {
     let raw = query.get(key).map(str::trim).filter(|s| !s.is_empty())?;
-    parse(raw).map_err(|e| notices.push(Notice { key: key.into(), message: format!("{e}; ignoring it.") })).ok()
+    parse(raw)
+        .map_err(|e| {
+            notices.push(Notice {
+                key: key.into(),
+                message: format!("{e}; ignoring it."),
+            })
+        })
+        .ok()
 }
 
 /// What the RDP accountant says (microseconds to milliseconds: computed on every change).
@@ -182,7 +263,7 @@ pub struct RdpReport {
     pub best_order: f64,
     /// ε by the classical conversion ε(α) + ln(1/δ)/(α − 1).
     pub eps_classical: f64,
-    /// (α, T·ε_step(α)) for the ε(α) chart (finite values).
+    /// (α, the (ε, δ) ε that order alone gives) for the ε(α) chart (finite values): its minimum is `eps`.
     pub curve: Vec<(f64, f64)>,
     /// (steps, ε) at 60 step counts up to T, for the ε-versus-steps chart.
     pub by_steps: Vec<(f64, f64)>,
@@ -199,14 +280,32 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     let total: Vec<f64> = step.iter().map(|r| r * steps).collect();
     let (eps, best_order) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?;
     let (eps_classical, _) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Classical)?;
-    let curve = orders.iter().zip(&total).filter(|(_, r)| r.is_finite()).map(|(&a, &r)| (a, r)).collect();
+    let curve = orders
+        .iter()
+        .zip(&total)
+        .filter_map(|(&a, &r)| {
+            rdp_to_approx_dp(&[a], &[r], p.delta, Conversion::Improved)
+                .ok()
+                .map(|(e, _)| (a, e))
+        })
+        .filter(|(_, e)| e.is_finite())
+        .collect();
     let mut by_steps = Vec::new();
     for i in 1..=60 {
         let t = (steps * i as f64 / 60.0).ceil().max(1.0);
         let scaled: Vec<f64> = step.iter().map(|r| r * t).collect();
-        by_steps.push((t, rdp_to_approx_dp(&orders, &scaled, p.delta, Conversion::Improved)?.0));
+        by_steps.push((
+            t,
+            rdp_to_approx_dp(&orders, &scaled, p.delta, Conversion::Improved)?.0,
+        ));
     }
-    Ok(RdpReport { eps, best_order, eps_classical, curve, by_steps })
+    Ok(RdpReport {
+        eps,
+        best_order,
+        eps_classical,
+        curve,
+        by_steps,
+    })
 }
 
 /// ε by the PLD accountant after `steps` steps (tens of milliseconds: the page runs it off the
@@ -215,7 +314,13 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
 /// # Errors
 /// Parameters out of domain.
 pub fn pld_epsilon(p: &DpsgdParams, steps: u64) -> Result<f64> {
-    dpsgd_epsilon(p.rate(), p.effective_sigma(), steps, p.delta, DEFAULT_INTERVAL)
+    dpsgd_epsilon(
+        p.rate(),
+        p.effective_sigma(),
+        steps,
+        p.delta,
+        DEFAULT_INTERVAL,
+    )
 }
 
 /// The smallest noise multiplier whose RDP ε (at the link's q, T, δ, relation) is at most `target_eps`.
@@ -230,7 +335,11 @@ pub fn sigma_for_target(p: &DpsgdParams) -> Result<f64> {
     };
     let (mut lo, mut hi) = (1e-2, 1e4);
     if eps_at(hi)? > p.target_eps {
-        return Err(Error::invalid("target_eps", p.target_eps, "is out of reach for any σ up to 10⁴"));
+        return Err(Error::invalid(
+            "target_eps",
+            p.target_eps,
+            "is out of reach for any σ up to 10⁴",
+        ));
     }
     if eps_at(lo)? <= p.target_eps {
         return Ok(lo);
@@ -248,7 +357,12 @@ pub fn sigma_for_target(p: &DpsgdParams) -> Result<f64> {
 
 fn rdp_report_eps(p: &DpsgdParams) -> Result<f64> {
     let orders = default_orders();
-    let total = dpsgd_rdp(p.rate(), p.effective_sigma(), p.total_steps() as f64, &orders);
+    let total = dpsgd_rdp(
+        p.rate(),
+        p.effective_sigma(),
+        p.total_steps() as f64,
+        &orders,
+    );
     Ok(rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?.0)
 }
 
@@ -275,25 +389,56 @@ pub struct Scenarios {
 /// # Errors
 /// Parameters out of domain or an unreachable target.
 pub fn scenarios(p: &DpsgdParams) -> Result<Scenarios> {
-    let (n, m, t, eps) = (p.n as f64, p.batch as f64, p.total_steps() as f64, p.target_eps);
+    let (n, m, t, eps) = (
+        p.n as f64,
+        p.batch as f64,
+        p.total_steps() as f64,
+        p.target_eps,
+    );
     let laplace_scale = 1.0 / (m * ((eps / t).exp_m1() * n / m).ln_1p());
     let rho = rho_for_approx_dp(eps, p.delta)?;
     let zcdp_sigma = (t / (2.0 * rho)).sqrt() / n;
     let rdp_sigma_mean = sigma_for_target(p)? / m;
-    Ok(Scenarios { laplace_scale, rho, zcdp_sigma, rdp_sigma_mean })
+    Ok(Scenarios {
+        laplace_scale,
+        rho,
+        zcdp_sigma,
+        rdp_sigma_mean,
+    })
 }
 
 /// The key numbers as a Markdown table.
-pub fn markdown(p: &DpsgdParams, rdp: &RdpReport, pld: Option<f64>, sigma_target: Option<f64>) -> String {
+pub fn markdown(
+    p: &DpsgdParams,
+    rdp: &RdpReport,
+    pld: Option<f64>,
+    sigma_target: Option<f64>,
+) -> String {
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), crate::rr::share::sig);
     let rows = vec![
-        ("n, batch, q".to_string(), format!("{}, {}, {}", p.n, p.batch, crate::rr::share::sig(p.rate()))),
-        ("noise multiplier σ (neighbours)".into(), format!("{} ({})", fmt_f64(p.sigma), p.neighbour.key())),
+        (
+            "n, batch, q".to_string(),
+            format!("{}, {}, {}", p.n, p.batch, crate::rr::share::sig(p.rate())),
+        ),
+        (
+            "noise multiplier σ (neighbours)".into(),
+            format!("{} ({})", fmt_f64(p.sigma), p.neighbour.key()),
+        ),
         ("steps T".into(), p.total_steps().to_string()),
         ("δ".into(), fmt_f64(p.delta)),
-        ("ε, RDP accountant (improved conversion)".into(), format!("{} (order {})", crate::rr::share::sig(rdp.eps), fmt_f64(rdp.best_order))),
+        (
+            "ε, RDP accountant (improved conversion)".into(),
+            format!(
+                "{} (order {})",
+                crate::rr::share::sig(rdp.eps),
+                fmt_f64(rdp.best_order)
+            ),
+        ),
         ("ε, PLD accountant".into(), opt(pld)),
-        (format!("σ for ε = {} (RDP)", fmt_f64(p.target_eps)), opt(sigma_target)),
+        (
+            format!("σ for ε = {} (RDP)", fmt_f64(p.target_eps)),
+            opt(sigma_target),
+        ),
     ];
     crate::embed::markdown_table(("DP-SGD", "value"), &rows)
 }
@@ -328,15 +473,24 @@ mod tests {
         assert!(notices.is_empty());
         // dp_accounting 0.6.0 RdpAccountant at 14062 steps: 2.5965558697943036 (order 8.1); one more step here.
         let r = rdp_report(&p).unwrap_or_else(|e| panic!("{e}"));
-        assert!((r.eps / 2.5966 - 1.0).abs() < 0.01 && r.best_order == 8.1, "{}", r.eps);
+        assert!(
+            (r.eps / 2.5966 - 1.0).abs() < 0.01 && r.best_order == 8.1,
+            "{}",
+            r.eps
+        );
         assert!(r.eps <= r.eps_classical);
     }
 
     #[test]
     fn sigma_for_target_never_overshoots() {
-        let p = DpsgdParams { target_eps: 1.5, ..DpsgdParams::default() };
+        let p = DpsgdParams {
+            target_eps: 1.5,
+            ..DpsgdParams::default()
+        };
         let sigma = sigma_for_target(&p).unwrap_or_else(|e| panic!("{e}"));
-        let at = rdp_report(&DpsgdParams { sigma, ..p.clone() }).unwrap_or_else(|e| panic!("{e}")).eps;
+        let at = rdp_report(&DpsgdParams { sigma, ..p.clone() })
+            .unwrap_or_else(|e| panic!("{e}"))
+            .eps;
         assert!(at <= 1.5 && at > 1.49, "σ = {sigma}: ε = {at}");
     }
 
@@ -344,11 +498,14 @@ mod tests {
     fn replace_one_halves_sigma_and_extremes_stay_finite() {
         let (p, _) = DpsgdParams::from_query(&Query::parse("neighbour=replace-one"));
         assert_eq!(p.effective_sigma(), 0.55);
-        let (p, notices) = DpsgdParams::from_query(&Query::parse("q=1&steps=10000000&sigma=0.3&delta=1e-12"));
+        let (p, notices) =
+            DpsgdParams::from_query(&Query::parse("q=1&steps=10000000&sigma=0.3&delta=1e-12"));
         assert!(notices.is_empty(), "{notices:?}");
         let r = rdp_report(&p).unwrap_or_else(|e| panic!("{e}"));
         assert!(r.eps.is_finite() && r.eps > 0.0);
-        let (_, notices) = DpsgdParams::from_query(&Query::parse("n=0&batch=-1&q=2&sigma=nan&delta=1&neighbour=x&steps=0"));
+        let (_, notices) = DpsgdParams::from_query(&Query::parse(
+            "n=0&batch=-1&q=2&sigma=nan&delta=1&neighbour=x&steps=0",
+        ));
         assert_eq!(notices.len(), 7);
     }
 

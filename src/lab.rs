@@ -17,7 +17,12 @@ pub enum Lab {
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 4] = [Lab::RandomizedResponse, Lab::Mechanisms, Lab::Dpsgd, Lab::About];
+    pub const ALL: [Lab; 4] = [
+        Lab::RandomizedResponse,
+        Lab::Mechanisms,
+        Lab::Dpsgd,
+        Lab::About,
+    ];
 
     /// The value of the `lab` key.
     pub fn key(self) -> &'static str {

@@ -1,7 +1,8 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
 use crate::components::{
-    about::About, dpsgd_lab::DpsgdLab, header::SiteHeader, mech_lab::MechLab, notices::Notices, rr_lab::RrLab,
+    about::About, dpsgd_lab::DpsgdLab, header::SiteHeader, mech_lab::MechLab, notices::Notices,
+    rr_lab::RrLab,
 };
 use crate::url::UrlState;
 use dp_playground::lab::Lab;

@@ -9,9 +9,35 @@ use leptos::prelude::*;
 
 /// Presets: (label, keys to set; keys not listed are removed).
 const PRESETS: [(&str, &[(&str, &str)]); 3] = [
-    ("Abadi et al. 2016 (MNIST)", &[("n", "60000"), ("batch", "256"), ("sigma", "1.1"), ("epochs", "60"), ("delta", "1e-5")]),
-    ("Lecture scenario 3 (q = 0.01, T = 10⁴)", &[("n", "10000"), ("batch", "100"), ("sigma", "1"), ("steps", "10000"), ("delta", "1e-5")]),
-    ("Long run (q = 0.01, σ = 1, T = 10⁵)", &[("q", "0.01"), ("sigma", "1"), ("steps", "100000"), ("delta", "1e-5")]),
+    (
+        "Abadi et al. 2016 (MNIST)",
+        &[
+            ("n", "60000"),
+            ("batch", "256"),
+            ("sigma", "1.1"),
+            ("epochs", "60"),
+            ("delta", "1e-5"),
+        ],
+    ),
+    (
+        "Lecture scenario 3 (q = 0.01, T = 10⁴)",
+        &[
+            ("n", "10000"),
+            ("batch", "100"),
+            ("sigma", "1"),
+            ("steps", "10000"),
+            ("delta", "1e-5"),
+        ],
+    ),
+    (
+        "Long run (q = 0.01, σ = 1, T = 10⁵)",
+        &[
+            ("q", "0.01"),
+            ("sigma", "1"),
+            ("steps", "100000"),
+            ("delta", "1e-5"),
+        ],
+    ),
 ];
 
 /// n, batch (or q), σ, epochs (or steps), δ, target ε and the neighbouring relation.
@@ -20,7 +46,11 @@ pub fn DpsgdControls() -> impl IntoView {
     let url = use_url();
     let lab = use_dpsgd();
     let shown = move |key: &'static str, in_use: fn(&DpsgdParams) -> String| {
-        Signal::derive(move || url.query.with(|q| q.get(key).map(str::to_owned)).unwrap_or_else(|| lab.params.with(in_use)))
+        Signal::derive(move || {
+            url.query
+                .with(|q| q.get(key).map(str::to_owned))
+                .unwrap_or_else(|| lab.params.with(in_use))
+        })
     };
     let preset = move |keys: &'static [(&'static str, &'static str)]| {
         url.update(|q| {

@@ -4,7 +4,9 @@
 use super::{dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults, share_panel::SharePanel};
 use crate::browser::{next_tick, now_ms};
 use crate::url::use_url;
-use dp_playground::dpsgd_lab::{library_snippet, markdown, pld_epsilon, rdp_report, sigma_for_target, DpsgdParams, RdpReport};
+use dp_playground::dpsgd_lab::{
+    library_snippet, markdown, pld_epsilon, rdp_report, sigma_for_target, DpsgdParams, RdpReport,
+};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use leptos::prelude::*;
@@ -42,7 +44,9 @@ impl DpsgdState {
     /// The refusal message for `key`, if any.
     pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
         let notices = self.notices;
-        Signal::derive(move || notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone())))
+        Signal::derive(move || {
+            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
+        })
     }
 }
 
@@ -64,7 +68,10 @@ pub fn DpsgdLab() -> impl IntoView {
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         let current = move || generation.try_get_value() == Some(mine);
-        background.set(Background { status: "searching σ for the target ε…".into(), ..Default::default() });
+        background.set(Background {
+            status: "searching σ for the target ε…".into(),
+            ..Default::default()
+        });
         spawn_local(async move {
             next_tick().await;
             if !current() {
@@ -81,7 +88,9 @@ pub fn DpsgdLab() -> impl IntoView {
             }
             let steps = p.total_steps();
             let start = now_ms();
-            let eps = pld_epsilon(&p, steps).map(|e| (e, now_ms() - start)).map_err(|e| e.to_string());
+            let eps = pld_epsilon(&p, steps)
+                .map(|e| (e, now_ms() - start))
+                .map_err(|e| e.to_string());
             background.update(|b| {
                 if let Ok((e, _)) = eps {
                     b.pld_points.push((steps as f64, e));
@@ -89,7 +98,9 @@ pub fn DpsgdLab() -> impl IntoView {
                 b.pld = Some(eps);
             });
             for (i, fraction) in [0.125, 0.25, 0.5, 0.75].into_iter().enumerate() {
-                background.update(|b| b.status = format!("PLD accountant: the ε-versus-steps curve, {}/4…", i + 1));
+                background.update(|b| {
+                    b.status = format!("PLD accountant: the ε-versus-steps curve, {}/4…", i + 1)
+                });
                 next_tick().await;
                 if !current() {
                     return;
@@ -119,13 +130,21 @@ pub fn DpsgdLab() -> impl IntoView {
             r.as_ref()
                 .map(|r| {
                     let pld = bg.pld.and_then(|x| x.ok()).map(|x| x.0);
-                    markdown(&params.get(), r, pld, bg.sigma_for_target.and_then(|x| x.ok()))
+                    markdown(
+                        &params.get(),
+                        r,
+                        pld,
+                        bg.sigma_for_target.and_then(|x| x.ok()),
+                    )
                 })
                 .unwrap_or_default()
         })
     });
     let share_snippet = Signal::derive(move || {
-        ("Check with dp_accounting and Opacus (Python)".to_string(), library_snippet(&params.get()))
+        (
+            "Check with dp_accounting and Opacus (Python)".to_string(),
+            library_snippet(&params.get()),
+        )
     });
     view! {
         <section class="lab" aria-labelledby="dpsgd-title">

@@ -20,10 +20,33 @@ pub fn DpsgdResults() -> impl IntoView {
         Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
     let bg = lab.background;
-    let pld = Signal::derive(move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |x| x.0)));
-    let pld_ms = Signal::derive(move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |x| x.1)));
-    let sigma_target = Signal::derive(move || bg.with(|b| b.sigma_for_target.as_ref().and_then(|r| r.as_ref().ok()).copied().unwrap_or(f64::NAN)));
-    let errors = move || bg.with(|b| {
+    let pld = Signal::derive(move || {
+        bg.with(|b| {
+            b.pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.0)
+        })
+    });
+    let pld_ms = Signal::derive(move || {
+        bg.with(|b| {
+            b.pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.1)
+        })
+    });
+    let sigma_target = Signal::derive(move || {
+        bg.with(|b| {
+            b.sigma_for_target
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .copied()
+                .unwrap_or(f64::NAN)
+        })
+    });
+    let errors = move || {
+        bg.with(|b| {
         let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err())]
             .into_iter()
             .flatten()
@@ -35,35 +58,56 @@ pub fn DpsgdResults() -> impl IntoView {
             }
         }
         out
-    });
+    })
+    };
     let steps_chart = Memo::new(move |_| {
-        lab.rdp.with(|r| r.as_ref().ok().map(|r| XyChart {
-            x_desc: "Steps".into(),
-            y_desc: "ε at the link's δ".into(),
-            legend: Legend::LowerRight,
-            series: vec![
-                Series::new("RDP accountant", PALETTE[1], Kind::Line, r.by_steps.clone()),
-                Series::new("PLD accountant", PALETTE[0], Kind::Points, bg.with(|b| b.pld_points.clone())),
-            ],
-            ..Default::default()
-        }))
+        lab.rdp.with(|r| {
+            r.as_ref().ok().map(|r| XyChart {
+                x_desc: "Steps".into(),
+                y_desc: "ε at the link's δ".into(),
+                legend: Legend::LowerRight,
+                series: vec![
+                    Series::new("RDP accountant", PALETTE[1], Kind::Line, r.by_steps.clone()),
+                    Series::new(
+                        "PLD accountant",
+                        PALETTE[0],
+                        Kind::Points,
+                        bg.with(|b| b.pld_points.clone()),
+                    ),
+                ],
+                ..Default::default()
+            })
+        })
     });
     let order_chart = Memo::new(move |_| {
-        lab.rdp.with(|r| r.as_ref().ok().map(|r| {
-            let top = r.curve.iter().map(|p| p.1).fold(0.0f64, f64::max).min(50.0 * r.eps.max(1.0));
-            XyChart {
-                x_desc: "Order α (log scale)".into(),
-                y_desc: "RDP ε(α) after T steps".into(),
-                x_log10: true,
-                y_range: Some((0.0, top.max(1e-9) * 1.05)),
-                markers: vec![(r.best_order.log10(), format!("best order {}", fmt_f64(r.best_order)))],
-                series: vec![Series::new("T · ε_step(α)", PALETTE[0], Kind::Line, r.curve.iter().map(|&(a, e)| (a.log10(), e)).collect())],
-                ..Default::default()
-            }
-        }))
+        lab.rdp.with(|r| {
+            r.as_ref().ok().map(|r| {
+                let top = 4.0 * r.eps.max(1e-6);
+                XyChart {
+                    x_desc: "Order α (log scale)".into(),
+                    y_desc: "ε at the link's δ from order α alone".into(),
+                    x_log10: true,
+                    y_range: Some((0.0, top)),
+                    markers: vec![(
+                        r.best_order.log10(),
+                        format!("best order {}", fmt_f64(r.best_order)),
+                    )],
+                    legend: Legend::LowerRight,
+                    series: vec![Series::new(
+                        "ε(α) = T·ε_step(α) + ln(1 − 1/α) − ln(δα)/(α − 1)",
+                        PALETTE[0],
+                        Kind::Line,
+                        r.curve.iter().map(|&(a, e)| (a.log10(), e)).collect(),
+                    )],
+                    ..Default::default()
+                }
+            })
+        })
     });
     let scen = Memo::new(move |_| scenarios(&lab.params.get()).ok());
-    let scen_value = move |f: fn(&dp_playground::dpsgd_lab::Scenarios) -> f64| Signal::derive(move || scen.with(|s| s.as_ref().map_or(f64::NAN, f)));
+    let scen_value = move |f: fn(&dp_playground::dpsgd_lab::Scenarios) -> f64| {
+        Signal::derive(move || scen.with(|s| s.as_ref().map_or(f64::NAN, f)))
+    };
     view! {
         {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
@@ -91,7 +135,7 @@ pub fn DpsgdResults() -> impl IntoView {
             <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
                 alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
                 chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
-            <XyCanvas testid="dpsgd-chart-orders" title="The RDP curve and its best order"
+            <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
                 alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
                 chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
         </div>
