@@ -81,6 +81,7 @@ pub fn embed_height(lab: Lab) -> u32 {
         Lab::RandomizedResponse => 1400,
         Lab::Mechanisms => 2600,
         Lab::Dpsgd => 1600,
+        Lab::Compose => 1400,
         Lab::About => 1200,
     }
 }

@@ -157,4 +157,32 @@ pub const FORMULAS: &[Formula] = &[
         source: "Lecture slides, \"Scenario 1–3\"; Bun & Steinke (2016) for scenario 2",
         note: "Errata: scenario 2's ρ is missing its square and σ² has ρ² for ρ (and the factor 2 of Prop. 1.6).",
     },
+    Formula {
+        lab: "compose",
+        name: "Basic and advanced composition",
+        formula: "(Σε_i, Σδ_i);  ε = √(2 ln(1/δ′) Σε_i²) + Σε_i(e^(ε_i) − 1) at δ = Σδ_i + δ′",
+        source: "Dwork & Roth (2014), Theorems 3.16 and 3.20; Dwork, Rothblum & Vadhan (FOCS 2010)",
+        note: "Approximate mechanisms share δ/2 equally (basic: all of δ), the rest is the slack δ′.",
+    },
+    Formula {
+        lab: "compose",
+        name: "Optimal composition of k identical mechanisms",
+        formula: "((k − 2i)ε, 1 − (1 − δ)^k(1 − δ_i)),  δ_i = Σ_(l<i) C(k,l)(e^((k−l)ε) − e^((k−2i+l)ε))/(1 + e^ε)^k",
+        source: "Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3",
+        note: "Log space; shown when the list has a single entry (k ≤ 10⁴).",
+    },
+    Formula {
+        lab: "compose",
+        name: "RDP of the list's mechanisms",
+        formula: "Laplace: ln(α/(2α−1)e^((α−1)ε) + (α−1)/(2α−1)e^(−αε))/(α−1); Gaussian α/(2σ²); RR: ln(p^α q^(1−α) + q^α p^(1−α))/(α−1); pure ε: min(ε, αε²/2)",
+        source: "Mironov (CSF 2017), Propositions 5–6; Bun & Steinke (2016), Prop. 1.4",
+        note: "Summed over the list at dp_accounting's orders; (ε, δ) entries with δ > 0 have no Rényi curve (RDP and zCDP show n/a).",
+    },
+    Formula {
+        lab: "compose",
+        name: "PLD of an (ε, δ) entry and of subsampling without replacement",
+        formula: "dominating pair: δ + (1 − δ)(p − e^ε′ q), p = e^ε/(1 + e^ε);  subsample rate r: (ln(1 + r(e^ε − 1)), rδ)",
+        source: "Kairouz, Oh & Viswanath (2015), Theorem 2.1; Balle, Barthe & Gaboardi (NeurIPS 2018); lecture slide on amplification",
+        note: "",
+    },
 ];

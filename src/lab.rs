@@ -9,6 +9,8 @@ pub enum Lab {
     RandomizedResponse,
     /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
     Mechanisms,
+    /// Composition workbench (`lab=compose`).
+    Compose,
     /// DP-SGD accounting (`lab=dpsgd`).
     Dpsgd,
     /// Every formula the playground uses, with its source (`lab=about`).
@@ -17,9 +19,10 @@ pub enum Lab {
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 4] = [
+    pub const ALL: [Lab; 5] = [
         Lab::RandomizedResponse,
         Lab::Mechanisms,
+        Lab::Compose,
         Lab::Dpsgd,
         Lab::About,
     ];
@@ -29,6 +32,7 @@ impl Lab {
         match self {
             Lab::RandomizedResponse => "rr",
             Lab::Mechanisms => "mechanisms",
+            Lab::Compose => "compose",
             Lab::Dpsgd => "dpsgd",
             Lab::About => "about",
         }
@@ -39,6 +43,7 @@ impl Lab {
         match self {
             Lab::RandomizedResponse => "Randomized response",
             Lab::Mechanisms => "Mechanisms",
+            Lab::Compose => "Composition",
             Lab::Dpsgd => "DP-SGD",
             Lab::About => "About",
         }
@@ -68,6 +73,27 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_lists_every_lab() {
+        for lab in [
+            Lab::RandomizedResponse,
+            Lab::Mechanisms,
+            Lab::Compose,
+            Lab::Dpsgd,
+            Lab::About,
+        ] {
+            // This match stops compiling when a lab is added, as a reminder to list it here and in ALL.
+            match lab {
+                Lab::RandomizedResponse
+                | Lab::Mechanisms
+                | Lab::Compose
+                | Lab::Dpsgd
+                | Lab::About => {}
+            }
+            assert!(Lab::ALL.contains(&lab), "{lab:?} is missing from Lab::ALL");
+        }
+    }
 
     #[test]
     fn every_lab_round_trips_and_unknown_falls_back() {

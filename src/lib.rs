@@ -14,6 +14,7 @@
 //! - [`accounting`]: zCDP, RDP of the subsampled Gaussian, and the PLD accountant.
 //!
 //! ## Labs
+//! - [`compose_lab`]: a list of mechanisms and every accountant's ε for it.
 //! - [`dpsgd_lab`]: DP-SGD: ε by the RDP and PLD accountants, σ for a target ε, the lecture's scenarios.
 //! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
 //!
@@ -27,6 +28,7 @@
 //! - [`error`]: the crate's error type.
 
 pub mod accounting;
+pub mod compose_lab;
 pub mod dpsgd_lab;
 pub mod embed;
 pub mod error;

@@ -112,3 +112,22 @@ fn pld_epsilon_never_below_and_within_two_percent_above_dp_accounting() {
         );
     }
 }
+
+#[test]
+fn composition_of_gaussians_and_laplace_matches_dp_accounting() {
+    use dp_playground::compose_lab::{accountants, parse_list, ComposedPld};
+    // dp_accounting 0.6.0: 10 × GaussianDpEvent(3) + 5 × LaplaceDpEvent(5), δ = 1e-5:
+    // RdpAccountant 5.451019265845648, PLDAccountant 5.06076638255925.
+    let items = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_else(|e| panic!("{e}"));
+    let a = accountants(&items, 1e-5);
+    let rdp = a.rdp.map_or(f64::NAN, |x| x.0);
+    assert!((rdp / 5.451019265845648 - 1.0).abs() < 0.01, "RDP {rdp}");
+    let pld = ComposedPld::new(&items)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .epsilon(1e-5);
+    assert!(
+        pld >= 5.06076638255925 * (1.0 - 1e-3) && pld <= 5.06076638255925 * 1.02,
+        "PLD {pld}"
+    );
+    assert!(a.basic >= pld && a.zcdp.unwrap_or(f64::INFINITY) >= pld);
+}

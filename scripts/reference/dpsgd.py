@@ -27,3 +27,10 @@ for q, s, t, d in GRID:
     e_rdp, order = ra.get_epsilon_and_optimal_order(d)
     t0 = time.time(); pa = pld.PLDAccountant(); pa.compose(ev); e_pld = pa.get_epsilon(d); dt = time.time() - t0
     print(f"    ({q!r}, {s!r}, {t}, {d!r}, {e_rdp!r}, {order!r}, {e_pld!r}),  // PLD {dt*1000:.0f} ms")
+
+# Composition lab: gauss:3*10,lap:0.2*5 at δ = 1e-5 (Laplace noise multiplier b/Δ = 1/ε = 5).
+from dp_accounting import dp_event as e
+mix = e.ComposedDpEvent([e.SelfComposedDpEvent(e.GaussianDpEvent(3.0), 10), e.SelfComposedDpEvent(e.LaplaceDpEvent(5.0), 5)])
+ra = rdp.RdpAccountant(); ra.compose(mix)
+pa = pld.PLDAccountant(); pa.compose(mix)
+print(f"// compose gauss:3*10,lap:0.2*5, δ = 1e-5: RDP {ra.get_epsilon(1e-5)!r}, PLD {pa.get_epsilon(1e-5)!r}")

@@ -123,6 +123,28 @@ impl Pld {
             Direction::Remove => (0.5 - sigma * z) / (sigma * sigma),
             Direction::Add => -(q * ((sigma * z - 0.5) / (sigma * sigma)).exp() + 1.0 - q).ln(),
         };
+        Pld::from_profile(delta, lo, hi, interval)
+    }
+
+    /// The connect-the-dots PLD of any mechanism from its privacy profile δ(ε), on the grid from `lo`
+    /// (at or below the least loss, or where the loss has negligible mass below) to `hi` (where δ is
+    /// negligible); δ must be exact (or an upper bound) for every ε in between, negative ε included.
+    ///
+    /// # Errors
+    /// A grid of more than 2·10⁷ points, or bounds that are not finite.
+    pub fn from_profile(
+        delta: impl Fn(f64) -> f64,
+        lo: f64,
+        hi: f64,
+        interval: f64,
+    ) -> Result<Pld> {
+        if !(lo.is_finite() && hi.is_finite() && interval > 0.0) {
+            return Err(Error::invalid(
+                "interval",
+                interval,
+                "gives no finite loss grid",
+            ));
+        }
         let (i_lo, i_hi) = (
             (lo / interval).floor() as i64,
             (hi / interval).ceil() as i64,
@@ -130,9 +152,9 @@ impl Pld {
         let n = (i_hi - i_lo + 1).max(2) as usize;
         if n > 20_000_000 {
             return Err(Error::invalid(
-                "sigma",
-                sigma,
-                "needs a loss grid too large for this interval",
+                "interval",
+                interval,
+                "needs a loss grid too large",
             ));
         }
         let deltas: Vec<f64> = (0..n)
@@ -180,60 +202,79 @@ impl Pld {
         if times <= 1 {
             return self.clone();
         }
-        let t = times as f64;
-        let len = self.probs.len();
-        let (lo, hi) = self.chernoff_window(t, tail);
+        Pld::compose_many(&[(self, times)], tail)
+    }
+
+    /// The PLD of composing each part's PLD its number of times (all on the same grid width), by one
+    /// FFT: the product of each transform raised to its count.
+    pub fn compose_many(parts: &[(&Pld, u64)], tail: f64) -> Pld {
+        let parts: Vec<(&Pld, u64)> = parts.iter().copied().filter(|(_, k)| *k > 0).collect();
+        let Some(&(first, _)) = parts.first() else {
+            return Pld {
+                interval: DEFAULT_INTERVAL,
+                lower: 0,
+                probs: vec![1.0],
+                infinity: 0.0,
+            };
+        };
+        let interval = first.interval;
+        let span: i64 = parts
+            .iter()
+            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
+            .sum::<i64>()
+            + 1;
+        let (lo, hi) = chernoff_window_many(&parts, span, tail);
         let out_len = (hi - lo + 1) as usize;
-        let size = out_len.max(len).next_power_of_two();
-        let mut buf: Vec<Complex<f64>> = self.probs.iter().map(|&p| Complex::new(p, 0.0)).collect();
-        buf.resize(size, Complex::new(0.0, 0.0));
+        let size = out_len
+            .max(parts.iter().map(|(p, _)| p.probs.len()).max().unwrap_or(1))
+            .next_power_of_two();
         let mut planner = FftPlanner::<f64>::new();
-        planner.plan_fft_forward(size).process(&mut buf);
-        for z in buf.iter_mut() {
-            *z = complex_power(*z, times);
+        let forward = planner.plan_fft_forward(size);
+        let mut product = vec![Complex::new(1.0, 0.0); size];
+        for (pld, times) in &parts {
+            let mut buf: Vec<Complex<f64>> =
+                pld.probs.iter().map(|&p| Complex::new(p, 0.0)).collect();
+            buf.resize(size, Complex::new(0.0, 0.0));
+            forward.process(&mut buf);
+            for (z, x) in product.iter_mut().zip(&buf) {
+                *z *= complex_power(*x, *times);
+            }
         }
-        planner.plan_fft_inverse(size).process(&mut buf);
+        planner.plan_fft_inverse(size).process(&mut product);
         let scale = 1.0 / size as f64;
         let start = lo.rem_euclid(size as i64) as usize;
         let probs = (0..out_len)
-            .map(|k| (buf[(start + k) % size].re * scale).max(0.0))
+            .map(|k| (product[(start + k) % size].re * scale).max(0.0))
             .collect();
-        let infinity = (tail - (t * (-self.infinity).ln_1p()).exp_m1()).min(1.0);
+        let survive: f64 = parts
+            .iter()
+            .map(|(p, k)| *k as f64 * (-p.infinity).ln_1p())
+            .sum();
+        let infinity = (tail - survive.exp_m1()).min(1.0);
+        let lower = parts.iter().map(|(p, k)| p.lower * *k as i64).sum::<i64>() + lo;
         Pld {
-            interval: self.interval,
-            lower: self.lower * times as i64 + lo,
+            interval,
+            lower,
             probs,
             infinity,
         }
     }
 
-    /// Indices (relative to the T-fold lower end) outside which at most `tail` of the composed mass lies,
-    /// from the Chernoff bound P[S ≥ b] ≤ M(λ)^T e^{−λb} at λ = ±k/len (as dp_accounting's common.py).
+    /// How many grid points the composition of `parts` needs (its Chernoff window).
+    pub fn window_points(parts: &[(&Pld, u64)], tail: f64) -> f64 {
+        let span: i64 = parts
+            .iter()
+            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
+            .sum::<i64>()
+            + 1;
+        let (lo, hi) = chernoff_window_many(parts, span, tail);
+        (hi - lo + 1) as f64
+    }
+
+    /// Indices (relative to the T-fold lower end) outside which at most `tail` of the composed mass lies.
     fn chernoff_window(&self, t: f64, tail: f64) -> (i64, i64) {
-        let len = self.probs.len();
-        let mut upper = ((len - 1) as f64 * t) as i64;
-        let mut lower = 0i64;
-        for k in (-20..=20).filter(|&k| k != 0) {
-            let lambda = k as f64 / len as f64;
-            // |λ·i| ≤ 20, so the plain sum Σ p_i e^{λi} cannot overflow; e^{λi} by running products.
-            let step = lambda.exp();
-            let (mut power, mut mgf) = (1.0, 0.0);
-            for &p in &self.probs {
-                mgf += p * power;
-                power *= step;
-            }
-            let ln_mgf = mgf.ln();
-            let bound = (t * ln_mgf + (2.0 / tail).ln()) / lambda;
-            if !bound.is_finite() {
-                continue;
-            }
-            if lambda > 0.0 {
-                upper = upper.min(bound.ceil() as i64);
-            } else {
-                lower = lower.max(bound.floor() as i64);
-            }
-        }
-        (lower, upper.max(lower))
+        let span = (self.probs.len() as i64 - 1) * t as i64 + 1;
+        chernoff_window_many(&[(self, t as u64)], span, tail)
     }
 
     /// The smallest ε with δ̂(ε) ≤ `delta` (∞ if the mass at +∞ exceeds δ); never below the true ε.
@@ -278,6 +319,44 @@ impl Pld {
             .sum();
         (self.infinity + delta).min(1.0)
     }
+}
+
+/// The window (relative to the sum of the parts' lower ends) outside which at most `tail` of the
+/// composed mass lies, from the Chernoff bound P[S ≥ b] ≤ Π M_i(λ)^{k_i} e^{−λb} at λ = ±k/span' (as
+/// dp_accounting's common.py, with span' the longest part).
+fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i64) {
+    let longest = parts
+        .iter()
+        .map(|(p, _)| p.probs.len())
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let mut upper = span - 1;
+    let mut lower = 0i64;
+    for k in (-20..=20).filter(|&k| k != 0) {
+        let lambda = k as f64 / longest as f64;
+        let step = lambda.exp();
+        let mut ln_mgf = 0.0;
+        for (pld, times) in parts {
+            // |λ·i| ≤ 20, so the plain sum Σ p_i e^{λi} cannot overflow; e^{λi} by running products.
+            let (mut power, mut mgf) = (1.0, 0.0);
+            for &p in &pld.probs {
+                mgf += p * power;
+                power *= step;
+            }
+            ln_mgf += *times as f64 * mgf.ln();
+        }
+        let bound = (ln_mgf + (2.0 / tail).ln()) / lambda;
+        if !bound.is_finite() {
+            continue;
+        }
+        if lambda > 0.0 {
+            upper = upper.min(bound.ceil() as i64);
+        } else {
+            lower = lower.max(bound.floor() as i64);
+        }
+    }
+    (lower, upper.max(lower))
 }
 
 /// z^n by repeated squaring (⌈log₂ n⌉ squarings and as many products: cheaper than polar form's three

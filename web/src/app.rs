@@ -1,8 +1,8 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
 use crate::components::{
-    about::About, dpsgd_lab::DpsgdLab, header::SiteHeader, mech_lab::MechLab, notices::Notices,
-    rr_lab::RrLab,
+    about::About, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab, header::SiteHeader,
+    mech_lab::MechLab, notices::Notices, rr_lab::RrLab,
 };
 use crate::url::UrlState;
 use dp_playground::lab::Lab;
@@ -53,6 +53,7 @@ fn Shell() -> impl IntoView {
             {move || match lab.get().0 {
                 Lab::RandomizedResponse => view! { <RrLab /> }.into_any(),
                 Lab::Mechanisms => view! { <MechLab /> }.into_any(),
+                Lab::Compose => view! { <ComposeLab /> }.into_any(),
                 Lab::Dpsgd => view! { <DpsgdLab /> }.into_any(),
                 Lab::About => view! { <About /> }.into_any(),
             }}

@@ -2,6 +2,7 @@
 
 pub mod about;
 pub mod chart_canvas;
+pub mod compose_lab;
 pub mod copy_link;
 pub mod dpsgd_controls;
 pub mod dpsgd_lab;

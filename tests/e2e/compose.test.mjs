@@ -1,0 +1,39 @@
+// Browser tests of the composition lab. References: dp_accounting 0.6.0 (scripts/reference/dpsgd.py).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { canvasColours, launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const done = (page) => page.waitForFunction(() => document.querySelector('[data-testid="compose-status"]')?.textContent === '', null, { timeout: 60_000 });
+
+test('a list from the link: every accountant side by side, PLD and RDP as dp_accounting', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=compose&list=gauss:3*10,lap:0.2*5&delta=1e-5', 'compose-eps-basic');
+  await done(page);
+  // dp_accounting 0.6.0 on 10 × Gaussian(3) + 5 × Laplace(5): RDP 5.451019265845648, PLD 5.06076638255925.
+  const rdp = await valueOf(page, 'compose-eps-rdp');
+  assert.ok(Math.abs(rdp / 5.451019265845648 - 1) < 0.01, `RDP ${rdp}`);
+  const pld = await valueOf(page, 'compose-eps-pld');
+  assert.ok(pld >= 5.06076638255925 * 0.999 && pld <= 5.06076638255925 * 1.02, `PLD ${pld}`);
+  const basic = await valueOf(page, 'compose-eps-basic');
+  const advanced = await valueOf(page, 'compose-eps-advanced');
+  assert.ok(basic > pld && advanced > pld, `${basic} ${advanced}`);
+  await waitDrawn(page, 'compose-chart');
+  assert.ok(await canvasColours(page, 'compose-chart') > 3);
+  assert.deepEqual(page.problems, []);
+});
+
+test('the list round-trips through the link: add and remove rewrite it, bad lists fall back', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=compose&list=lap:0.1*10', 'compose-eps-basic');
+  assert.ok(Math.abs(await valueOf(page, 'compose-eps-basic') - 1) < 1e-12, 'ten Laplace(0.1): basic ε = 1');
+  await page.click('text=+ Gaussian σ = 2, ×10');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
+  await page.click('[data-testid="compose-remove-0"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'gauss:2*10');
+  const bad = await openLab(await newPage(browser), server.url, '?lab=compose&list=foo:1&delta=7', 'compose-eps-basic');
+  for (const key of ['list', 'delta']) assert.ok(await bad.isVisible(`[data-testid="notice-${key}"]`), key);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(bad.problems, []);
+});

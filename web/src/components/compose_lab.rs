@@ -1,0 +1,285 @@
+//! The composition workbench (`?lab=compose`): a list of mechanisms from the link, every accountant's ε
+//! at the link's δ side by side (the PLD accountant in the background), and ε against δ.
+
+use super::number_field::NumberField;
+use super::share_panel::SharePanel;
+use super::stat::Stat;
+use super::xy_canvas::XyCanvas;
+use crate::browser::{next_tick, now_ms};
+use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::format::{exact, sig};
+use crate::url::use_url;
+use dp_playground::compose_lab::{
+    accountants, format_list, parse_list, Accountants, ComposeParams, ComposedPld,
+};
+use dp_playground::lab::Lab;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Entries the "add" buttons append.
+const ADD: [(&str, &str); 6] = [
+    ("Gaussian σ = 2, ×10", "gauss:2*10"),
+    ("Laplace ε = 0.5", "lap:0.5*1"),
+    ("Randomized response ε = 1", "rr:1*1"),
+    (
+        "Subsampled Gaussian q = 0.01, σ = 1, ×1000",
+        "sgauss:0.01:1*1000",
+    ),
+    ("(ε, δ) = (0.5, 1e-6)", "dp:0.5:0.000001*1"),
+    (
+        "ε = 1 on a 10% subsample (without replacement)",
+        "wor:0.1:1:0*1",
+    ),
+];
+
+/// δ values of the ε-against-δ chart.
+fn delta_grid() -> Vec<f64> {
+    (0..=27)
+        .map(|i| 10f64.powf(-10.0 + i as f64 / 3.0))
+        .collect()
+}
+
+/// The composition lab.
+#[component]
+pub fn ComposeLab() -> impl IntoView {
+    let url = use_url();
+    let parsed = Memo::new(move |_| ComposeParams::from_query(&url.query.get()));
+    let params = Memo::new(move |_| parsed.get().0);
+    let notices = Memo::new(move |_| parsed.get().1);
+    let error_for = move |key: &'static str| {
+        Signal::derive(move || {
+            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
+        })
+    };
+    let acc = Memo::new(move |_| params.with(|p| accountants(&p.list, p.delta)));
+    let list_only = Memo::new(move |_| params.with(|p| p.list.clone()));
+    let pld = RwSignal::new(None::<Result<(ComposedPld, f64), String>>);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let list = list_only.get();
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        pld.set(None);
+        spawn_local(async move {
+            next_tick().await;
+            if generation.try_get_value() != Some(mine) {
+                return;
+            }
+            let start = now_ms();
+            let result = ComposedPld::new(&list)
+                .map(|c| (c, now_ms() - start))
+                .map_err(|e| e.to_string());
+            if generation.try_get_value() == Some(mine) {
+                pld.set(Some(result));
+            }
+        });
+    });
+    let pld_eps = Signal::derive(move || {
+        pld.with(|p| match p {
+            Some(Ok((c, _))) => c.epsilon(params.with(|p| p.delta)),
+            _ => f64::NAN,
+        })
+    });
+    let pld_ms = Signal::derive(move || {
+        pld.with(|p| {
+            p.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.1)
+        })
+    });
+    let chart = Memo::new(move |_| {
+        let list = list_only.get();
+        let grid = delta_grid();
+        let per: Vec<Accountants> = grid.iter().map(|&d| accountants(&list, d)).collect();
+        let line = |f: &dyn Fn(&Accountants) -> Option<f64>| -> Vec<(f64, f64)> {
+            grid.iter()
+                .zip(&per)
+                .filter_map(|(d, a)| f(a).filter(|e| e.is_finite()).map(|e| (d.log10(), e)))
+                .collect()
+        };
+        let mut series = vec![
+            Series::new("basic", PALETTE[6], Kind::Dashed, line(&|a| Some(a.basic))),
+            Series::new("advanced", PALETTE[4], Kind::Line, line(&|a| a.advanced)),
+            Series::new("RDP", PALETTE[1], Kind::Line, line(&|a| a.rdp.map(|x| x.0))),
+            Series::new("zCDP", PALETTE[3], Kind::Line, line(&|a| a.zcdp)),
+        ];
+        if let Some(Ok((c, _))) = pld.get() {
+            series.push(Series::new(
+                "PLD (tight)",
+                PALETTE[0],
+                Kind::Line,
+                grid.iter()
+                    .map(|&d| (d.log10(), c.epsilon(d)))
+                    .filter(|p| p.1.is_finite())
+                    .collect(),
+            ));
+        }
+        let top = per.last().map_or(1.0, |a| a.basic).max(1e-6);
+        let lowest = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .fold(f64::INFINITY, f64::min);
+        Some(XyChart {
+            x_desc: "δ (log scale)".into(),
+            y_desc: "ε of the whole list".into(),
+            x_log10: true,
+            y_range: Some((0.0, (lowest.max(0.0) * 6.0).min(top * 1.05).max(1e-6))),
+            legend: Legend::UpperRight,
+            markers: vec![(params.with(|p| p.delta.log10()), "δ of the link".into())],
+            series,
+            ..Default::default()
+        })
+    });
+    let value = move |f: fn(&Accountants) -> Option<f64>| {
+        Signal::derive(move || acc.with(|a| f(a).unwrap_or(f64::NAN)))
+    };
+    let overshoot = move |v: f64| {
+        let p = pld_eps.get();
+        if v.is_finite() && p.is_finite() && p > 0.0 {
+            format!("+{}% vs PLD", sig(100.0 * (v / p - 1.0), 3))
+        } else {
+            String::new()
+        }
+    };
+    let remove = move |i: usize| {
+        let mut list = params.get_untracked().list;
+        if list.len() > 1 {
+            list.remove(i);
+            url.set("list", format_list(&list));
+        }
+    };
+    let add = move |entry: &'static str| {
+        let mut text = format_list(&params.get_untracked().list);
+        if parse_list(&format!("{text},{entry}")).is_ok() {
+            text = format!("{text},{entry}");
+            url.set("list", text);
+        }
+    };
+    let markdown = Signal::derive(move || {
+        let a = acc.get();
+        let rows = vec![
+            ("mechanisms".to_string(), format_list(&params.get().list)),
+            ("δ".into(), exact(params.get().delta)),
+            ("ε basic".into(), sig(a.basic, 6)),
+            (
+                "ε advanced".into(),
+                a.advanced.map_or("n/a".into(), |e| sig(e, 6)),
+            ),
+            (
+                "ε optimal (homogeneous)".into(),
+                a.optimal.map_or("n/a".into(), |e| sig(e, 6)),
+            ),
+            ("ε RDP".into(), a.rdp.map_or("n/a".into(), |e| sig(e.0, 6))),
+            ("ε zCDP".into(), a.zcdp.map_or("n/a".into(), |e| sig(e, 6))),
+            ("ε PLD".into(), sig(pld_eps.get(), 6)),
+        ];
+        dp_playground::embed::markdown_table(("composition", "ε"), &rows)
+    });
+    let rows: [(&str, &str, Signal<f64>, &str); 6] = [
+        (
+            "basic (sums)",
+            "compose-eps-basic",
+            value(|a| Some(a.basic)),
+            "Dwork et al. 2006; each approximate mechanism gets an equal share of δ",
+        ),
+        (
+            "advanced",
+            "compose-eps-advanced",
+            value(|a| a.advanced),
+            "Dwork, Rothblum & Vadhan 2010; δ/2 for the mechanisms, δ/2 slack",
+        ),
+        (
+            "optimal, k identical",
+            "compose-eps-optimal",
+            value(|a| a.optimal),
+            "Kairouz, Oh & Viswanath 2015, Thm 3.3; one entry only",
+        ),
+        (
+            "RDP (improved conversion)",
+            "compose-eps-rdp",
+            value(|a| a.rdp.map(|x| x.0)),
+            "Mironov 2017; Canonne, Kamath & Steinke 2020; n/a with δ > 0 entries",
+        ),
+        (
+            "zCDP",
+            "compose-eps-zcdp",
+            value(|a| a.zcdp),
+            "Bun & Steinke 2016; Gaussian and pure entries only",
+        ),
+        (
+            "PLD (tight reference)",
+            "compose-eps-pld",
+            pld_eps,
+            "connect-the-dots PLD composed by FFT; never below the true ε",
+        ),
+    ];
+    view! {
+        <section class="lab" aria-labelledby="compose-title">
+            <header class="lab-intro">
+                <h2 id="compose-title">"Composition: what does running them all cost?"</h2>
+                <p>
+                    "Build a list of mechanisms, each repeated. Every accountant bounds the privacy of the whole "
+                    "list at the same δ; the privacy loss distribution (PLD) is the tight reference, and the "
+                    "table shows how far the others overshoot it."
+                </p>
+            </header>
+            <div class="lab-grid">
+                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
+                    <h3>"Mechanisms"</h3>
+                    <NumberField label="List" key="list" value=Signal::derive(move || url.query.with(|q| q.get("list").map(str::to_owned)).unwrap_or_else(|| format_list(&params.get().list)))
+                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ." />
+                    <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
+                        {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
+                    </div>
+                    <NumberField label="δ" key="delta" value=Signal::derive(move || url.query.with(|q| q.get("delta").map(str::to_owned)).unwrap_or_else(|| exact(params.get().delta)))
+                        error=error_for("delta") help="Every accountant reports ε at this δ." />
+                </aside>
+                <div class="results">
+                    <div class="table-wrap">
+                        <table class="results-table calibration" data-testid="compose-list">
+                            <caption>"The list"</caption>
+                            <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col">""</th></tr></thead>
+                            <tbody>
+                                {move || params.get().list.into_iter().enumerate().map(|(i, it)| view! {
+                                    <tr>
+                                        <th scope="row">{it.entry.describe()}</th>
+                                        <td>{it.times}</td>
+                                        <td><button type="button" class="small" aria-label="Remove" data-testid=format!("compose-remove-{i}")
+                                            disabled=move || url.options.with(|o| o.locked) on:click=move |_| remove(i)>"×"</button></td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                    <div class="table-wrap">
+                        <table class="results-table calibration" data-testid="compose-table">
+                            <caption>{move || format!("ε of the whole list at δ = {}", sig(params.with(|p| p.delta), 3))}</caption>
+                            <thead><tr><th scope="col">"accountant"</th><th scope="col">"ε"</th><th scope="col">"overshoot"</th><th scope="col">"source"</th></tr></thead>
+                            <tbody>
+                                {rows.into_iter().map(|(name, id, v, note)| view! {
+                                    <tr>
+                                        <th scope="row">{name}</th>
+                                        <td data-testid=id data-value=move || exact(v.get())>{move || if v.get().is_nan() { "n/a".to_string() } else { sig(v.get(), 5) }}</td>
+                                        <td>{move || overshoot(v.get())}</td>
+                                        <td>{note}</td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                    <div class="stats">
+                        <Stat label="best RDP order" testid="compose-best-order" value=value(|a| a.rdp.map(|x| x.1)) />
+                        <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
+                        <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
+                    </div>
+                    <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
+                    {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+                    <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
+                        alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
+                        chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
+                    <SharePanel lab=Lab::Compose markdown=markdown />
+                </div>
+            </div>
+        </section>
+    }
+}
