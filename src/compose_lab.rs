@@ -347,6 +347,8 @@ pub struct Accountants {
     pub rdp_classical: Option<f64>,
     /// zCDP.
     pub zcdp: Option<f64>,
+    /// (α, the ε at δ that order alone gives): the RDP conversion's curve, minimal at the best order.
+    pub rdp_by_order: Vec<(f64, f64)>,
 }
 
 /// The closed-form and RDP accountants at `delta` (cheap; the PLD is [`ComposedPld`]).
@@ -415,6 +417,21 @@ pub fn accountants(items: &[Item], delta: f64) -> Accountants {
         .as_ref()
         .and_then(|c| rdp_to_approx_dp(&orders, c, delta, Conversion::Classical).ok())
         .map(|x| x.0);
+    let rdp_by_order = curve
+        .as_ref()
+        .map(|c| {
+            orders
+                .iter()
+                .zip(c)
+                .filter_map(|(&a, &r)| {
+                    rdp_to_approx_dp(&[a], &[r], delta, Conversion::Improved)
+                        .ok()
+                        .map(|x| (a, x.0))
+                })
+                .filter(|x| x.1.is_finite())
+                .collect()
+        })
+        .unwrap_or_default();
     let rho: Option<f64> = items
         .iter()
         .map(|it| it.entry.rho().map(|r| r * it.times as f64))
@@ -427,6 +444,7 @@ pub fn accountants(items: &[Item], delta: f64) -> Accountants {
         rdp,
         rdp_classical,
         zcdp,
+        rdp_by_order,
     }
 }
 

@@ -407,6 +407,28 @@ pub fn scenarios(p: &DpsgdParams) -> Result<Scenarios> {
     })
 }
 
+/// Links (query strings) that load scenarios 1 and 2 into the composition lab: T steps of Laplace noise
+/// on a fixed-size subsample (each step's unamplified ε₀ = ln(1 + (e^{ε/T} − 1)n/m), so that the
+/// amplified step is ε/T), and T full-batch Gaussian steps with scenario 2's σ (as σ/Δ with Δ = B/n).
+pub fn scenario_links(p: &DpsgdParams) -> Option<(String, String)> {
+    let s = scenarios(p).ok()?;
+    let (n, m, t) = (p.n as f64, p.batch as f64, p.total_steps());
+    let eps0 = ((p.target_eps / t as f64).exp_m1() * n / m).ln_1p();
+    let rate = (m / n).min(1.0);
+    let one = Query::default()
+        .with("lab", "compose")
+        .with(
+            "list",
+            format!("wor:{}:{}:0*{t}", fmt_f64(rate), fmt_f64(eps0)),
+        )
+        .with("delta", fmt_f64(p.delta));
+    let two = Query::default()
+        .with("lab", "compose")
+        .with("list", format!("gauss:{}*{t}", fmt_f64(s.zcdp_sigma * n)))
+        .with("delta", fmt_f64(p.delta));
+    Some((one.to_query_string(), two.to_query_string()))
+}
+
 /// The key numbers as a Markdown table.
 pub fn markdown(
     p: &DpsgdParams,

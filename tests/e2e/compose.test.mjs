@@ -20,8 +20,10 @@ test('a list from the link: every accountant side by side, PLD and RDP as dp_acc
   const basic = await valueOf(page, 'compose-eps-basic');
   const advanced = await valueOf(page, 'compose-eps-advanced');
   assert.ok(basic > pld && advanced > pld, `${basic} ${advanced}`);
-  await waitDrawn(page, 'compose-chart');
-  assert.ok(await canvasColours(page, 'compose-chart') > 3);
+  for (const chart of ['compose-chart', 'compose-chart-orders']) {
+    await waitDrawn(page, chart);
+    assert.ok(await canvasColours(page, chart) > 3, chart);
+  }
   assert.deepEqual(page.problems, []);
 });
 
@@ -36,4 +38,21 @@ test('the list round-trips through the link: add and remove rewrite it, bad list
   for (const key of ['list', 'delta']) assert.ok(await bad.isVisible(`[data-testid="notice-${key}"]`), key);
   assert.deepEqual(page.problems, []);
   assert.deepEqual(bad.problems, []);
+});
+
+test('the DP-SGD lab opens lecture scenarios 1 and 2 in the composition lab', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd', 'dpsgd-eps-rdp');
+  await page.click('[data-testid="scenario2-link"]');
+  await page.waitForSelector('[data-testid="compose-eps-basic"]');
+  await done(page);
+  // Scenario 2's σ is calibrated (zCDP) to the target ε = 2 at δ = 1e-5: the zCDP accountant must say 2.
+  const zcdp = await valueOf(page, 'compose-eps-zcdp');
+  assert.ok(Math.abs(zcdp / 2 - 1) < 1e-6, `zCDP ε ${zcdp}`);
+  assert.ok(await valueOf(page, 'compose-eps-pld') <= zcdp);
+  await page.goBack();
+  await page.click('[data-testid="scenario1-link"]');
+  await page.waitForSelector('[data-testid="compose-eps-basic"]');
+  // Scenario 1 is calibrated by basic composition of the amplified steps: ε = 2 exactly (up to rounding).
+  assert.ok(Math.abs(await valueOf(page, 'compose-eps-basic') / 2 - 1) < 1e-6);
+  assert.deepEqual(page.problems, []);
 });

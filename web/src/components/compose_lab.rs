@@ -130,6 +130,29 @@ pub fn ComposeLab() -> impl IntoView {
             ..Default::default()
         })
     });
+    let order_chart = Memo::new(move |_| {
+        acc.with(|a| {
+            let (eps, order) = a.rdp?;
+            Some(XyChart {
+                x_desc: "Order α (log scale)".into(),
+                y_desc: "ε at the link's δ from order α alone".into(),
+                x_log10: true,
+                y_range: Some((0.0, 4.0 * eps.max(1e-6))),
+                legend: Legend::LowerRight,
+                markers: vec![(order.log10(), format!("best order {}", sig(order, 3)))],
+                series: vec![Series::new(
+                    "RDP conversion at each order",
+                    PALETTE[1],
+                    Kind::Line,
+                    a.rdp_by_order
+                        .iter()
+                        .map(|&(o, e)| (o.log10(), e))
+                        .collect(),
+                )],
+                ..Default::default()
+            })
+        })
+    });
     let value = move |f: fn(&Accountants) -> Option<f64>| {
         Signal::derive(move || acc.with(|a| f(a).unwrap_or(f64::NAN)))
     };
@@ -277,6 +300,9 @@ pub fn ComposeLab() -> impl IntoView {
                     <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
                         alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
                         chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
+                    <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
+                        alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
+                        chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
                     <SharePanel lab=Lab::Compose markdown=markdown />
                 </div>
             </div>

@@ -7,7 +7,7 @@ use super::xy_canvas::XyCanvas;
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::sig;
 use crate::url::use_url;
-use dp_playground::dpsgd_lab::scenarios;
+use dp_playground::dpsgd_lab::{scenario_links, scenarios};
 use dp_playground::query::fmt_f64;
 use leptos::prelude::*;
 
@@ -147,6 +147,15 @@ pub fn DpsgdResults() -> impl IntoView {
                 <Stat label="2: σ without subsampling (corrected)" testid="dpsgd-scenario2-sigma" value=scen_value(|s| s.zcdp_sigma) />
                 <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
             </div>
+            <p class="help">
+                {move || scenario_links(&lab.params.get()).map(|(one, two)| view! {
+                    "Check them in the composition lab: "
+                    <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
+                    " (Laplace on subsamples, pure DP), "
+                    <a data-testid="scenario2-link" href=format!("?{two}")>"scenario 2"</a>
+                    " (Gaussian, no subsampling)."
+                })}
+            </p>
             <div class="erratum">
                 <strong>"Lecture slides, corrected. "</strong>
                 "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
