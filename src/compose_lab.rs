@@ -32,6 +32,9 @@ pub enum Entry {
     Raw { eps: f64, delta: f64 },
     /// An (ε, δ)-DP mechanism on a fixed-size subsample without replacement at rate m/n (`wor:m/n:ε:δ`).
     Subsampled { rate: f64, eps: f64, delta: f64 },
+    /// A Gaussian (σ/Δ) on a fixed-size subsample without replacement at rate m/n (`wor:m/n:gauss:σ`),
+    /// amplified along its whole privacy profile.
+    WorGaussian { rate: f64, sigma: f64 },
 }
 
 /// An entry and how many times it runs.
@@ -62,6 +65,11 @@ impl Entry {
                 "({}, {}) on a subsample of rate {} without replacement",
                 fmt_f64(eps),
                 fmt_f64(delta),
+                fmt_f64(rate)
+            ),
+            Entry::WorGaussian { rate, sigma } => format!(
+                "Gaussian σ/Δ = {} on a subsample of rate {} without replacement",
+                fmt_f64(sigma),
                 fmt_f64(rate)
             ),
         }
@@ -102,6 +110,20 @@ impl Entry {
             Entry::SubsampledGaussian { q, sigma } => {
                 subsampled_gaussian_delta(q, sigma, eps, Direction::Remove)
                     .max(subsampled_gaussian_delta(q, sigma, eps, Direction::Add))
+            }
+            Entry::WorGaussian { rate, sigma } => {
+                // Balle, Barthe & Gaboardi (NeurIPS 2018), Theorem 9 applied at every point of the
+                // Gaussian's profile: (ε, δ) ↦ (ln(1 + r(e^ε − 1)), rδ); below 0 by the symmetry
+                // δ(−ε) = 1 − e^{−ε} + e^{−ε} δ(ε) of a symmetric pair.
+                let amplified = |e: f64| {
+                    let inner = (e.exp_m1() / rate).ln_1p();
+                    rate * Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(inner))
+                };
+                if eps >= 0.0 {
+                    amplified(eps).min(1.0)
+                } else {
+                    (-eps.exp_m1() + eps.exp() * amplified(-eps)).min(1.0)
+                }
             }
             _ => self.raw_pair().map_or(1.0, |(e, d)| raw_delta(e, d, eps)),
         }
@@ -184,6 +206,13 @@ impl Entry {
             Entry::Laplace { eps } | Entry::RandomizedResponse { eps } => {
                 Pld::from_profile(|e| self.delta(e), -eps, eps, interval)
             }
+            Entry::WorGaussian { .. } => {
+                let mut hi = 1.0;
+                while self.delta(hi) > tail && hi < 1e4 {
+                    hi *= 2.0;
+                }
+                Pld::from_profile(|e| self.delta(e), -hi, hi, interval)
+            }
             _ => {
                 let (eps, _) = self.raw_pair().unwrap_or((0.0, 0.0));
                 Pld::from_profile(|e| self.delta(e), -eps, eps.max(interval), interval)
@@ -234,6 +263,21 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             if !(1..=MAX_TIMES).contains(&times) {
                 return Err(bad(&format!("repeats a mechanism {times} times; allowed 1 to {MAX_TIMES}")));
             }
+            // wor:rate:<entry> subsamples another entry: lap and rr through their (ε, 0), a Gaussian
+            // along its whole profile.
+            let tokens: Vec<&str> = body.split(':').collect();
+            if tokens.len() >= 3 && tokens[0].trim().eq_ignore_ascii_case("wor") && tokens[2].trim().parse::<f64>().is_err() {
+                let rate = tokens[1].trim().parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 1.0)
+                    .ok_or_else(|| bad("has a subsampling rate outside (0, 1]"))?;
+                let inner = parse_list(&tokens[2..].join(":")).map_err(|_| bad(&format!("has \"{item}\": write wor:rate:lap:ε, wor:rate:rr:ε or wor:rate:gauss:σ")))?;
+                let entry = match inner.first().map(|i| i.entry) {
+                    Some(Entry::Laplace { eps } | Entry::RandomizedResponse { eps }) => Entry::Subsampled { rate, eps, delta: 0.0 },
+                    Some(Entry::Gaussian { sigma }) => Entry::WorGaussian { rate, sigma },
+                    Some(Entry::Raw { eps, delta }) => Entry::Subsampled { rate, eps, delta },
+                    _ => return Err(bad(&format!("has \"{item}\": only lap, rr, gauss and dp entries can be subsampled without replacement"))),
+                };
+                return Ok(Item { entry, times });
+            }
             let mut parts = body.split(':');
             let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
             let nums: Vec<f64> = parts.map(|x| x.trim().parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| bad("has a parameter that is not a number"))?;
@@ -245,7 +289,7 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
                 ("sgauss", &[q, s]) if pos(q) && q <= 1.0 && pos(s) && s <= 1e4 => Entry::SubsampledGaussian { q, sigma: s },
                 ("dp", &[e, d]) if (0.0..=100.0).contains(&e) && (0.0..1.0).contains(&d) => Entry::Raw { eps: e, delta: d },
                 ("wor", &[r, e, d]) if pos(r) && r <= 1.0 && (0.0..=100.0).contains(&e) && (0.0..1.0).contains(&d) => Entry::Subsampled { rate: r, eps: e, delta: d },
-                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ or wor:rate:ε:δ, then *times"))),
+                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ or wor:rate:gauss:σ, then *times"))),
             };
             Ok(Item { entry, times })
         })
@@ -267,6 +311,9 @@ pub fn format_list(items: &[Item]) -> String {
                 Entry::Raw { eps, delta } => format!("dp:{}:{}", fmt_f64(eps), fmt_f64(delta)),
                 Entry::Subsampled { rate, eps, delta } => {
                     format!("wor:{}:{}:{}", fmt_f64(rate), fmt_f64(eps), fmt_f64(delta))
+                }
+                Entry::WorGaussian { rate, sigma } => {
+                    format!("wor:{}:gauss:{}", fmt_f64(rate), fmt_f64(sigma))
                 }
             };
             format!("{body}*{}", it.times)
@@ -533,6 +580,55 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
             .epsilon(1e-5);
         assert!(pld <= a.basic + 1e-3 && pld > 0.0, "{pld}");
+    }
+
+    #[test]
+    fn subsampling_without_replacement_wraps_entries_and_amplifies() {
+        let items =
+            parse_list("wor:0.1:gauss:2*10,wor:0.1:lap:1*3").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            items[0].entry,
+            Entry::WorGaussian {
+                rate: 0.1,
+                sigma: 2.0
+            }
+        );
+        assert_eq!(
+            items[1].entry,
+            Entry::Subsampled {
+                rate: 0.1,
+                eps: 1.0,
+                delta: 0.0
+            }
+        );
+        assert_eq!(parse_list(&format_list(&items)).unwrap_or_default(), items);
+        assert!(
+            parse_list("wor:2:gauss:1").is_err() && parse_list("wor:0.1:sgauss:0.1:1").is_err()
+        );
+        // One amplified Gaussian: at any ε ≥ 0, δ′(ε) = r·δ(ln(1 + (e^ε − 1)/r)) — below the unamplified δ(ε).
+        let wor = Entry::WorGaussian {
+            rate: 0.1,
+            sigma: 2.0,
+        };
+        let plain = Entry::Gaussian { sigma: 2.0 };
+        for eps in [0.0, 0.1, 0.5, 1.0] {
+            assert!(wor.delta(eps) < plain.delta(eps), "ε = {eps}");
+        }
+        // The PLD of ten amplified Gaussians is never below the exact profile of one, and at most basic composition.
+        let one = parse_list("wor:0.1:gauss:2*1").unwrap_or_default();
+        let eps1 = ComposedPld::new(&one)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .epsilon(1e-5);
+        assert!(
+            eps1 >= wor.eps_for(1e-5) - 1e-3,
+            "{eps1} vs {}",
+            wor.eps_for(1e-5)
+        );
+        let a = accountants(&items[..1], 1e-5);
+        let ten = ComposedPld::new(&items[..1])
+            .unwrap_or_else(|e| panic!("{e}"))
+            .epsilon(1e-5);
+        assert!(ten > 0.0 && ten <= a.basic, "{ten} vs basic {}", a.basic);
     }
 
     #[test]

@@ -32,6 +32,10 @@ test('the list round-trips through the link: add and remove rewrite it, bad list
   assert.ok(Math.abs(await valueOf(page, 'compose-eps-basic') - 1) < 1e-12, 'ten Laplace(0.1): basic ε = 1');
   await page.click('text=+ Gaussian σ = 2, ×10');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
+  await page.click('text=+ Gaussian σ = 1 on a 10% subsample, ×10');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10,wor:0.1:gauss:1*10');
+  await page.click('[data-testid="compose-remove-2"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
   await page.click('[data-testid="compose-remove-0"]');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'gauss:2*10');
   const bad = await openLab(await newPage(browser), server.url, '?lab=compose&list=foo:1&delta=7', 'compose-eps-basic');

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// Entries the "add" buttons append.
-const ADD: [(&str, &str); 6] = [
+const ADD: [(&str, &str); 7] = [
     ("Gaussian σ = 2, ×10", "gauss:2*10"),
     ("Laplace ε = 0.5", "lap:0.5*1"),
     ("Randomized response ε = 1", "rr:1*1"),
@@ -29,6 +29,10 @@ const ADD: [(&str, &str); 6] = [
     (
         "ε = 1 on a 10% subsample (without replacement)",
         "wor:0.1:1:0*1",
+    ),
+    (
+        "Gaussian σ = 1 on a 10% subsample, ×10",
+        "wor:0.1:gauss:1*10",
     ),
 ];
 
@@ -250,7 +254,7 @@ pub fn ComposeLab() -> impl IntoView {
                 <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                     <h3>"Mechanisms"</h3>
                     <NumberField label="List" key="list" value=Signal::derive(move || url.query.with(|q| q.get("list").map(str::to_owned)).unwrap_or_else(|| format_list(&params.get().list)))
-                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ." />
+                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
                     <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
                         {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
                     </div>
