@@ -4,28 +4,12 @@
 
 use dp_playground::rr::{default_truth, run, RandomizedResponse, RrParams};
 use std::hint::black_box;
-use std::time::Instant;
 
-const FRAME_MS: f64 = 16.0;
-
-fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[runs / 2]
-}
+mod common;
+use common::median_ms;
 
 fn report(name: &str, ms: f64) {
-    println!(
-        "{name:<58} median {ms:>9.3} ms   {:>7.3} of a 16 ms frame",
-        ms / FRAME_MS
-    );
+    common::report(name, ms, 58);
 }
 
 fn main() {

@@ -5,7 +5,9 @@ use crate::accounting::composition::{advanced, basic, optimal_homogeneous};
 use crate::accounting::pld::{
     subsampled_gaussian_delta, Direction, Pld, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS,
 };
-use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
+use crate::accounting::rdp::{
+    default_orders, epsilon_by_order, rdp_to_approx_dp, step_rdp, Conversion,
+};
 use crate::accounting::zcdp::zcdp_to_approx_dp;
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::Gaussian;
@@ -357,14 +359,7 @@ impl ComposeParams {
             query,
             "delta",
             1e-5,
-            |s| {
-                let d = crate::query::parse_number("delta", s)?;
-                if d > 0.0 && d < 1.0 {
-                    Ok(d)
-                } else {
-                    Err(Error::invalid("delta", s, "must be a number in (0, 1)"))
-                }
-            },
+            |s| crate::query::parse_number_in("delta", s, 0.0, 1.0, false),
             &mut notices,
         );
         (ComposeParams { list, delta }, notices)
@@ -466,18 +461,7 @@ pub fn accountants(items: &[Item], delta: f64) -> Accountants {
         .map(|x| x.0);
     let rdp_by_order = curve
         .as_ref()
-        .map(|c| {
-            orders
-                .iter()
-                .zip(c)
-                .filter_map(|(&a, &r)| {
-                    rdp_to_approx_dp(&[a], &[r], delta, Conversion::Improved)
-                        .ok()
-                        .map(|x| (a, x.0))
-                })
-                .filter(|x| x.1.is_finite())
-                .collect()
-        })
+        .map(|c| epsilon_by_order(&orders, c, delta))
         .unwrap_or_default();
     let rho: Option<f64> = items
         .iter()

@@ -2,10 +2,15 @@
 //! smallest σ for a target ε, and the lecture's three scenarios.
 
 use crate::accounting::pld::{dpsgd_epsilon, DEFAULT_INTERVAL};
-use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
+use crate::accounting::rdp::{
+    default_orders, dpsgd_rdp, epsilon_by_order, rdp_to_approx_dp, Conversion,
+};
 use crate::accounting::zcdp::rho_for_approx_dp;
 use crate::error::{Error, Result};
-use crate::query::{fmt_f64, parse_number, parse_whole, read_param, Notice, Query};
+use crate::query::{
+    fmt_f64, parse_number_in as number, parse_whole_in as whole, read_optional, read_param, Notice,
+    Query,
+};
 
 /// Most steps the lab accounts for.
 pub const MAX_STEPS: u64 = 10_000_000;
@@ -123,7 +128,13 @@ impl DpsgdParams {
         let nn = &mut notices;
         let n = read_param(query, "n", d.n, |s| whole("n", s, 1, 10_000_000_000), nn);
         let batch = read_param(query, "batch", d.batch, |s| whole("batch", s, 1, n), nn);
-        let q = optional(query, "q", |s| number("q", s, 0.0, 1.0, true), nn);
+        let q = read_optional(
+            query,
+            "q",
+            |s| number("q", s, 0.0, 1.0, true),
+            "ignoring it",
+            nn,
+        );
         let sigma = read_param(
             query,
             "sigma",
@@ -138,20 +149,18 @@ impl DpsgdParams {
             |s| number("epochs", s, 0.0, 1e7, false),
             nn,
         );
-        let steps = optional(query, "steps", |s| whole("steps", s, 1, MAX_STEPS), nn);
+        let steps = read_optional(
+            query,
+            "steps",
+            |s| whole("steps", s, 1, MAX_STEPS),
+            "ignoring it",
+            nn,
+        );
         let delta = read_param(
             query,
             "delta",
             d.delta,
-            |s| {
-                number("delta", s, 0.0, 1.0, false).and_then(|x| {
-                    if x < 1.0 {
-                        Ok(x)
-                    } else {
-                        Err(Error::invalid("delta", s, "must be below 1"))
-                    }
-                })
-            },
+            |s| number("delta", s, 0.0, 1.0, false),
             nn,
         );
         let target_eps = read_param(
@@ -208,52 +217,6 @@ impl DpsgdParams {
     }
 }
 
-fn number(name: &'static str, s: &str, lo: f64, hi: f64, closed_top: bool) -> Result<f64> {
-    let x = parse_number(name, s)?;
-    if x > lo && (x < hi || (closed_top && x == hi)) {
-        Ok(x)
-    } else {
-        Err(Error::invalid(
-            name,
-            s,
-            format!(
-                "must be a number in ({lo}, {hi}{}",
-                if closed_top { "]" } else { ")" }
-            ),
-        ))
-    }
-}
-
-fn whole(name: &'static str, s: &str, lo: u64, hi: u64) -> Result<u64> {
-    let v = parse_whole(name, s)?;
-    if (lo..=hi).contains(&v) {
-        Ok(v)
-    } else {
-        Err(Error::invalid(
-            name,
-            s,
-            format!("must be a whole number from {lo} to {hi}"),
-        ))
-    }
-}
-
-fn optional<T>(
-    query: &Query,
-    key: &str,
-    parse: impl Fn(&str) -> Result<T>,
-    notices: &mut Vec<Notice>,
-) -> Option<T> {
-    let raw = query.get(key).map(str::trim).filter(|s| !s.is_empty())?;
-    parse(raw)
-        .map_err(|e| {
-            notices.push(Notice {
-                key: key.into(),
-                message: format!("{e}; ignoring it."),
-            })
-        })
-        .ok()
-}
-
 /// What the RDP accountant says (microseconds to milliseconds: computed on every change).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RdpReport {
@@ -280,16 +243,7 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     let total: Vec<f64> = step.iter().map(|r| r * steps).collect();
     let (eps, best_order) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?;
     let (eps_classical, _) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Classical)?;
-    let curve = orders
-        .iter()
-        .zip(&total)
-        .filter_map(|(&a, &r)| {
-            rdp_to_approx_dp(&[a], &[r], p.delta, Conversion::Improved)
-                .ok()
-                .map(|(e, _)| (a, e))
-        })
-        .filter(|(_, e)| e.is_finite())
-        .collect();
+    let curve = epsilon_by_order(&orders, &total, p.delta);
     let mut by_steps = Vec::new();
     for i in 1..=60 {
         let t = (steps * i as f64 / 60.0).ceil().max(1.0);

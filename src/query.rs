@@ -151,6 +151,67 @@ pub fn parse_whole(name: &'static str, s: &str) -> Result<u64> {
     }
 }
 
+/// Parses a number in (lo, hi] (or (lo, hi) when `hi_included` is false).
+pub fn parse_number_in(
+    name: &'static str,
+    s: &str,
+    lo: f64,
+    hi: f64,
+    hi_included: bool,
+) -> Result<f64> {
+    let x = parse_number(name, s)?;
+    if x > lo && (x < hi || (hi_included && x == hi)) {
+        return Ok(x);
+    }
+    let top = if hi_included { "]" } else { ")" };
+    let hi_text = if hi >= 1e6 {
+        format!("{hi:e}")
+    } else {
+        format!("{hi}")
+    };
+    Err(Error::invalid(
+        name,
+        s,
+        format!("must be a number in ({lo}, {hi_text}{top}"),
+    ))
+}
+
+/// Parses a whole number from lo to hi (also written as `1e6`).
+pub fn parse_whole_in(name: &'static str, s: &str, lo: u64, hi: u64) -> Result<u64> {
+    let v = parse_whole(name, s)?;
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(Error::invalid(
+            name,
+            s,
+            format!("must be a whole number from {lo} to {hi}"),
+        ))
+    }
+}
+
+/// Reads an optional `key`: missing or empty gives `None` silently; a bad value gives `None` and a notice
+/// ending with `instead` (what the page does without it, e.g. "using the calibrated value instead").
+pub fn read_optional<T>(
+    query: &Query,
+    key: &str,
+    parse: impl Fn(&str) -> Result<T>,
+    instead: &str,
+    notices: &mut Vec<Notice>,
+) -> Option<T> {
+    let raw = query.get(key).map(str::trim).filter(|s| !s.is_empty())?;
+    match parse(raw) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            notices.push(Notice {
+                key: key.to_owned(),
+                message: format!("{e}; {instead}."),
+            });
+            None
+        }
+    }
+}
+
 /// Prints an `f64` as the shortest decimal that reads back to the same value (Rust's `Display`).
 pub fn fmt_f64(x: f64) -> String {
     format!("{x}")

@@ -134,6 +134,21 @@ pub fn rdp_to_approx_dp(
     Ok((best.0.max(0.0), best.1))
 }
 
+/// The ε each order alone gives at δ by the improved conversion, for an ε(α) chart: its minimum is the
+/// ε of [`rdp_to_approx_dp`]. Orders whose ε is not finite are left out.
+pub fn epsilon_by_order(orders: &[f64], rdp: &[f64], delta: f64) -> Vec<(f64, f64)> {
+    orders
+        .iter()
+        .zip(rdp)
+        .filter_map(|(&a, &r)| {
+            rdp_to_approx_dp(&[a], &[r], delta, Conversion::Improved)
+                .ok()
+                .map(|(e, _)| (a, e))
+        })
+        .filter(|(_, e)| e.is_finite())
+        .collect()
+}
+
 /// RDP of T steps of DP-SGD at every order: T · step_rdp.
 pub fn dpsgd_rdp(q: f64, sigma: f64, steps: f64, orders: &[f64]) -> Vec<f64> {
     orders

@@ -4,7 +4,13 @@ use crate::error::{Error, Result};
 use crate::mechanisms::exponential::{MAX_CANDIDATES, MAX_SCORE};
 use crate::mechanisms::many_queries::MAX_K;
 use crate::mechanisms::{MAX_EPS, MAX_SENS};
-use crate::query::{fmt_f64, parse_number, parse_seed, parse_whole, read_param, Notice, Query};
+use crate::query::{
+    fmt_f64, parse_number, parse_number_in, parse_seed, parse_whole_in, read_optional, read_param,
+    Notice, Query,
+};
+
+/// What the page uses when a hand-set σ, scale or bad-set ε is refused.
+const CALIBRATED: &str = "using the calibrated value instead";
 
 /// Most draws of the sample histogram.
 pub const MAX_DRAWS: usize = 1_000_000;
@@ -186,18 +192,21 @@ impl MechParams {
             query,
             "sigma",
             |s| in_range("sigma", s, 0.0, 1e200, false),
+            CALIBRATED,
             n,
         );
         let scale = read_optional(
             query,
             "scale",
             |s| in_range("scale", s, 0.0, 1e200, false),
+            CALIBRATED,
             n,
         );
         let bad_eps = read_optional(
             query,
             "bad_eps",
             |s| in_range_closed("bad_eps", s, 0.0, MAX_EPS),
+            CALIBRATED,
             n,
         );
         let draws = read_param(
@@ -313,19 +322,9 @@ impl std::fmt::Display for CandidateList {
 }
 
 /// A number in (lo, hi] (or (lo, hi) when `open_top`).
+/// A number in (lo, hi] (or (lo, hi) when `open_top`).
 fn in_range(name: &'static str, s: &str, lo: f64, hi: f64, open_top: bool) -> Result<f64> {
-    let x = parse_number(name, s)?;
-    let ok = x > lo && if open_top { x < hi } else { x <= hi };
-    if ok {
-        Ok(x)
-    } else {
-        let top = if open_top { ")" } else { "]" };
-        Err(Error::invalid(
-            name,
-            s,
-            format!("must be a number in ({lo}, {hi:e}{top}"),
-        ))
-    }
+    parse_number_in(name, s, lo, hi, !open_top)
 }
 
 fn in_range_closed(name: &'static str, s: &str, lo: f64, hi: f64) -> Result<f64> {
@@ -342,36 +341,7 @@ fn in_range_closed(name: &'static str, s: &str, lo: f64, hi: f64) -> Result<f64>
 }
 
 fn whole_in(name: &'static str, s: &str, lo: usize, hi: usize) -> Result<usize> {
-    let v = parse_whole(name, s)?;
-    if (lo as u64..=hi as u64).contains(&v) {
-        Ok(v as usize)
-    } else {
-        Err(Error::invalid(
-            name,
-            s,
-            format!("must be a whole number from {lo} to {hi}"),
-        ))
-    }
-}
-
-/// An optional key: missing or empty is `None`; a bad value is `None` with a notice.
-fn read_optional(
-    query: &Query,
-    key: &str,
-    parse: impl Fn(&str) -> Result<f64>,
-    notices: &mut Vec<Notice>,
-) -> Option<f64> {
-    let raw = query.get(key).map(str::trim).filter(|s| !s.is_empty())?;
-    match parse(raw) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            notices.push(Notice {
-                key: key.to_owned(),
-                message: format!("{e}; using the calibrated value instead."),
-            });
-            None
-        }
-    }
+    parse_whole_in(name, s, lo as u64, hi as u64).map(|v| v as usize)
 }
 
 #[cfg(test)]

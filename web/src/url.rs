@@ -72,6 +72,21 @@ impl UrlState {
         self.href_for(&query, self.pathname.get())
     }
 
+    /// What a control shows for `key`: the link's raw text (a refused value stays visible beside its
+    /// message), or `in_use()` when the link has none.
+    pub fn raw_or(
+        &self,
+        key: &'static str,
+        in_use: impl Fn() -> String + Send + Sync + 'static,
+    ) -> Signal<String> {
+        let query = self.query;
+        Signal::derive(move || {
+            query
+                .with(|q| q.get(key).map(str::to_owned))
+                .unwrap_or_else(&in_use)
+        })
+    }
+
     /// The page's address without its query (for share links and snippets).
     pub fn page_url(&self) -> String {
         let origin = web_sys::window()

@@ -50,11 +50,7 @@ pub fn ComposeLab() -> impl IntoView {
     let parsed = Memo::new(move |_| ComposeParams::from_query(&url.query.get()));
     let params = Memo::new(move |_| parsed.get().0);
     let notices = Memo::new(move |_| parsed.get().1);
-    let error_for = move |key: &'static str| {
-        Signal::derive(move || {
-            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
-        })
-    };
+    let error_for = move |key: &'static str| super::notices::notice_for(notices, key);
     let acc = Memo::new(move |_| params.with(|p| accountants(&p.list, p.delta)));
     let list_only = Memo::new(move |_| params.with(|p| p.list.clone()));
     let pld = RwSignal::new(None::<Result<(ComposedPld, f64), String>>);
@@ -253,12 +249,12 @@ pub fn ComposeLab() -> impl IntoView {
             <div class="lab-grid">
                 <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                     <h3>"Mechanisms"</h3>
-                    <NumberField label="List" key="list" value=Signal::derive(move || url.query.with(|q| q.get("list").map(str::to_owned)).unwrap_or_else(|| format_list(&params.get().list)))
+                    <NumberField label="List" key="list" value=url.raw_or("list", move || format_list(&params.get().list))
                         error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
                     <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
                         {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
                     </div>
-                    <NumberField label="δ" key="delta" value=Signal::derive(move || url.query.with(|q| q.get("delta").map(str::to_owned)).unwrap_or_else(|| exact(params.get().delta)))
+                    <NumberField label="δ" key="delta" value=url.raw_or("delta", move || exact(params.get().delta))
                         error=error_for("delta") help="Every accountant reports ε at this δ." />
                 </aside>
                 <div class="results">

@@ -46,11 +46,7 @@ pub fn DpsgdControls() -> impl IntoView {
     let url = use_url();
     let lab = use_dpsgd();
     let shown = move |key: &'static str, in_use: fn(&DpsgdParams) -> String| {
-        Signal::derive(move || {
-            url.query
-                .with(|q| q.get(key).map(str::to_owned))
-                .unwrap_or_else(|| lab.params.with(in_use))
-        })
+        url.raw_or(key, move || lab.params.with(in_use))
     };
     let preset = move |keys: &'static [(&'static str, &'static str)]| {
         url.update(|q| {

@@ -43,10 +43,7 @@ pub struct DpsgdState {
 impl DpsgdState {
     /// The refusal message for `key`, if any.
     pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
-        let notices = self.notices;
-        Signal::derive(move || {
-            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
-        })
+        super::notices::notice_for(self.notices, key)
     }
 }
 

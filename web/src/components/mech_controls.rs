@@ -16,24 +16,16 @@ pub fn MechControls() -> impl IntoView {
     let mech = use_mech();
     // The link's raw text for `key`, or the value in use when the link has none.
     let shown = move |key: &'static str, in_use: fn(&MechParams) -> String| {
-        Signal::derive(move || {
-            url.query
-                .with(|q| q.get(key).map(str::to_owned))
-                .unwrap_or_else(|| mech.params.with(in_use))
-        })
+        url.raw_or(key, move || mech.params.with(in_use))
     };
     let noise_in_use = move |key: &'static str| {
-        Signal::derive(move || {
-            url.query
-                .with(|q| q.get(key).map(str::to_owned))
-                .unwrap_or_else(|| {
-                    let value = match (key, mech.noise.get()) {
-                        ("sigma", Some(dp_playground::mech_lab::Noise::Gaussian(g))) => g.sigma(),
-                        ("scale", Some(dp_playground::mech_lab::Noise::Laplace(l))) => l.scale(),
-                        _ => f64::NAN,
-                    };
-                    crate::format::sig(value, 6)
-                })
+        url.raw_or(key, move || {
+            let value = match (key, mech.noise.get()) {
+                ("sigma", Some(dp_playground::mech_lab::Noise::Gaussian(g))) => g.sigma(),
+                ("scale", Some(dp_playground::mech_lab::Noise::Laplace(l))) => l.scale(),
+                _ => f64::NAN,
+            };
+            crate::format::sig(value, 6)
         })
     };
     let is = move |m| mech.is(m);

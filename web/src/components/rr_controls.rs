@@ -16,11 +16,7 @@ pub fn RrControls() -> impl IntoView {
     let rr = use_rr();
     // The link's raw text for `key`, or the value in use when the link has none.
     let shown = move |key: &'static str, in_use: fn(&RrParams) -> String| {
-        Signal::derive(move || {
-            url.query
-                .with(|q| q.get(key).map(str::to_owned))
-                .unwrap_or_else(|| rr.params.with(in_use))
-        })
+        url.raw_or(key, move || rr.params.with(in_use))
     };
     let truth_text = shown("truth", |p| format_truth(&p.truth));
     let normalise = move |_| {

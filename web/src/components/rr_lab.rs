@@ -27,10 +27,7 @@ pub struct RrState {
 impl RrState {
     /// The refusal message for `key`, if any.
     pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
-        let notices = self.notices;
-        Signal::derive(move || {
-            notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
-        })
+        super::notices::notice_for(self.notices, key)
     }
 }
 
