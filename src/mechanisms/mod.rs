@@ -59,6 +59,25 @@ pub fn tradeoff_bound(eps: f64, delta: f64, alpha: f64) -> f64 {
     tradeoff_from_profile(&[(eps, delta)], &[alpha])[0]
 }
 
+/// δ(ε) = ∫ (p(y) − e^ε q(y))₊ dy by the midpoint rule with `steps` panels of width `h` from `from`:
+/// an independent check of a closed-form privacy profile (tests only).
+#[cfg(test)]
+pub(crate) fn hockey_stick_by_midpoint(
+    p: impl Fn(f64) -> f64,
+    q: impl Fn(f64) -> f64,
+    eps: f64,
+    from: f64,
+    h: f64,
+    steps: usize,
+) -> f64 {
+    (0..steps)
+        .map(|i| {
+            let y = from + (i as f64 + 0.5) * h;
+            (p(y) - eps.exp() * q(y)).max(0.0) * h
+        })
+        .sum()
+}
+
 /// Checks ε ∈ (0, [`MAX_EPS`]].
 pub(crate) fn check_eps(eps: f64) -> Result<()> {
     if eps.is_finite() && eps > 0.0 && eps <= MAX_EPS {

@@ -245,13 +245,14 @@ mod tests {
         // δ(ε) = ∫ (p − e^ε q)₊, midpoint rule (an independent computation), with τ = 3, λ = 1, Δ = 0.8.
         let m = TruncatedLaplace::new(1.0, 3.0, 0.8).unwrap_or_else(|e| panic!("{e}"));
         for eps in [0.0f64, 0.3, 0.79, 0.8, 2.0] {
-            let h = 1e-5;
-            let direct: f64 = (0..800_000)
-                .map(|i| {
-                    let y = -4.0 + (i as f64 + 0.5) * h;
-                    (m.density(y, 0.0) - eps.exp() * m.density(y, 0.8)).max(0.0) * h
-                })
-                .sum();
+            let direct = crate::mechanisms::hockey_stick_by_midpoint(
+                |y| m.density(y, 0.0),
+                |y| m.density(y, 0.8),
+                eps,
+                -4.0,
+                1e-5,
+                800_000,
+            );
             assert!(
                 (m.delta(eps) - direct).abs() < 1e-5,
                 "ε={eps}: {} vs {direct}",
