@@ -82,6 +82,7 @@ pub fn embed_height(lab: Lab) -> u32 {
         Lab::Mechanisms => 2600,
         Lab::Dpsgd => 1600,
         Lab::Compose => 1400,
+        Lab::Wdp => 1800,
         Lab::About => 1200,
     }
 }

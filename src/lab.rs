@@ -13,17 +13,20 @@ pub enum Lab {
     Compose,
     /// DP-SGD accounting (`lab=dpsgd`).
     Dpsgd,
+    /// The Wasserstein DP paper's figures (`lab=wdp`).
+    Wdp,
     /// Every formula the playground uses, with its source (`lab=about`).
     About,
 }
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 5] = [
+    pub const ALL: [Lab; 6] = [
         Lab::RandomizedResponse,
         Lab::Mechanisms,
         Lab::Compose,
         Lab::Dpsgd,
+        Lab::Wdp,
         Lab::About,
     ];
 
@@ -34,6 +37,7 @@ impl Lab {
             Lab::Mechanisms => "mechanisms",
             Lab::Compose => "compose",
             Lab::Dpsgd => "dpsgd",
+            Lab::Wdp => "wdp",
             Lab::About => "about",
         }
     }
@@ -45,6 +49,7 @@ impl Lab {
             Lab::Mechanisms => "Mechanisms",
             Lab::Compose => "Composition",
             Lab::Dpsgd => "DP-SGD",
+            Lab::Wdp => "Wasserstein DP",
             Lab::About => "About",
         }
     }
@@ -81,6 +86,7 @@ mod tests {
             Lab::Mechanisms,
             Lab::Compose,
             Lab::Dpsgd,
+            Lab::Wdp,
             Lab::About,
         ] {
             // This match stops compiling when a lab is added, as a reminder to list it here and in ALL.
@@ -89,6 +95,7 @@ mod tests {
                 | Lab::Mechanisms
                 | Lab::Compose
                 | Lab::Dpsgd
+                | Lab::Wdp
                 | Lab::About => {}
             }
             assert!(Lab::ALL.contains(&lab), "{lab:?} is missing from Lab::ALL");

@@ -12,11 +12,13 @@
 //!
 //! ## Accounting
 //! - [`accounting`]: zCDP, RDP of the subsampled Gaussian, and the PLD accountant.
+//! - [`wdp`]: Wasserstein DP (Yang, Qi & Zhou 2024): Table 1, the three accountants of its Figure 2.
 //!
 //! ## Labs
 //! - [`compose_lab`]: a list of mechanisms and every accountant's ε for it.
 //! - [`dpsgd_lab`]: DP-SGD: ε by the RDP and PLD accountants, σ for a target ε, the lecture's scenarios.
 //! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
+//! - [`wdp_lab`]: the Wasserstein DP paper's Table 1 and Figures 1–3, reproduced.
 //!
 //! ## Playground plumbing
 //! - [`embed`]: embedding, read-only views and the share panel's snippets.
@@ -40,5 +42,7 @@ pub mod query;
 pub mod rr;
 pub mod special;
 pub mod stats;
+pub mod wdp;
+pub mod wdp_lab;
 
 pub use error::{Error, Result};
