@@ -108,12 +108,12 @@ impl Accounting {
         let lmm = max + samples.iter().map(|l| (l - max).exp()).sum::<f64>().ln() - n.ln();
         let mean = samples.iter().sum::<f64>() / n;
         let spread = (samples.iter().map(|l| (l - mean) * (l - mean)).sum::<f64>() / n).sqrt();
-        if samples.len() < 2 || !(spread >= f64::EPSILON) {
+        if samples.len() < 2 || spread.is_nan() || spread < f64::EPSILON {
             return lmm / t;
         }
         let second = samples.iter().map(|l| (2.0 * (l - max)).exp()).sum::<f64>()
             - n * (2.0 * (lmm - max)).exp();
-        if !(second > 0.0) {
+        if second.is_nan() || second <= 0.0 {
             return lmm / t;
         }
         let lsd = 0.5 * (2.0 * max - n.ln() + second.ln());

@@ -139,6 +139,43 @@ fn log_tick(v: &f64) -> String {
     }
 }
 
+/// Splits a polyline into the runs that lie within y0 ≤ y ≤ y1, adding the points where it crosses the
+/// bounds: a curve leaving the chart stops at its edge instead of running along it.
+pub fn clip_runs(pts: &[(f64, f64)], y0: f64, y1: f64) -> Vec<Vec<(f64, f64)>> {
+    let inside = |p: &(f64, f64)| p.1 >= y0 && p.1 <= y1;
+    let cross = |a: (f64, f64), b: (f64, f64), y: f64| {
+        let t = (y - a.1) / (b.1 - a.1);
+        (a.0 + t * (b.0 - a.0), y)
+    };
+    let mut runs = Vec::new();
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    for (i, &p) in pts.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| pts[j]);
+        match (prev, inside(&p)) {
+            (Some(a), true) if !inside(&a) => {
+                let edge = if a.1 > y1 { y1 } else { y0 };
+                run.push(cross(a, p, edge));
+                run.push(p);
+            }
+            (_, true) => run.push(p),
+            (Some(a), false) if inside(&a) => {
+                let edge = if p.1 > y1 { y1 } else { y0 };
+                run.push(cross(a, p, edge));
+                runs.push(std::mem::take(&mut run));
+            }
+            (Some(a), false) if (a.1 > y1 && p.1 < y0) || (a.1 < y0 && p.1 > y1) => {
+                let (e1, e2) = if a.1 > y1 { (y1, y0) } else { (y0, y1) };
+                runs.push(vec![cross(a, p, e1), cross(a, p, e2)]);
+            }
+            _ => {}
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    runs
+}
+
 /// Draws the chart.
 pub fn draw_xy<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -196,17 +233,33 @@ pub fn draw_xy<DB: DrawingBackend>(
             .map(clamp)
             .collect();
         match s.kind {
-            Kind::Line => chart.draw_series(LineSeries::new(pts, stroke))?,
-            Kind::Dashed => chart.draw_series(DashedLineSeries::new(
-                pts,
-                px(6.0, scale),
-                px(4.0, scale),
-                stroke,
-            ))?,
-            Kind::Points => chart.draw_series(
-                pts.into_iter()
-                    .map(|p| Circle::new(p, px(3.5, scale), colour.filled())),
-            )?,
+            Kind::Line | Kind::Dashed => {
+                let raw: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .copied()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite())
+                    .collect();
+                for run in clip_runs(&raw, y0, y1) {
+                    let run: Vec<(f64, f64)> = run.iter().map(clamp).collect();
+                    if s.kind == Kind::Line {
+                        chart.draw_series(LineSeries::new(run, stroke))?;
+                    } else {
+                        chart.draw_series(DashedLineSeries::new(
+                            run,
+                            px(6.0, scale),
+                            px(4.0, scale),
+                            stroke,
+                        ))?;
+                    }
+                }
+            }
+            Kind::Points => {
+                chart.draw_series(
+                    pts.into_iter()
+                        .map(|p| Circle::new(p, px(3.5, scale), colour.filled())),
+                )?;
+            }
             Kind::Stems => {
                 let base = y0.max(0.0).min(y1);
                 chart.draw_series(pts.into_iter().flat_map(|p| {
@@ -214,21 +267,21 @@ pub fn draw_xy<DB: DrawingBackend>(
                         PathElement::new(vec![(p.0, base), p], stroke).into_dyn(),
                         Circle::new(p, px(4.0, scale), colour.filled()).into_dyn(),
                     ]
-                }))?
+                }))?;
             }
             Kind::Area => {
                 let base = y0.max(0.0).min(y1);
                 chart.draw_series(
                     AreaSeries::new(pts, base, colour.mix(0.35)).border_style(colour.mix(0.6)),
-                )?
+                )?;
             }
             Kind::Bars => {
                 let fill = colour.mix(0.7).filled();
                 chart.draw_series(pts.chunks(2).filter(|c| c.len() == 2).map(move |c| {
                     Rectangle::new([(c[0].0, y0.max(0.0)), (c[1].0, c[1].1)], fill)
-                }))?
+                }))?;
             }
-        };
+        }
     }
     let marker = ShapeStyle::from(&INK.mix(0.7)).stroke_width(px(1.0, scale));
     for (x, label) in &chart_spec.markers {
@@ -371,6 +424,31 @@ mod tests {
     use super::*;
     use crate::charts::svg_test::render;
     use crate::charts::PALETTE;
+
+    #[test]
+    fn lines_leaving_the_box_stop_at_its_edge() {
+        let pts = [
+            (0.0, 0.0),
+            (1.0, 1.0),
+            (2.0, 3.0),
+            (3.0, 3.0),
+            (4.0, 1.0),
+            (5.0, -3.0),
+        ];
+        let runs = clip_runs(&pts, 0.0, 2.0);
+        assert_eq!(
+            runs,
+            vec![
+                vec![(0.0, 0.0), (1.0, 1.0), (1.5, 2.0)],
+                vec![(3.5, 2.0), (4.0, 1.0), (4.25, 0.0)]
+            ]
+        );
+        // A segment jumping across the whole box keeps its crossing part.
+        assert_eq!(
+            clip_runs(&[(0.0, 5.0), (1.0, -5.0)], 0.0, 2.0),
+            vec![vec![(0.3, 2.0), (0.5, 0.0)]]
+        );
+    }
 
     #[test]
     fn draws_every_kind_and_writes_csv() {

@@ -23,4 +23,8 @@ pub mod rr_privacy;
 pub mod rr_results;
 pub mod share_panel;
 pub mod stat;
+pub mod wdp_fig1;
+pub mod wdp_fig2;
+pub mod wdp_fig3;
+pub mod wdp_lab;
 pub mod xy_canvas;
