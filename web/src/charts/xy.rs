@@ -290,11 +290,17 @@ pub fn draw_xy<DB: DrawingBackend>(
                 vec![(*x, y0), (*x, y1)],
                 marker,
             )))?;
+            // Near the right edge the label reads leftwards from the marker, so it stays inside the chart.
+            let side = if *x > x0 + 0.75 * (x1 - x0) {
+                plotters::style::text_anchor::HPos::Right
+            } else {
+                plotters::style::text_anchor::HPos::Left
+            };
             chart.draw_series(std::iter::once(Text::new(
                 label.clone(),
                 (*x, y1),
                 font(12.0, scale).pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Left,
+                    side,
                     plotters::style::text_anchor::VPos::Top,
                 )),
             )))?;

@@ -55,7 +55,7 @@ pub fn Fig1() -> impl IntoView {
                 y_desc: "ε".into(),
                 x_range: Some((p.order_min, p.order_max)),
                 y_range: Some((0.0, p.y_max)),
-                legend: Legend::UpperLeft,
+                legend: Legend::UpperRight,
                 markers,
                 series,
                 ..Default::default()

@@ -103,7 +103,7 @@ pub fn Fig2() -> impl IntoView {
         });
         let title = Signal::derive(move || {
             let chosen = params.with(|p| p.quantile == i);
-            format!("C = {}-quantile of the gradient norms{}", fmt_f64(quantile), if chosen { " (read out below)" } else { "" })
+            format!("C at the {} quantile{}", fmt_f64(quantile), if chosen { " (read out)" } else { "" })
         });
         let alt = Signal::derive(move || {
             run.with(|r| {

@@ -25,7 +25,7 @@ pub fn Fig3() -> impl IntoView {
             .enumerate()
             .map(|(i, (delta, pts))| {
                 Series::new(
-                    format!("δ = {}", fmt_f64(delta)),
+                    format!("δ = {}", sig(delta, 1)),
                     PALETTE[i],
                     Kind::Line,
                     pts,
