@@ -111,6 +111,8 @@ test('a small survey shows every respondent', async () => {
   await waitDrawn(page, 'rr-chart-respondents');
   assert.ok(await canvasColours(page, 'rr-chart-respondents') > 2);
   await page.click('[data-testid="rr-chart-respondents-show-data"]');
+  // The table is printed once the details open (lazily): wait for it rather than racing it.
+  await page.waitForFunction(() => (document.querySelector('[data-testid="rr-chart-respondents-data"]')?.textContent ?? '').trim().split('\n').length > 1);
   const csv = await page.locator('[data-testid="rr-chart-respondents-data"]').textContent();
   assert.equal(csv.trim().split('\n').length, 121);
   assert.deepEqual(page.problems, []);
