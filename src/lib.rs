@@ -42,6 +42,7 @@ pub mod query;
 pub mod rr;
 pub mod special;
 pub mod stats;
+pub mod tangent;
 pub mod wdp;
 pub mod wdp_lab;
 
