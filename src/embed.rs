@@ -83,6 +83,7 @@ pub fn embed_height(lab: Lab) -> u32 {
         Lab::Dpsgd => 1600,
         Lab::Compose => 1400,
         Lab::Wdp => 1800,
+        Lab::Tangent => 2400,
         Lab::About => 1200,
     }
 }

@@ -15,18 +15,21 @@ pub enum Lab {
     Dpsgd,
     /// The Wasserstein DP paper's figures (`lab=wdp`).
     Wdp,
+    /// Tangent DP of the Gibbs distribution (`lab=tangent`).
+    Tangent,
     /// Every formula the playground uses, with its source (`lab=about`).
     About,
 }
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 6] = [
+    pub const ALL: [Lab; 7] = [
         Lab::RandomizedResponse,
         Lab::Mechanisms,
         Lab::Compose,
         Lab::Dpsgd,
         Lab::Wdp,
+        Lab::Tangent,
         Lab::About,
     ];
 
@@ -38,6 +41,7 @@ impl Lab {
             Lab::Compose => "compose",
             Lab::Dpsgd => "dpsgd",
             Lab::Wdp => "wdp",
+            Lab::Tangent => "tangent",
             Lab::About => "about",
         }
     }
@@ -50,6 +54,7 @@ impl Lab {
             Lab::Compose => "Composition",
             Lab::Dpsgd => "DP-SGD",
             Lab::Wdp => "Wasserstein DP",
+            Lab::Tangent => "Tangent DP",
             Lab::About => "About",
         }
     }
@@ -87,6 +92,7 @@ mod tests {
             Lab::Compose,
             Lab::Dpsgd,
             Lab::Wdp,
+            Lab::Tangent,
             Lab::About,
         ] {
             // This match stops compiling when a lab is added, as a reminder to list it here and in ALL.
@@ -96,6 +102,7 @@ mod tests {
                 | Lab::Compose
                 | Lab::Dpsgd
                 | Lab::Wdp
+                | Lab::Tangent
                 | Lab::About => {}
             }
             assert!(Lab::ALL.contains(&lab), "{lab:?} is missing from Lab::ALL");

@@ -12,6 +12,7 @@
 //!
 //! ## Accounting
 //! - [`accounting`]: zCDP, RDP of the subsampled Gaussian, and the PLD accountant.
+//! - [`tangent`]: tangent DP (Ying 2025): Gibbs distributions, tangent maps, norms, bounds.
 //! - [`wdp`]: Wasserstein DP (Yang, Qi & Zhou 2024): Table 1, the three accountants of its Figure 2.
 //!
 //! ## Labs
@@ -19,6 +20,7 @@
 //! - [`dpsgd_lab`]: DP-SGD: ε by the RDP and PLD accountants, σ for a target ε, the lecture's scenarios.
 //! - [`mech_lab`]: the mechanisms lab's parameters and everything its page shows.
 //! - [`wdp_lab`]: the Wasserstein DP paper's Table 1 and Figures 1–3, reproduced.
+//! - [`tangent_lab`]: tangent DP of the Gibbs distribution (Ying 2025), its norms and bounds, live.
 //!
 //! ## Playground plumbing
 //! - [`embed`]: embedding, read-only views and the share panel's snippets.
@@ -43,6 +45,7 @@ pub mod rr;
 pub mod special;
 pub mod stats;
 pub mod tangent;
+pub mod tangent_lab;
 pub mod wdp;
 pub mod wdp_lab;
 

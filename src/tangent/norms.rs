@@ -63,146 +63,212 @@ const TOP: usize = 24;
 
 /// Computes every norm and R for `inst` at its Gibbs distribution `log_q` over `params`.
 pub fn norms(inst: &Instance, params: &[(f64, f64)], log_q: &[f64]) -> Norms {
-    let q: Vec<f64> = log_q.iter().map(|l| l.exp()).collect();
-    let beta = inst.beta;
-    let m = params.len();
-    let cands = inst.candidates();
-    let k = cands.len();
-    let all_pairs = (k * m <= STORE) && (k as f64) * (k as f64) * (m as f64) / 2.0 <= PAIR_WORK;
-    let (mut tv_all, mut log_all, mut r_thm31, mut r_max) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
-    let mut hi = vec![f64::NEG_INFINITY; m];
-    let mut lo = vec![f64::INFINITY; m];
-    // Stored columns q(w)(r(w,x) − r̄(x)) with their L¹ norms (all of them, or the TOP largest).
-    let mut kept: Vec<(f64, Vec<f64>)> = Vec::new();
-    let mut col = vec![0.0; m];
-    for &c in &cands {
-        for (v, &w) in col.iter_mut().zip(params) {
-            *v = inst.risk_at(w, c);
+    let mut acc = NormsInProgress::new(inst, params, log_q);
+    while !acc.is_done() {
+        acc.advance(usize::MAX);
+    }
+    acc.finish()
+}
+
+/// The norms computed a few columns at a time (for a page that must stay responsive): candidates'
+/// columns first (TV case), then the data points' x-gradients (Wasserstein case).
+#[derive(Debug, Clone)]
+pub struct NormsInProgress {
+    inst: Instance,
+    params: Vec<(f64, f64)>,
+    cands: Vec<super::Point>,
+    q: Vec<f64>,
+    all_pairs: bool,
+    next: usize,
+    tv_all: f64,
+    log_all: f64,
+    r_thm31: f64,
+    r_max: f64,
+    hi: Vec<f64>,
+    lo: Vec<f64>,
+    /// Stored columns q(w)(r(w,x) − r̄(x)) with their L¹ norms (all of them, or the TOP largest).
+    kept: Vec<(f64, Vec<f64>)>,
+    store_b: bool,
+    b: Vec<f64>,
+    acc_big_g: Vec<f64>,
+    acc_g: Vec<f64>,
+    r33: f64,
+}
+
+impl NormsInProgress {
+    /// Starts the computation.
+    pub fn new(inst: &Instance, params: &[(f64, f64)], log_q: &[f64]) -> Self {
+        let (m, n) = (params.len(), inst.data.len());
+        let cands = inst.candidates();
+        let k = cands.len();
+        let store_b = m * n <= STORE;
+        NormsInProgress {
+            inst: inst.clone(),
+            params: params.to_vec(),
+            q: log_q.iter().map(|l| l.exp()).collect(),
+            all_pairs: (k * m <= STORE) && (k as f64) * (k as f64) * (m as f64) / 2.0 <= PAIR_WORK,
+            cands,
+            next: 0,
+            tv_all: 0.0,
+            log_all: 0.0,
+            r_thm31: 0.0,
+            r_max: 0.0,
+            hi: vec![f64::NEG_INFINITY; m],
+            lo: vec![f64::INFINITY; m],
+            kept: Vec::new(),
+            store_b,
+            b: if store_b {
+                vec![0.0; m * n]
+            } else {
+                Vec::new()
+            },
+            acc_big_g: vec![0.0; m],
+            acc_g: vec![0.0; m],
+            r33: 0.0,
         }
-        let rbar: f64 = col.iter().zip(&q).map(|(r, q)| q * r).sum();
+    }
+
+    /// Columns done and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.cands.len() + self.inst.data.len())
+    }
+
+    /// Whether every column is done.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.cands.len() + self.inst.data.len()
+    }
+
+    /// Processes up to `columns` more columns (each costs one loss evaluation per parameter).
+    pub fn advance(&mut self, columns: usize) {
+        let end = self
+            .next
+            .saturating_add(columns)
+            .min(self.cands.len() + self.inst.data.len());
+        while self.next < end {
+            if self.next < self.cands.len() {
+                self.tv_column(self.next);
+            } else {
+                self.wasserstein_column(self.next - self.cands.len());
+            }
+            self.next += 1;
+        }
+    }
+
+    fn tv_column(&mut self, c: usize) {
+        let (inst, q) = (&self.inst, &self.q);
+        let col: Vec<f64> = self
+            .params
+            .iter()
+            .map(|&w| inst.risk_at(w, self.cands[c]))
+            .collect();
+        let rbar: f64 = col.iter().zip(q).map(|(r, q)| q * r).sum();
         let mut l1 = 0.0;
         for (i, &r) in col.iter().enumerate() {
             let d = r - rbar;
             l1 += q[i] * d.abs();
-            log_all = log_all.max(d.abs());
-            hi[i] = hi[i].max(d);
-            lo[i] = lo[i].min(d);
-            r_max = r_max.max(r);
+            self.log_all = self.log_all.max(d.abs());
+            self.hi[i] = self.hi[i].max(d);
+            self.lo[i] = self.lo[i].min(d);
+            self.r_max = self.r_max.max(r);
         }
-        tv_all = tv_all.max(l1);
-        r_thm31 = r_thm31.max(rbar);
-        if all_pairs || kept.len() < TOP || l1 > kept[kept.len() - 1].0 {
-            kept.push((
-                l1,
-                col.iter().zip(&q).map(|(r, q)| q * (r - rbar)).collect(),
-            ));
-            if !all_pairs {
+        self.tv_all = self.tv_all.max(l1);
+        self.r_thm31 = self.r_thm31.max(rbar);
+        let kept = &mut self.kept;
+        if self.all_pairs || kept.len() < TOP || l1 > kept[kept.len() - 1].0 {
+            kept.push((l1, col.iter().zip(q).map(|(r, q)| q * (r - rbar)).collect()));
+            if !self.all_pairs {
                 kept.sort_by(|a, b| b.0.total_cmp(&a.0));
                 kept.truncate(TOP);
             }
         }
     }
-    let mut best_pair = 0.0_f64;
-    for i in 0..kept.len() {
-        for j in i + 1..kept.len() {
-            let d: f64 = kept[i]
-                .1
-                .iter()
-                .zip(&kept[j].1)
-                .map(|(a, b)| (a - b).abs())
-                .sum();
-            best_pair = best_pair.max(d / 2.0);
-        }
-    }
-    let mut norms_sorted: Vec<f64> = kept.iter().map(|x| x.0).collect();
-    norms_sorted.sort_by(|a, b| b.total_cmp(a));
-    let pair_upper = if all_pairs {
-        best_pair
-    } else {
-        (norms_sorted.first().copied().unwrap_or(0.0) + norms_sorted.get(1).copied().unwrap_or(0.0))
-            / 2.0
-    };
-    let log_pairs = hi
-        .iter()
-        .zip(&lo)
-        .map(|(h, l)| (h - l) / 2.0)
-        .fold(0.0, f64::max);
-    let wass = wasserstein(inst, params, &q);
-    Norms {
-        tv_all: beta * tv_all,
-        tv_pairs: Interval {
-            lower: beta * best_pair,
-            upper: beta * pair_upper,
-        },
-        log_all: beta * log_all,
-        log_pairs: beta * log_pairs,
-        r_thm31,
-        r_max,
-        w_tv: Interval {
-            lower: beta * wass.lower,
-            upper: beta * wass.upper,
-        },
-        w_log: beta * wass.log,
-        r_thm33: wass.r33,
-        r_thm33_fixed: wass.r33_fixed,
-        r_thm34: wass.r34,
-        pairs_exact: all_pairs,
-    }
-}
 
-struct Wass {
-    lower: f64,
-    upper: f64,
-    log: f64,
-    r33: f64,
-    r33_fixed: f64,
-    r34: f64,
-}
-
-/// The Wasserstein case (Example 2.2): perturbations ε = −∇·(f p) move the data points with velocity f,
-/// ‖ε‖ = ‖f‖_{L²(p)}; then (D log∘A ε)(w) = −β Σ_i p_i G(w,i) f_i with G = ∂ₓr(w,x_i) − Σ_w' q ∂ₓr(w',x_i).
-/// With u_i = √p_i f_i (a unit vector) and B(w,i) = q(w)√p_i G(w,i), ‖DA‖ = β·max_{‖u‖=1} ‖Bu‖₁.
-/// Lower bound: the best of alternating sign iterations s = sign(Bu), u = Bᵀs/‖Bᵀs‖ (each step cannot
-/// decrease ‖Bu‖₁), started from the heaviest row; upper bound: Σ_w ‖B(w,·)‖₂ (triangle inequality).
-fn wasserstein(inst: &Instance, params: &[(f64, f64)], q: &[f64]) -> Wass {
-    let (m, n) = (params.len(), inst.data.len());
-    let p = 1.0 / n as f64;
-    let store = m * n <= STORE;
-    let mut b = if store { vec![0.0; m * n] } else { Vec::new() };
-    let (mut acc_big_g, mut acc_g) = (vec![0.0; m], vec![0.0; m]);
-    let mut r33 = 0.0;
-    let mut g = vec![0.0; m];
-    for (i, &x) in inst.data.iter().enumerate() {
-        for (v, &w) in g.iter_mut().zip(params) {
-            *v = inst.risk_dx(w, x);
-        }
-        let gbar: f64 = g.iter().zip(q).map(|(g, q)| q * g).sum();
-        r33 += p * gbar * gbar;
+    /// The Wasserstein case (Example 2.2): perturbations ε = −∇·(f p) move the data points with velocity
+    /// f, ‖ε‖ = ‖f‖_{L²(p)}; then (D log∘A ε)(w) = −β Σ_i p_i G(w,i) f_i with
+    /// G = ∂ₓr(w,x_i) − Σ_w' q ∂ₓr(w',x_i). One data point's column of G.
+    fn wasserstein_column(&mut self, i: usize) {
+        let n = self.inst.data.len();
+        let p = 1.0 / n as f64;
+        let x = self.inst.data[i];
+        let g: Vec<f64> = self
+            .params
+            .iter()
+            .map(|&w| self.inst.risk_dx(w, x))
+            .collect();
+        let gbar: f64 = g.iter().zip(&self.q).map(|(g, q)| q * g).sum();
+        self.r33 += p * gbar * gbar;
         for (w, &gw) in g.iter().enumerate() {
             let d = gw - gbar;
-            acc_big_g[w] += p * d * d;
-            acc_g[w] += p * gw * gw;
-            if store {
-                b[w * n + i] = q[w] * p.sqrt() * d;
+            self.acc_big_g[w] += p * d * d;
+            self.acc_g[w] += p * gw * gw;
+            if self.store_b {
+                self.b[w * n + i] = self.q[w] * p.sqrt() * d;
             }
         }
     }
-    let row_norm: Vec<f64> = acc_big_g.iter().map(|a| a.sqrt()).collect();
-    let upper: f64 = row_norm.iter().zip(q).map(|(r, q)| q * r).sum();
-    let heaviest = (0..m).max_by(|&a, &c| (q[a] * row_norm[a]).total_cmp(&(q[c] * row_norm[c])));
-    let mut lower = heaviest.map_or(0.0, |w| q[w] * row_norm[w]);
-    if store {
-        if let Some(w0) = heaviest {
-            lower = lower.max(sign_iteration(&b, m, n, &b[w0 * n..(w0 + 1) * n]));
+
+    /// The norms (call when [`NormsInProgress::is_done`]). With B(w,i) = q(w)√p_i G(w,i) and u_i = √p_i f_i
+    /// (a unit vector), ‖DA‖_{Ḣ⁻¹→L¹} = β·max_{‖u‖=1} ‖Bu‖₁: lower bound from alternating sign iterations
+    /// s = sign(Bu), u = Bᵀs/‖Bᵀs‖ (no step decreases ‖Bu‖₁) started from the heaviest row, or that row
+    /// alone when B is too large to keep; upper bound Σ_w ‖B(w,·)‖₂ (triangle inequality).
+    pub fn finish(&self) -> Norms {
+        let beta = self.inst.beta;
+        let kept = &self.kept;
+        let mut best_pair = 0.0_f64;
+        for i in 0..kept.len() {
+            for j in i + 1..kept.len() {
+                let d: f64 = kept[i]
+                    .1
+                    .iter()
+                    .zip(&kept[j].1)
+                    .map(|(a, b)| (a - b).abs())
+                    .sum();
+                best_pair = best_pair.max(d / 2.0);
+            }
         }
-    }
-    Wass {
-        lower,
-        upper,
-        log: row_norm.iter().copied().fold(0.0, f64::max),
-        r33: r33.sqrt(),
-        r33_fixed: acc_g.iter().zip(q).map(|(a, q)| q * a.sqrt()).sum(),
-        r34: acc_g.iter().map(|a| a.sqrt()).fold(0.0, f64::max),
+        let mut sorted: Vec<f64> = kept.iter().map(|x| x.0).collect();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let pair_upper = if self.all_pairs {
+            best_pair
+        } else {
+            (sorted.first().copied().unwrap_or(0.0) + sorted.get(1).copied().unwrap_or(0.0)) / 2.0
+        };
+        let log_pairs = self
+            .hi
+            .iter()
+            .zip(&self.lo)
+            .map(|(h, l)| (h - l) / 2.0)
+            .fold(0.0, f64::max);
+        let q = &self.q;
+        let (m, n) = (self.params.len(), self.inst.data.len());
+        let row_norm: Vec<f64> = self.acc_big_g.iter().map(|a| a.sqrt()).collect();
+        let upper: f64 = row_norm.iter().zip(q).map(|(r, q)| q * r).sum();
+        let heaviest =
+            (0..m).max_by(|&a, &c| (q[a] * row_norm[a]).total_cmp(&(q[c] * row_norm[c])));
+        let mut lower = heaviest.map_or(0.0, |w| q[w] * row_norm[w]);
+        if let (true, Some(w0)) = (self.store_b, heaviest) {
+            lower = lower.max(sign_iteration(&self.b, m, n, &self.b[w0 * n..(w0 + 1) * n]));
+        }
+        Norms {
+            tv_all: beta * self.tv_all,
+            tv_pairs: Interval {
+                lower: beta * best_pair,
+                upper: beta * pair_upper,
+            },
+            log_all: beta * self.log_all,
+            log_pairs: beta * log_pairs,
+            r_thm31: self.r_thm31,
+            r_max: self.r_max,
+            w_tv: Interval {
+                lower: beta * lower,
+                upper: beta * upper,
+            },
+            w_log: beta * row_norm.iter().copied().fold(0.0, f64::max),
+            r_thm33: self.r33.sqrt(),
+            r_thm33_fixed: self.acc_g.iter().zip(q).map(|(a, q)| q * a.sqrt()).sum(),
+            r_thm34: self.acc_g.iter().map(|a| a.sqrt()).fold(0.0, f64::max),
+            pairs_exact: self.all_pairs,
+        }
     }
 }
 

@@ -1,0 +1,485 @@
+//! The tangent DP lab (`?lab=tangent`): parameters from the link, the instance they describe, and the
+//! report the page shows (norms, bounds, the removal experiment, the pictures' data).
+
+use crate::error::{Error, Result};
+use crate::query::{
+    fmt_f64, parse_number_in as number, parse_seed, parse_whole_in as whole, read_optional,
+    read_param, Notice, Query,
+};
+use crate::tangent::gibbs::{log_gibbs, Instance};
+use crate::tangent::norms::{tangent_entries, Norms, NormsInProgress};
+use crate::tangent::removal::{change, r_thm31, risks_after_removals, Change};
+use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Point};
+
+/// Most data points.
+pub const MAX_N: usize = 10_000;
+/// Most grid points per axis (threshold model / 2-D model).
+pub const MAX_W_1D: usize = 20_000;
+/// Most grid points per axis of the 2-D model.
+pub const MAX_W_2D: usize = 200;
+/// Rows and columns of the tangent-map picture (subsampled evenly).
+pub const PICTURE: usize = 60;
+
+/// Everything a tangent link holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TangentParams {
+    /// The model.
+    pub model: Model,
+    /// The loss.
+    pub loss: Loss,
+    /// β.
+    pub beta: f64,
+    /// Points drawn from the mixture (when `data` is absent).
+    pub n: usize,
+    /// Seed of the mixture, the draws and the Langevin chain.
+    pub seed: u64,
+    /// Points given in the link (override `n`).
+    pub data: Option<Vec<Point>>,
+    /// Parameter grid (per axis for the 2-D model); `None` = the model's default.
+    pub wgrid: Option<Grid>,
+    /// Feature grid of the candidate set.
+    pub xgrid: Grid,
+    /// The point removed in the experiment.
+    pub remove: usize,
+    /// Monte Carlo draws (and Langevin steps ÷ 10).
+    pub samples: usize,
+}
+
+impl Default for TangentParams {
+    /// Threshold model, Savage loss, β = 20, 200 points, seed 1.
+    fn default() -> Self {
+        TangentParams {
+            model: Model::Threshold,
+            loss: Loss::Savage,
+            beta: 20.0,
+            n: 200,
+            seed: 1,
+            data: None,
+            wgrid: None,
+            xgrid: Grid {
+                min: -3.0,
+                max: 3.0,
+                count: 13,
+            },
+            remove: 0,
+            samples: 2000,
+        }
+    }
+}
+
+impl TangentParams {
+    /// The parameter grid in use.
+    pub fn wgrid(&self) -> Grid {
+        self.wgrid.unwrap_or(match self.model {
+            Model::Threshold => Grid {
+                min: -3.0,
+                max: 3.0,
+                count: 121,
+            },
+            Model::Linear2d => Grid {
+                min: -3.0,
+                max: 3.0,
+                count: 41,
+            },
+        })
+    }
+
+    /// The instance the link describes.
+    pub fn instance(&self) -> Instance {
+        Instance {
+            model: self.model,
+            loss: self.loss,
+            beta: self.beta,
+            data: self
+                .data
+                .clone()
+                .unwrap_or_else(|| mixture(self.n, self.seed)),
+            wgrid: self.wgrid(),
+            xgrid: self.xgrid,
+        }
+    }
+
+    /// Reads the lab's keys; never fails (bad values fall back with a notice).
+    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = TangentParams::default();
+        let mut notices = Vec::new();
+        let nn = &mut notices;
+        let model = read_param(query, "model", d.model, Model::parse, nn);
+        let loss = read_param(query, "loss", d.loss, Loss::parse, nn);
+        let beta = read_param(
+            query,
+            "beta",
+            d.beta,
+            |s| number("beta", s, 0.0, 1e6, true),
+            nn,
+        );
+        let n = read_param(
+            query,
+            "n",
+            d.n as u64,
+            |s| whole("n", s, 2, MAX_N as u64),
+            nn,
+        ) as usize;
+        let seed = read_param(query, "seed", d.seed, parse_seed, nn);
+        let data = read_optional(
+            query,
+            "data",
+            |s| parse_points(s, MAX_N),
+            "drawing the mixture instead",
+            nn,
+        );
+        let max_w = if model == Model::Threshold {
+            MAX_W_1D
+        } else {
+            MAX_W_2D
+        };
+        let wgrid = read_optional(
+            query,
+            "wgrid",
+            |s| Grid::parse("wgrid", s, max_w),
+            "using the model's default grid",
+            nn,
+        );
+        let xgrid = read_param(
+            query,
+            "xgrid",
+            d.xgrid,
+            |s| Grid::parse("xgrid", s, 1000),
+            nn,
+        );
+        let count = data.as_ref().map_or(n, Vec::len);
+        let remove = read_param(
+            query,
+            "remove",
+            0u64,
+            |s| whole("remove", s, 0, count as u64 - 1),
+            nn,
+        ) as usize;
+        let samples = read_param(
+            query,
+            "samples",
+            d.samples as u64,
+            |s| whole("samples", s, 10, 1_000_000),
+            nn,
+        ) as usize;
+        (
+            TangentParams {
+                model,
+                loss,
+                beta,
+                n,
+                seed,
+                data,
+                wgrid,
+                xgrid,
+                remove,
+                samples,
+            },
+            notices,
+        )
+    }
+
+    /// Prints every key, `lab=tangent` first.
+    pub fn to_query(&self) -> Query {
+        let mut q = Query::default()
+            .with("lab", "tangent")
+            .with("model", self.model.key())
+            .with("loss", self.loss.key())
+            .with("beta", fmt_f64(self.beta))
+            .with("n", self.n.to_string())
+            .with("seed", self.seed.to_string())
+            .with("xgrid", self.xgrid.to_string())
+            .with("remove", self.remove.to_string())
+            .with("samples", self.samples.to_string());
+        if let Some(g) = self.wgrid {
+            q.set("wgrid", g.to_string());
+        }
+        if let Some(d) = &self.data {
+            q.set("data", format_points(d));
+        }
+        q
+    }
+}
+
+/// What the page shows for the link's instance (everything but the sweeps and the Monte Carlo).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The instance.
+    pub instance: Instance,
+    /// Its parameter points.
+    pub params: Vec<(f64, f64)>,
+    /// ln q on them.
+    pub log_q: Vec<f64>,
+    /// The empirical risk on them.
+    pub risk: Vec<f64>,
+    /// Norms and R's.
+    pub norms: Norms,
+    /// Removing the chosen point.
+    pub removal: Change,
+    /// ε of the exponential mechanism for one point replaced, 2β·max r/N (finite on the candidate set).
+    pub dp_eps: f64,
+}
+
+/// Computes the report in one go (see [`TangentJob`] for the piecewise version the page uses).
+///
+/// # Errors
+/// Never for parameters from [`TangentParams::from_query`]; a hand-built link with a removal index out
+/// of range is refused.
+pub fn report(p: &TangentParams) -> Result<Report> {
+    let mut job = TangentJob::new(p)?;
+    loop {
+        if let Some(r) = job.advance(usize::MAX) {
+            return Ok(r);
+        }
+    }
+}
+
+/// The report computed piece by piece: the empirical risk one data point at a time, then the norms one
+/// column at a time, so that a page can pause between pieces and show progress.
+#[derive(Debug, Clone)]
+pub struct TangentJob {
+    p: TangentParams,
+    instance: Instance,
+    params: Vec<(f64, f64)>,
+    risk: Vec<f64>,
+    risk_done: usize,
+    norms: Option<(Vec<f64>, NormsInProgress)>,
+}
+
+impl TangentJob {
+    /// Starts the computation.
+    ///
+    /// # Errors
+    /// A removal index out of range.
+    pub fn new(p: &TangentParams) -> Result<Self> {
+        let instance = p.instance();
+        let n = instance.data.len();
+        if n < 2 || p.remove >= n {
+            return Err(Error::invalid(
+                "remove",
+                p.remove,
+                format!("must be a point index from 0 to {}", n.saturating_sub(1)),
+            ));
+        }
+        let params = instance.params();
+        Ok(TangentJob {
+            p: p.clone(),
+            risk: vec![0.0; params.len()],
+            instance,
+            params,
+            risk_done: 0,
+            norms: None,
+        })
+    }
+
+    /// Fraction done, in [0, 1] (by loss evaluations).
+    pub fn progress(&self) -> f64 {
+        let n = self.instance.data.len() as f64;
+        let k = self.instance.candidates().len() as f64;
+        let total = n + k + n;
+        let done = match &self.norms {
+            None => self.risk_done as f64,
+            Some((_, acc)) => n + acc.progress().0 as f64,
+        };
+        done / total
+    }
+
+    /// Does about `evals` loss evaluations; returns the report once everything is done.
+    pub fn advance(&mut self, evals: usize) -> Option<Report> {
+        let columns = (evals / self.params.len().max(1)).max(1);
+        let inst = &self.instance;
+        let n = inst.data.len();
+        if self.risk_done < n {
+            let end = self.risk_done.saturating_add(columns).min(n);
+            let weight = 1.0 / n as f64;
+            for &x in &inst.data[self.risk_done..end] {
+                for (r, &w) in self.risk.iter_mut().zip(&self.params) {
+                    *r += weight * inst.risk_at(w, x);
+                }
+            }
+            self.risk_done = end;
+            if end == n {
+                let log_q = log_gibbs(inst.beta, &self.risk);
+                let acc = NormsInProgress::new(inst, &self.params, &log_q);
+                self.norms = Some((log_q, acc));
+            }
+            return None;
+        }
+        let (log_q, acc) = self.norms.as_mut()?;
+        acc.advance(columns);
+        if !acc.is_done() {
+            return None;
+        }
+        let norms = acc.finish();
+        let log_q = log_q.clone();
+        let reduced = risks_after_removals(inst, &self.params, &self.risk, &[self.p.remove]);
+        let removal = change(
+            inst.beta,
+            &self.risk,
+            &reduced[0],
+            2.0 / n as f64,
+            norms.r_thm31,
+            norms.r_max,
+        );
+        Some(Report {
+            instance: inst.clone(),
+            params: self.params.clone(),
+            log_q,
+            risk: self.risk.clone(),
+            dp_eps: 2.0 * inst.beta * norms.r_max / n as f64,
+            norms,
+            removal,
+        })
+    }
+}
+
+/// Whether the β sweep bounds with Remark 3.2(b)'s R = max r instead of recomputing Thm 3.1's R at every
+/// β (which costs a full pass over W × X each: skipped above 2·10⁷ loss evaluations).
+pub fn sweep_uses_crude_r(r: &Report) -> bool {
+    (r.params.len() * r.instance.candidates().len()) as f64 > 2e7
+}
+
+/// The removal experiment against β: (β, change) for 17 values from β/10 to 10β (log-spaced), each with
+/// Thm 3.1's R recomputed at that β (or the crude R, see [`sweep_uses_crude_r`]).
+pub fn sweep_beta(r: &Report, remove: usize) -> Vec<(f64, Change)> {
+    let inst = &r.instance;
+    let reduced = risks_after_removals(inst, &r.params, &r.risk, &[remove]);
+    let n = inst.data.len() as f64;
+    let big = sweep_uses_crude_r(r);
+    (0..17)
+        .map(|i| {
+            let beta = inst.beta * 10f64.powf(-1.0 + i as f64 / 8.0);
+            let lq = log_gibbs(beta, &r.risk);
+            let r31 = if big {
+                r.norms.r_max
+            } else {
+                r_thm31(inst, &r.params, &lq)
+            };
+            (
+                beta,
+                change(beta, &r.risk, &reduced[0], 2.0 / n, r31, r.norms.r_max),
+            )
+        })
+        .collect()
+}
+
+/// The removal experiment against the number of points removed: c = 1, …, up to 20 (at most N − 1),
+/// starting with the chosen point and going on in index order.
+pub fn sweep_count(r: &Report, remove: usize) -> Vec<(usize, Change)> {
+    let inst = &r.instance;
+    let n = inst.data.len();
+    let order: Vec<usize> = std::iter::once(remove)
+        .chain((0..n).filter(|&i| i != remove))
+        .take(20.min(n - 1))
+        .collect();
+    risks_after_removals(inst, &r.params, &r.risk, &order)
+        .iter()
+        .enumerate()
+        .map(|(c, red)| {
+            let dp = 2.0 * (c + 1) as f64 / n as f64;
+            (
+                c + 1,
+                change(inst.beta, &r.risk, red, dp, r.norms.r_thm31, r.norms.r_max),
+            )
+        })
+        .collect()
+}
+
+/// The tangent maps at up to [`PICTURE`] evenly spaced rows and columns: (rows, cols, DA, D log∘A).
+pub fn picture(r: &Report) -> (Vec<usize>, Vec<usize>, Vec<f64>, Vec<f64>) {
+    let even = |len: usize| -> Vec<usize> {
+        let k = len.min(PICTURE);
+        (0..k)
+            .map(|i| if k == 1 { 0 } else { i * (len - 1) / (k - 1) })
+            .collect()
+    };
+    let rows = even(r.params.len());
+    let cols = even(r.instance.candidates().len());
+    let (da, dl) = tangent_entries(&r.instance, &r.params, &r.log_q, &rows, &cols);
+    (rows, cols, da, dl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_falls_back() {
+        let p = TangentParams {
+            model: Model::Linear2d,
+            loss: Loss::Hinge,
+            beta: 3.5,
+            n: 50,
+            seed: 9,
+            data: Some(vec![
+                Point { x: 0.5, y: 1.0 },
+                Point { x: -0.25, y: -1.0 },
+                Point { x: 1.5, y: 1.0 },
+            ]),
+            wgrid: Some(Grid {
+                min: -2.0,
+                max: 2.0,
+                count: 21,
+            }),
+            xgrid: Grid {
+                min: -1.0,
+                max: 1.0,
+                count: 5,
+            },
+            remove: 2,
+            samples: 500,
+        };
+        let (back, notices) = TangentParams::from_query(&p.to_query());
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, p);
+        let q = Query::parse("lab=tangent&model=cnn&loss=l2&beta=-1&n=1&seed=x&data=1:3&wgrid=0:0:0&xgrid=a&remove=500&samples=5");
+        let (p, notices) = TangentParams::from_query(&q);
+        assert_eq!(p, TangentParams::default());
+        assert_eq!(notices.len(), 10, "{notices:?}");
+    }
+
+    #[test]
+    fn default_report_is_finite_and_bounded() {
+        let p = TangentParams::default();
+        let r = report(&p).unwrap_or_else(|e| panic!("{e}"));
+        let s = &r.norms;
+        for v in [
+            s.tv_all,
+            s.log_all,
+            s.w_log,
+            s.w_tv.lower,
+            s.w_tv.upper,
+            r.dp_eps,
+            r.removal.actual_tv,
+        ] {
+            assert!(v.is_finite() && v >= 0.0);
+        }
+        assert!(s.tv_all <= 2.0 * p.beta * s.r_thm31);
+        assert_eq!(sweep_beta(&r, 0).len(), 17);
+        assert_eq!(sweep_count(&r, 5).len(), 20);
+        let (rows, cols, da, _) = picture(&r);
+        assert_eq!(da.len(), rows.len() * cols.len());
+    }
+
+    /// The page's piecewise computation gives exactly the one-shot report, and its progress only grows.
+    #[test]
+    fn piecewise_job_equals_one_shot() {
+        let p = TangentParams {
+            model: Model::Linear2d,
+            n: 30,
+            ..TangentParams::default()
+        };
+        let whole = report(&p).unwrap_or_else(|e| panic!("{e}"));
+        let mut job = TangentJob::new(&p).unwrap_or_else(|e| panic!("{e}"));
+        let mut last = -1.0;
+        let piecewise = loop {
+            let progress = job.progress();
+            assert!(progress >= last && progress <= 1.0);
+            last = progress;
+            if let Some(r) = job.advance(500) {
+                break r;
+            }
+        };
+        assert_eq!(piecewise, whole);
+    }
+}
