@@ -9,6 +9,7 @@ use crate::query::{
 use crate::tangent::gibbs::{log_gibbs, Instance};
 use crate::tangent::norms::{tangent_entries, Norms, NormsInProgress};
 use crate::tangent::removal::{change, r_thm31, risks_after_removals, Change};
+use crate::tangent::sampling::{estimate_r, grid_draws, hoeffding_half_width};
 use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Point};
 
 /// Most data points.
@@ -334,33 +335,38 @@ impl TangentJob {
 }
 
 /// Whether the β sweep bounds with Remark 3.2(b)'s R = max r instead of recomputing Thm 3.1's R at every
-/// β (which costs a full pass over W × X each: skipped above 2·10⁷ loss evaluations).
+/// β (which costs a full pass over W × X each: skipped above 10⁶ loss evaluations per β).
 pub fn sweep_uses_crude_r(r: &Report) -> bool {
-    (r.params.len() * r.instance.candidates().len()) as f64 > 2e7
+    (r.params.len() * r.instance.candidates().len()) as f64 > 1e6
 }
 
-/// The removal experiment against β: (β, change) for 17 values from β/10 to 10β (log-spaced), each with
-/// Thm 3.1's R recomputed at that β (or the crude R, see [`sweep_uses_crude_r`]).
+/// Points of the β sweep.
+pub const SWEEP_POINTS: usize = 17;
+
+/// The removal experiment against β: (β, change) for [`SWEEP_POINTS`] values from β/10 to 10β
+/// (log-spaced), each with Thm 3.1's R recomputed at that β (or the crude R, see [`sweep_uses_crude_r`]).
 pub fn sweep_beta(r: &Report, remove: usize) -> Vec<(f64, Change)> {
+    (0..SWEEP_POINTS)
+        .map(|i| sweep_beta_point(r, remove, i))
+        .collect()
+}
+
+/// The i-th point of [`sweep_beta`] (the page computes them one per pause).
+pub fn sweep_beta_point(r: &Report, remove: usize, i: usize) -> (f64, Change) {
     let inst = &r.instance;
     let reduced = risks_after_removals(inst, &r.params, &r.risk, &[remove]);
     let n = inst.data.len() as f64;
-    let big = sweep_uses_crude_r(r);
-    (0..17)
-        .map(|i| {
-            let beta = inst.beta * 10f64.powf(-1.0 + i as f64 / 8.0);
-            let lq = log_gibbs(beta, &r.risk);
-            let r31 = if big {
-                r.norms.r_max
-            } else {
-                r_thm31(inst, &r.params, &lq)
-            };
-            (
-                beta,
-                change(beta, &r.risk, &reduced[0], 2.0 / n, r31, r.norms.r_max),
-            )
-        })
-        .collect()
+    let beta = inst.beta * 10f64.powf(-1.0 + 2.0 * i as f64 / (SWEEP_POINTS - 1) as f64);
+    let lq = log_gibbs(beta, &r.risk);
+    let r31 = if sweep_uses_crude_r(r) {
+        r.norms.r_max
+    } else {
+        r_thm31(inst, &r.params, &lq)
+    };
+    (
+        beta,
+        change(beta, &r.risk, &reduced[0], 2.0 / n, r31, r.norms.r_max),
+    )
 }
 
 /// The removal experiment against the number of points removed: c = 1, …, up to 20 (at most N − 1),
@@ -383,6 +389,48 @@ pub fn sweep_count(r: &Report, remove: usize) -> Vec<(usize, Change)> {
             )
         })
         .collect()
+}
+
+/// Remark 3.2(c) on the grid: the estimate of Thm 3.1's R against the number of exact draws from q.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridEstimate {
+    /// Draws used (the link's `samples`, capped so that draws × candidates ≤ 2·10⁷).
+    pub draws: usize,
+    /// (draws so far, R̂) at 1-2-5 checkpoints and at the end.
+    pub curve: Vec<(usize, f64)>,
+    /// Simultaneous half-width at the end with probability 1 − 10⁻⁶ (Hoeffding and a union bound).
+    pub half_width: f64,
+}
+
+/// The grid Monte Carlo estimate for the report (seeded by the link's seed).
+pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
+    let k = r.instance.candidates().len();
+    let draws = samples.min((2e7 / k as f64) as usize).max(10);
+    let idx = grid_draws(&r.log_q, draws, seed);
+    let mut checkpoints: Vec<usize> = [1, 2, 5]
+        .iter()
+        .flat_map(|&a| (1..7).map(move |e| a * 10usize.pow(e)))
+        .filter(|&c| c < draws)
+        .collect();
+    checkpoints.sort_unstable();
+    checkpoints.push(draws);
+    let curve = estimate_r(&r.instance, &r.params, &idx, &checkpoints);
+    GridEstimate {
+        draws,
+        curve,
+        half_width: hoeffding_half_width(r.norms.r_max, k, draws, 1e-6),
+    }
+}
+
+/// The Langevin run for a link: (steps, step size h, thinning for the estimate). Steps = 10 × samples,
+/// capped at 2·10⁷ / N gradient evaluations; h = min(0.01, 0.2/β) keeps the drift step small.
+pub fn langevin_plan(r: &Report, samples: usize) -> (usize, f64, usize) {
+    let n = r.instance.data.len();
+    let k = r.instance.candidates().len();
+    let steps = (10 * samples).min((2e7 / n as f64) as usize).max(100);
+    let h = (0.01f64).min(0.2 / r.instance.beta);
+    let thin = ((steps as f64 * k as f64 / 1e7).ceil() as usize).max(1);
+    (steps, h, thin)
 }
 
 /// The tangent maps at up to [`PICTURE`] evenly spaced rows and columns: (rows, cols, DA, D log∘A).
@@ -457,6 +505,15 @@ mod tests {
         assert!(s.tv_all <= 2.0 * p.beta * s.r_thm31);
         assert_eq!(sweep_beta(&r, 0).len(), 17);
         assert_eq!(sweep_count(&r, 5).len(), 20);
+        let mc = grid_estimate(&r, 2000, 1);
+        assert_eq!(mc.curve.last().map(|c| c.0), Some(2000));
+        let (_, est) = mc.curve[mc.curve.len() - 1];
+        assert!(
+            (est - s.r_thm31).abs() <= mc.half_width,
+            "{est} vs {} ± {}",
+            s.r_thm31,
+            mc.half_width
+        );
         let (rows, cols, da, _) = picture(&r);
         assert_eq!(da.len(), rows.len() * cols.len());
     }

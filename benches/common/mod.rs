@@ -1,4 +1,5 @@
 //! Timing shared by the benchmarks: hand-rolled (no criterion) to keep the dev build lean.
+#![allow(dead_code)] // each benchmark uses part of this module
 
 use std::time::Instant;
 

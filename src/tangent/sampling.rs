@@ -60,41 +60,69 @@ pub fn hoeffding_half_width(b: f64, k: usize, s: usize, alpha: f64) -> f64 {
 /// w ← w − h·β·∇R(w) + √(2h)·ξ, from the box's centre, `steps` steps of size `h`. Returns the trace.
 /// Needs a loss with a useful gradient (the 0/1 loss has none: its chain is a plain random walk).
 pub fn langevin(inst: &Instance, steps: usize, h: f64, seed: u64) -> Vec<(f64, f64)> {
-    let (lo, hi) = (inst.wgrid.min, inst.wgrid.max);
-    let two_d = inst.model == super::Model::Linear2d;
-    let reflect = |mut x: f64| {
-        for _ in 0..4 {
-            if x < lo {
-                x = 2.0 * lo - x;
-            } else if x > hi {
-                x = 2.0 * hi - x;
-            }
+    let mut chain = LangevinChain::new(inst, h, seed);
+    chain.run(inst, steps)
+}
+
+/// A Langevin chain that can be run a few steps at a time (see [`langevin`]).
+#[derive(Debug, Clone)]
+pub struct LangevinChain {
+    w: (f64, f64),
+    h: f64,
+    rng: ChaCha8Rng,
+}
+
+impl LangevinChain {
+    /// A chain at the centre of the grid's box.
+    pub fn new(inst: &Instance, h: f64, seed: u64) -> Self {
+        let centre = 0.5 * (inst.wgrid.min + inst.wgrid.max);
+        let second = if inst.model == super::Model::Linear2d {
+            centre
+        } else {
+            0.0
+        };
+        LangevinChain {
+            w: (centre, second),
+            h,
+            rng: ChaCha8Rng::seed_from_u64(seed),
         }
-        x.clamp(lo, hi)
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let centre = 0.5 * (lo + hi);
-    let mut w = (centre, if two_d { centre } else { 0.0 });
-    let n = inst.data.len() as f64;
-    let noise = (2.0 * h).sqrt();
-    let mut trace = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        let (mut g0, mut g1) = (0.0, 0.0);
-        for &p in &inst.data {
-            let s = inst.loss.slope(inst.model.margin(w, p));
-            let (d0, d1) = inst.model.margin_dw(p);
-            g0 += s * d0;
-            g1 += s * d1;
-        }
-        let z0: f64 = StandardNormal.sample(&mut rng);
-        w.0 = reflect(w.0 - h * inst.beta * g0 / n + noise * z0);
-        if two_d {
-            let z1: f64 = StandardNormal.sample(&mut rng);
-            w.1 = reflect(w.1 - h * inst.beta * g1 / n + noise * z1);
-        }
-        trace.push(w);
     }
-    trace
+
+    /// Runs `steps` more steps; returns their states.
+    pub fn run(&mut self, inst: &Instance, steps: usize) -> Vec<(f64, f64)> {
+        let (lo, hi) = (inst.wgrid.min, inst.wgrid.max);
+        let two_d = inst.model == super::Model::Linear2d;
+        let reflect = |mut x: f64| {
+            for _ in 0..4 {
+                if x < lo {
+                    x = 2.0 * lo - x;
+                } else if x > hi {
+                    x = 2.0 * hi - x;
+                }
+            }
+            x.clamp(lo, hi)
+        };
+        let n = inst.data.len() as f64;
+        let (h, noise) = (self.h, (2.0 * self.h).sqrt());
+        let mut trace = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            let (mut g0, mut g1) = (0.0, 0.0);
+            for &p in &inst.data {
+                let s = inst.loss.slope(inst.model.margin(self.w, p));
+                let (d0, d1) = inst.model.margin_dw(p);
+                g0 += s * d0;
+                g1 += s * d1;
+            }
+            let z0: f64 = StandardNormal.sample(&mut self.rng);
+            self.w.0 = reflect(self.w.0 - h * inst.beta * g0 / n + noise * z0);
+            if two_d {
+                let z1: f64 = StandardNormal.sample(&mut self.rng);
+                self.w.1 = reflect(self.w.1 - h * inst.beta * g1 / n + noise * z1);
+            }
+            trace.push(self.w);
+        }
+        trace
+    }
 }
 
 /// R̂ from a Langevin trace: max over candidates of the mean of r(w_t, x) over every `thin`-th state after
