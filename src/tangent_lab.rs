@@ -394,7 +394,7 @@ pub fn sweep_count(r: &Report, remove: usize) -> Vec<(usize, Change)> {
 /// Remark 3.2(c) on the grid: the estimate of Thm 3.1's R against the number of exact draws from q.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridEstimate {
-    /// Draws used (the link's `samples`, capped so that draws × candidates ≤ 2·10⁷).
+    /// Draws used (the link's `samples`, capped so that draws × candidates ≤ 4·10⁶, a pause-free moment).
     pub draws: usize,
     /// (draws so far, R̂) at 1-2-5 checkpoints and at the end.
     pub curve: Vec<(usize, f64)>,
@@ -405,7 +405,7 @@ pub struct GridEstimate {
 /// The grid Monte Carlo estimate for the report (seeded by the link's seed).
 pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
     let k = r.instance.candidates().len();
-    let draws = samples.min((2e7 / k as f64) as usize).max(10);
+    let draws = samples.min((4e6 / k as f64) as usize).max(10);
     let idx = grid_draws(&r.log_q, draws, seed);
     let mut checkpoints: Vec<usize> = [1, 2, 5]
         .iter()
@@ -429,8 +429,63 @@ pub fn langevin_plan(r: &Report, samples: usize) -> (usize, f64, usize) {
     let k = r.instance.candidates().len();
     let steps = (10 * samples).min((2e7 / n as f64) as usize).max(100);
     let h = (0.01f64).min(0.2 / r.instance.beta);
-    let thin = ((steps as f64 * k as f64 / 1e7).ceil() as usize).max(1);
+    let thin = ((steps as f64 * k as f64 / 4e6).ceil() as usize).max(1);
     (steps, h, thin)
+}
+
+/// The share panel's Markdown: the instance and every norm beside its bound.
+pub fn markdown(p: &TangentParams, r: &Report) -> String {
+    let s = &r.norms;
+    let b = r.instance.beta;
+    let sig = crate::rr::share::sig;
+    let rows = vec![
+        (
+            "model, loss, β".to_string(),
+            format!("{}, {}, {}", p.model, p.loss.title(), fmt_f64(p.beta)),
+        ),
+        (
+            "points, parameters, candidates".into(),
+            format!(
+                "{}, {}, {}",
+                r.instance.data.len(),
+                r.params.len(),
+                r.instance.candidates().len()
+            ),
+        ),
+        (
+            "‖DA‖ L¹→L¹ (all ε; tangent space)".into(),
+            format!("{}; {}", sig(s.tv_all), sig(s.tv_pairs.lower)),
+        ),
+        ("Thm 3.1 bound 2βR".into(), sig(2.0 * b * s.r_thm31)),
+        (
+            "‖D log A‖ L¹→L^∞ (all ε; tangent space)".into(),
+            format!("{}; {}", sig(s.log_all), sig(s.log_pairs)),
+        ),
+        ("Thm 3.2 bound 2βR".into(), sig(2.0 * b * s.r_max)),
+        (
+            "‖DA‖ Ḣ⁻¹→L¹ (range)".into(),
+            format!("[{}, {}]", sig(s.w_tv.lower), sig(s.w_tv.upper)),
+        ),
+        (
+            "Thm 3.3 bound as stated; corrected".into(),
+            format!(
+                "{}; {}",
+                sig(2.0 * b * s.r_thm33),
+                sig(2.0 * b * s.r_thm33_fixed)
+            ),
+        ),
+        ("‖D log A‖ Ḣ⁻¹→L^∞".into(), sig(s.w_log)),
+        ("Thm 3.4 bound 2βR".into(), sig(2.0 * b * s.r_thm34)),
+        (
+            format!("remove point {}: ‖q − q̃‖₁ actual; linear", p.remove),
+            format!("{}; {}", sig(r.removal.actual_tv), sig(r.removal.linear_tv)),
+        ),
+        (
+            "exponential-mechanism ε (one point replaced)".into(),
+            sig(r.dp_eps),
+        ),
+    ];
+    crate::embed::markdown_table(("Tangent DP (Ying 2025)", "value"), &rows)
 }
 
 /// The tangent maps at up to [`PICTURE`] evenly spaced rows and columns: (rows, cols, DA, D log∘A).

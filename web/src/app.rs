@@ -2,7 +2,7 @@
 
 use crate::components::{
     about::About, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab, header::SiteHeader,
-    mech_lab::MechLab, notices::Notices, rr_lab::RrLab, wdp_lab::WdpLab,
+    mech_lab::MechLab, notices::Notices, rr_lab::RrLab, tangent_lab::TangentLab, wdp_lab::WdpLab,
 };
 use crate::url::UrlState;
 use dp_playground::lab::Lab;
@@ -56,6 +56,7 @@ fn Shell() -> impl IntoView {
                 Lab::Compose => view! { <ComposeLab /> }.into_any(),
                 Lab::Dpsgd => view! { <DpsgdLab /> }.into_any(),
                 Lab::Wdp => view! { <WdpLab /> }.into_any(),
+                Lab::Tangent => view! { <TangentLab /> }.into_any(),
                 Lab::About => view! { <About /> }.into_any(),
             }}
         </main>

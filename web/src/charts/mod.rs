@@ -5,12 +5,14 @@
 //! reads the same on a phone and a retina screen.
 
 mod frequencies;
+mod heatmap;
 mod histogram;
 pub mod mech;
 mod respondents;
 mod xy;
 
 pub use frequencies::{draw_frequencies, frequencies_csv};
+pub use heatmap::{draw_heatmap, heatmap_csv, HeatMap};
 pub use histogram::{draw_estimate_histogram, histogram_csv};
 pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
 pub use xy::{draw_xy, xy_csv, Kind, Legend, Series, XyChart};
