@@ -18,7 +18,11 @@ fn main() {
     };
     let ms = start.elapsed().as_secs_f64() * 1e3;
     let (s, b) = (&r.norms, r.instance.beta);
-    println!("report in {ms:.1} ms ({} parameters, {} candidates)", r.params.len(), r.instance.candidates().len());
+    println!(
+        "report in {ms:.1} ms ({} parameters, {} candidates)",
+        r.params.len(),
+        r.instance.candidates().len()
+    );
     for (name, v) in [
         ("tdp-norm-tv-all", s.tv_all),
         ("tdp-norm-tv", s.tv_pairs.lower),

@@ -402,8 +402,9 @@ pub struct GridEstimate {
     pub half_width: f64,
 }
 
-/// The grid Monte Carlo estimate for the report (seeded by the link's seed).
-pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
+/// The grid Monte Carlo plan for the report: the draws (seeded by the link's seed) and the checkpoints
+/// (1-2-5 steps and the end) at which R̂ is recorded.
+pub fn grid_plan(r: &Report, samples: usize, seed: u64) -> (Vec<usize>, Vec<usize>) {
     let k = r.instance.candidates().len();
     let draws = samples.min((4e6 / k as f64) as usize).max(10);
     let idx = grid_draws(&r.log_q, draws, seed);
@@ -414,11 +415,22 @@ pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
         .collect();
     checkpoints.sort_unstable();
     checkpoints.push(draws);
+    (idx, checkpoints)
+}
+
+/// The simultaneous half-width of R̂ from `draws` grid draws (Hoeffding and a union bound, α = 10⁻⁶).
+pub fn grid_half_width(r: &Report, draws: usize) -> f64 {
+    hoeffding_half_width(r.norms.r_max, r.instance.candidates().len(), draws, 1e-6)
+}
+
+/// The grid Monte Carlo estimate for the report in one go.
+pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
+    let (idx, checkpoints) = grid_plan(r, samples, seed);
     let curve = estimate_r(&r.instance, &r.params, &idx, &checkpoints);
     GridEstimate {
-        draws,
+        draws: idx.len(),
         curve,
-        half_width: hoeffding_half_width(r.norms.r_max, k, draws, 1e-6),
+        half_width: grid_half_width(r, idx.len()),
     }
 }
 

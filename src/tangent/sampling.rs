@@ -23,6 +23,50 @@ pub fn grid_draws(log_q: &[f64], count: usize, seed: u64) -> Vec<usize> {
         .collect()
 }
 
+/// Remark 3.2(c)'s estimator fed one sampled parameter at a time: for each candidate x the running mean
+/// of r(w_s, x); R̂ is the largest mean.
+#[derive(Debug, Clone)]
+pub struct RunningR {
+    cands: Vec<super::Point>,
+    sums: Vec<f64>,
+    count: usize,
+}
+
+impl RunningR {
+    /// An empty estimate over the instance's candidate set.
+    pub fn new(inst: &Instance) -> Self {
+        let cands = inst.candidates();
+        RunningR {
+            sums: vec![0.0; cands.len()],
+            cands,
+            count: 0,
+        }
+    }
+
+    /// Adds one sampled parameter.
+    pub fn add(&mut self, inst: &Instance, w: (f64, f64)) {
+        for (acc, &c) in self.sums.iter_mut().zip(&self.cands) {
+            *acc += inst.risk_at(w, c);
+        }
+        self.count += 1;
+    }
+
+    /// Samples added so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// R̂ (NaN before the first sample).
+    pub fn value(&self) -> f64 {
+        if self.count == 0 {
+            return f64::NAN;
+        }
+        self.sums
+            .iter()
+            .fold(0.0_f64, |m, x| m.max(x / self.count as f64))
+    }
+}
+
 /// Remark 3.2(c): R̂ = max over candidates of the sample mean of r(w_s, x), at each checkpoint
 /// (number of draws used), as (draws, R̂).
 pub fn estimate_r(
@@ -31,20 +75,12 @@ pub fn estimate_r(
     draws: &[usize],
     checkpoints: &[usize],
 ) -> Vec<(usize, f64)> {
-    let cands = inst.candidates();
-    let mut sums = vec![0.0; cands.len()];
+    let mut running = RunningR::new(inst);
     let mut out = Vec::new();
-    let mut next = checkpoints.iter().peekable();
-    for (s, &w) in draws.iter().enumerate() {
-        for (acc, &c) in sums.iter_mut().zip(&cands) {
-            *acc += inst.risk_at(params[w], c);
-        }
-        while next.peek().is_some_and(|&&c| c == s + 1) {
-            out.push((
-                s + 1,
-                sums.iter().fold(0.0_f64, |m, x| m.max(x / (s + 1) as f64)),
-            ));
-            next.next();
+    for &w in draws {
+        running.add(inst, params[w]);
+        if checkpoints.contains(&running.count()) {
+            out.push((running.count(), running.value()));
         }
     }
     out
@@ -128,19 +164,11 @@ impl LangevinChain {
 /// R̂ from a Langevin trace: max over candidates of the mean of r(w_t, x) over every `thin`-th state after
 /// the first tenth (burn-in).
 pub fn estimate_r_langevin(inst: &Instance, trace: &[(f64, f64)], thin: usize) -> f64 {
-    let kept: Vec<(f64, f64)> = trace
-        .iter()
-        .skip(trace.len() / 10)
-        .step_by(thin.max(1))
-        .copied()
-        .collect();
-    if kept.is_empty() {
-        return f64::NAN;
+    let mut running = RunningR::new(inst);
+    for &w in trace.iter().skip(trace.len() / 10).step_by(thin.max(1)) {
+        running.add(inst, w);
     }
-    inst.candidates()
-        .iter()
-        .map(|&c| kept.iter().map(|&w| inst.risk_at(w, c)).sum::<f64>() / kept.len() as f64)
-        .fold(0.0, f64::max)
+    running.value()
 }
 
 #[cfg(test)]

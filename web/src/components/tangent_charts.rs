@@ -131,13 +131,23 @@ pub fn TangentCharts() -> impl IntoView {
     let q_map = Memo::new(move |_| {
         report.with(|r| {
             let r = r.as_ref().filter(|r| r.instance.model == Model::Linear2d)?;
+            // At most 100 cells per axis on screen (every k-th grid point): drawing 40 000 cells would
+            // cost more than the page's frame budget.
             let g = r.instance.wgrid.points();
+            let k = g.len().div_ceil(100);
+            let idx: Vec<usize> = (0..g.len()).step_by(k).collect();
+            let values = idx
+                .iter()
+                .flat_map(|&a| idx.iter().map(move |&b| (a, b)))
+                .map(|(a, b)| r.log_q[a * g.len() + b].exp())
+                .collect();
+            let sub: Vec<f64> = idx.iter().map(|&i| g[i]).collect();
             Some(HeatMap {
                 x_desc: "w₂ (intercept)".into(),
                 y_desc: "w₁ (slope)".into(),
-                xs: g.clone(),
-                ys: g,
-                values: r.log_q.iter().map(|l| l.exp()).collect(),
+                xs: sub.clone(),
+                ys: sub,
+                values,
                 diverging: false,
                 value_desc: "q(w)".into(),
             })

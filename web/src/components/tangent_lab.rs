@@ -11,11 +11,11 @@ use crate::url::use_url;
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use dp_playground::tangent::removal::Change;
-use dp_playground::tangent::sampling::{estimate_r_langevin, LangevinChain};
+use dp_playground::tangent::sampling::{LangevinChain, RunningR};
 use dp_playground::tangent::Loss;
 use dp_playground::tangent_lab::{
-    grid_estimate, langevin_plan, markdown, sweep_beta_point, sweep_count, GridEstimate, Report,
-    TangentJob, TangentParams, SWEEP_POINTS,
+    grid_half_width, grid_plan, langevin_plan, markdown, sweep_beta_point, sweep_count,
+    GridEstimate, Report, TangentJob, TangentParams, SWEEP_POINTS,
 };
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -147,7 +147,6 @@ async fn compute_report(
     state: TangentState,
     current: &impl Fn() -> bool,
 ) -> Option<Report> {
-    let start = now_ms();
     let mut job = match TangentJob::new(p) {
         Ok(job) => job,
         Err(e) => {
@@ -156,6 +155,8 @@ async fn compute_report(
         }
     };
     let mut budget = 50_000usize;
+    // Time spent computing, without the pauses given to the page.
+    let mut busy = 0.0;
     loop {
         next_tick().await;
         if !current() {
@@ -163,15 +164,18 @@ async fn compute_report(
         }
         let slice = now_ms();
         while now_ms() - slice < SLICE_MS {
-            if let Some(r) = job.advance(budget) {
-                state.report_ms.set(now_ms() - start);
-                return Some(r);
-            }
+            let piece = now_ms();
+            let done = job.advance(budget);
             // Grow the pieces while they are quick, so that the clock is read rarely.
-            if now_ms() - slice < SLICE_MS / 4.0 {
+            if now_ms() - piece < SLICE_MS / 4.0 {
                 budget = budget.saturating_mul(2).min(1 << 26);
             }
+            if let Some(r) = done {
+                state.report_ms.set(busy + now_ms() - slice);
+                return Some(r);
+            }
         }
+        busy += now_ms() - slice;
         state.progress.set(job.progress());
         state.status.set(format!(
             "Computing the tangent maps: {:.0}%…",
@@ -206,12 +210,34 @@ async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl F
         let point = sweep_beta_point(&report, p.remove, i);
         state.extras.update(|e| e.by_beta.push(point));
     }
-    state.status.set("Monte Carlo on the grid…".into());
-    next_tick().await;
-    if !current() {
-        return;
+    let (draws, checkpoints) = grid_plan(&report, p.samples, p.seed);
+    let mut running = RunningR::new(&report.instance);
+    let mut curve = Vec::new();
+    while running.count() < draws.len() {
+        state.status.set(format!(
+            "Monte Carlo on the grid: draw {} of {}…",
+            running.count(),
+            draws.len()
+        ));
+        next_tick().await;
+        if !current() {
+            return;
+        }
+        let slice = now_ms();
+        while running.count() < draws.len() && now_ms() - slice < SLICE_MS {
+            for &w in draws.iter().skip(running.count()).take(16) {
+                running.add(&report.instance, report.params[w]);
+                if checkpoints.contains(&running.count()) {
+                    curve.push((running.count(), running.value()));
+                }
+            }
+        }
     }
-    let grid = grid_estimate(&report, p.samples, p.seed);
+    let grid = GridEstimate {
+        draws: draws.len(),
+        curve,
+        half_width: grid_half_width(&report, draws.len()),
+    };
     state.extras.update(|e| e.grid = Some(grid));
     if report.instance.loss == Loss::ZeroOne {
         state.status.set(String::new());
@@ -247,12 +273,31 @@ async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl F
             .status
             .set(format!("Langevin dynamics: step {done} of {steps}…"));
     }
-    next_tick().await;
-    if !current() {
-        return;
+    let kept: Vec<(f64, f64)> = trace
+        .iter()
+        .skip(trace.len() / 10)
+        .step_by(thin)
+        .copied()
+        .collect();
+    let mut running = RunningR::new(&report.instance);
+    while running.count() < kept.len() {
+        state
+            .status
+            .set("Langevin dynamics: estimating R from the chain…".into());
+        next_tick().await;
+        if !current() {
+            return;
+        }
+        let slice = now_ms();
+        while running.count() < kept.len() && now_ms() - slice < SLICE_MS {
+            for &w in kept.iter().skip(running.count()).take(16) {
+                running.add(&report.instance, w);
+            }
+        }
     }
-    let r = estimate_r_langevin(&report.instance, &trace, thin);
-    state.extras.update(|e| e.langevin_r = Some(r));
+    state
+        .extras
+        .update(|e| e.langevin_r = Some(running.value()));
     state.status.set(String::new());
 }
 
