@@ -9,7 +9,7 @@ use crate::query::{
 use crate::tangent::gibbs::{log_gibbs, Instance};
 use crate::tangent::norms::{tangent_entries, Norms, NormsInProgress};
 use crate::tangent::removal::{change, r_thm31, risks_after_removals, Change};
-use crate::tangent::sampling::{estimate_r, grid_draws, hoeffding_half_width};
+use crate::tangent::sampling::{grid_draws, hoeffding_half_width, RunningR};
 use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Point};
 
 /// Most data points.
@@ -400,6 +400,8 @@ pub struct GridEstimate {
     pub curve: Vec<(usize, f64)>,
     /// Simultaneous half-width at the end with probability 1 − 10⁻⁶ (Hoeffding and a union bound).
     pub half_width: f64,
+    /// Remark 3.4(b)'s estimate of Thm 3.3's R from the same draws.
+    pub r_h1: f64,
 }
 
 /// The grid Monte Carlo plan for the report: the draws (seeded by the link's seed) and the checkpoints
@@ -426,11 +428,19 @@ pub fn grid_half_width(r: &Report, draws: usize) -> f64 {
 /// The grid Monte Carlo estimate for the report in one go.
 pub fn grid_estimate(r: &Report, samples: usize, seed: u64) -> GridEstimate {
     let (idx, checkpoints) = grid_plan(r, samples, seed);
-    let curve = estimate_r(&r.instance, &r.params, &idx, &checkpoints);
+    let mut running = RunningR::new(&r.instance);
+    let mut curve = Vec::new();
+    for &w in &idx {
+        running.add(&r.instance, r.params[w]);
+        if checkpoints.contains(&running.count()) {
+            curve.push((running.count(), running.value()));
+        }
+    }
     GridEstimate {
         draws: idx.len(),
         curve,
         half_width: grid_half_width(r, idx.len()),
+        r_h1: running.value_h1(),
     }
 }
 

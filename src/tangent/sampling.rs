@@ -29,6 +29,8 @@ pub fn grid_draws(log_q: &[f64], count: usize, seed: u64) -> Vec<usize> {
 pub struct RunningR {
     cands: Vec<super::Point>,
     sums: Vec<f64>,
+    /// Running sums of ∂ₓr(w_s, x_i) at the data points (Remark 3.4(b)).
+    grad_sums: Vec<f64>,
     count: usize,
 }
 
@@ -38,6 +40,7 @@ impl RunningR {
         let cands = inst.candidates();
         RunningR {
             sums: vec![0.0; cands.len()],
+            grad_sums: vec![0.0; inst.data.len()],
             cands,
             count: 0,
         }
@@ -47,6 +50,9 @@ impl RunningR {
     pub fn add(&mut self, inst: &Instance, w: (f64, f64)) {
         for (acc, &c) in self.sums.iter_mut().zip(&self.cands) {
             *acc += inst.risk_at(w, c);
+        }
+        for (acc, &x) in self.grad_sums.iter_mut().zip(&inst.data) {
+            *acc += inst.risk_dx(w, x);
         }
         self.count += 1;
     }
@@ -64,6 +70,23 @@ impl RunningR {
         self.sums
             .iter()
             .fold(0.0_f64, |m, x| m.max(x / self.count as f64))
+    }
+
+    /// Remark 3.4(b): the estimate of Thm 3.3's R = ‖Σ_w q(w) r(w,·)‖_{Ḣ¹(p)}, i.e. the L²(p) norm of the
+    /// sample means of ∂ₓr(w_s, x_i) (NaN before the first sample).
+    pub fn value_h1(&self) -> f64 {
+        if self.count == 0 || self.grad_sums.is_empty() {
+            return f64::NAN;
+        }
+        let n = self.grad_sums.len() as f64;
+        let c = self.count as f64;
+        (self
+            .grad_sums
+            .iter()
+            .map(|g| (g / c) * (g / c))
+            .sum::<f64>()
+            / n)
+            .sqrt()
     }
 }
 
@@ -217,6 +240,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Remark 3.4(b)'s estimate converges to Thm 3.3's R (a loose check at 20 000 exact draws).
+    #[test]
+    fn gradient_estimate_approaches_theorem_33_r() {
+        let inst = inst(Loss::Logistic, 8.0);
+        let params = inst.params();
+        let lq = log_gibbs(inst.beta, &inst.risk(&params, &inst.uniform()));
+        let exact = norms(&inst, &params, &lq).r_thm33;
+        let mut running = RunningR::new(&inst);
+        for w in grid_draws(&lq, 20_000, 5) {
+            running.add(&inst, params[w]);
+        }
+        assert!(
+            (running.value_h1() - exact).abs() < 0.02 * exact,
+            "{} vs {exact}",
+            running.value_h1()
+        );
     }
 
     /// Draws follow q: the empirical mean of w is within 6 standard errors of Σ q(w) w.

@@ -7,6 +7,10 @@ use dp_playground::query::fmt_f64;
 use dp_playground::tangent::{format_points, Loss, Model};
 use leptos::prelude::*;
 
+/// Two clusters of points that a threshold can separate on the left or on the right: q has two modes with
+/// a barrier between them, and the Langevin chain started in the middle stays in the one it falls into.
+const METASTABLE: &str = "model=threshold&loss=savage&beta=200&data=-3:-1,-2.8:-1,-2.6:-1,-2:1,-1.8:1,1.8:-1,2:-1,2.6:1,2.8:1,3:1&wgrid=-4:4:161&remove=0";
+
 /// The controls.
 #[component]
 pub fn TangentControls() -> impl IntoView {
@@ -30,7 +34,34 @@ pub fn TangentControls() -> impl IntoView {
             </div>
         }
     };
+    let presets: [(&str, &str); 4] = [
+        (
+            "Default: threshold, Savage",
+            "model=threshold&loss=savage&beta=20&n=200&seed=1",
+        ),
+        (
+            "2-D model, tangent loss",
+            "model=linear2d&loss=tangent&beta=5&n=300&seed=7&wgrid=-2:2:31",
+        ),
+        ("Metastable: two modes at β = 200", METASTABLE),
+        (
+            "Theorem 3.3 counterexample",
+            "model=linear2d&loss=logistic&beta=1&data=0:1,0:-1&wgrid=-1:1:3&xgrid=-1:1:2",
+        ),
+    ];
     view! {
+        <div class="presets" role="group" aria-label="Examples" hidden=move || url.options.with(|o| o.locked)>
+            {presets.into_iter().map(|(label, query)| view! {
+                <a class="small" href=move || url.href_with(|q| {
+                    for key in ["model", "loss", "beta", "n", "seed", "data", "wgrid", "xgrid", "remove", "samples"] {
+                        q.remove(key);
+                    }
+                    for (k, v) in dp_playground::query::Query::parse(query).pairs() {
+                        q.set(k, v.clone());
+                    }
+                })>{label}</a>
+            }).collect_view()}
+        </div>
         <h3>"Model"</h3>
         {select("model", "Model", vec![("threshold", "threshold: f_w(x) = x − w"), ("linear2d", "linear: f_w(x) = w₁x + w₂")],
             Signal::derive(move || params.with(|p| p.model.key())))}

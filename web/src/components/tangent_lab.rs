@@ -237,6 +237,7 @@ async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl F
         draws: draws.len(),
         curve,
         half_width: grid_half_width(&report, draws.len()),
+        r_h1: running.value_h1(),
     };
     state.extras.update(|e| e.grid = Some(grid));
     if report.instance.loss == Loss::ZeroOne {

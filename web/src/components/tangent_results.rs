@@ -159,6 +159,15 @@ pub fn TangentResults() -> impl IntoView {
                 <span class="stat-value" data-testid="tdp-mc-r" data-value=move || exact(mc().map_or(f64::NAN, |m| m.1))>{move || sig(mc().map_or(f64::NAN, |m| m.1), 5)}</span>
             </div>
             <div class="stat">
+                <span class="stat-label">{move || {
+                    let exact = lab.report.with(|r| r.as_ref().map_or(f64::NAN, |r| r.norms.r_thm33));
+                    format!("Remark 3.4(b): R̂ of Thm 3.3 from the same draws (exact {})", sig(exact, 5))
+                }}</span>
+                <span class="stat-value" data-testid="tdp-mc-r-w" data-value=move || exact(lab.extras.with(|e| e.grid.as_ref().map_or(f64::NAN, |g| g.r_h1)))>
+                    {move || lab.extras.with(|e| sig(e.grid.as_ref().map_or(f64::NAN, |g| g.r_h1), 5))}
+                </span>
+            </div>
+            <div class="stat">
                 <span class="stat-label">{move || lab.extras.with(|e| format!("R̂ from Langevin ({} steps)", e.langevin_steps.1))}</span>
                 <span class="stat-value" data-testid="tdp-mc-r-langevin" data-value=move || exact(lab.extras.with(|e| e.langevin_r.unwrap_or(f64::NAN)))>
                     {move || lab.extras.with(|e| sig(e.langevin_r.unwrap_or(f64::NAN), 5))}
