@@ -280,8 +280,9 @@ pub fn TangentCharts() -> impl IntoView {
         <XyCanvas testid="tdp-chart-langevin" title="A Langevin chain (Remark 3.1)" alt=Signal::derive(|| "The first parameter along the Langevin chain.".to_string()) chart=trace csv_name="tangent-langevin.csv" height=260.0 />
         <p class="explain">
             "Langevin dynamics samples q without the grid. At large β, q has separated modes and the chain stays in the one it "
-            "found first for a very long time (metastability, the paper's closing remark): try β = 200 with the tangent loss and "
-            "compare the trace with q(w) above — the chain's R̂ then misses the exact value, while the exact grid draws do not."
+            "found first for a very long time (metastability, the paper's closing remark). Open the \"Metastable\" example: q has "
+            "two equal modes, the chain started between them settles in one, and its R̂ misses the exact value that the exact grid "
+            "draws recover."
         </p>
     }
 }
