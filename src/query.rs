@@ -107,6 +107,19 @@ pub fn read_param<T: Clone + std::fmt::Display>(
     parse: impl Fn(&str) -> Result<T>,
     notices: &mut Vec<Notice>,
 ) -> T {
+    read_param_with(query, key, default, T::to_string, parse, notices)
+}
+
+/// [`read_param`] for values whose link text is not their `Display` (a list, an index into a table, a
+/// switch): `show` prints the default the notice falls back to.
+pub fn read_param_with<T: Clone>(
+    query: &Query,
+    key: &str,
+    default: T,
+    show: impl Fn(&T) -> String,
+    parse: impl Fn(&str) -> Result<T>,
+    notices: &mut Vec<Notice>,
+) -> T {
     match query.get(key).map(str::trim) {
         None | Some("") => default,
         Some(raw) => match parse(raw) {
@@ -114,7 +127,7 @@ pub fn read_param<T: Clone + std::fmt::Display>(
             Err(e) => {
                 notices.push(Notice {
                     key: key.to_owned(),
-                    message: format!("{e}; using {default} instead."),
+                    message: format!("{e}; using {} instead.", show(&default)),
                 });
                 default
             }

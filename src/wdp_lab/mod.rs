@@ -2,7 +2,11 @@
 //! Differential Privacy" (AAAI 2024). Parameters from the link, the figures' data, and the share text.
 
 use crate::error::{Error, Result};
-use crate::query::{fmt_f64, parse_number_in as number, parse_seed, read_param, Notice, Query};
+use crate::query::{
+    fmt_f64, parse_number_in as number, parse_seed, read_param, read_param_with, Notice, Query,
+};
+    fmt_f64, parse_number_in as number, parse_seed, read_param, read_param_with, Notice, Query,
+};
 use crate::wdp::accountants::PairRule;
 use crate::wdp::mechanisms::{rdp_gauss, rdp_laplace, wdp_gauss, wdp_laplace};
 use crate::wdp::synthetic::QUANTILES;
@@ -306,14 +310,14 @@ impl WdpParams {
             nn,
         );
         let order = read_param(query, "order", d.order, |s| order_in("order", s), nn);
-        let scales = read_param(
+        let scales = read_param_with(
             query,
             "scales",
-            ScaleList(d.scales.clone()),
-            |s| parse_scales(s).map(ScaleList),
+            d.scales.clone(),
+            |v| format_scales(v),
+            parse_scales,
             nn,
-        )
-        .0;
+        );
         let sens = read_param(
             query,
             "sens",
@@ -342,30 +346,30 @@ impl WdpParams {
             nn,
         );
         let seed = read_param(query, "seed", d.seed, parse_seed, nn);
-        let quantile = read_param(
+        let quantile = read_param_with(
             query,
             "quantile",
-            QuantileIndex(d.quantile),
-            |s| parse_quantile(s).map(QuantileIndex),
+            d.quantile,
+            |&i| fmt_f64(QUANTILES[i]),
+            parse_quantile,
             nn,
-        )
-        .0;
-        let clip = read_param(
+        );
+        let clip = read_param_with(
             query,
             "clip",
-            Switch(d.clip),
-            |s| parse_switch("clip", s).map(Switch),
+            d.clip,
+            |&c| clip_key(c).to_string(),
+            |s| parse_switch("clip", s),
             nn,
-        )
-        .0;
-        let pairs = read_param(
+        );
+        let pairs = read_param_with(
             query,
             "pairs",
-            Pairs(d.pairs),
-            |s| parse_pairs(s).map(Pairs),
+            d.pairs,
+            |&r| pairs_key(r).to_string(),
+            parse_pairs,
             nn,
-        )
-        .0;
+        );
         let beta = read_param(
             query,
             "beta",
@@ -454,36 +458,6 @@ fn parse_w(s: &str) -> Result<f64> {
             s,
             "must be a sum of Wasserstein terms from 0 to 1e12",
         ))
-    }
-}
-
-/// Display wrappers so [`read_param`] can print the value it falls back to.
-#[derive(Clone)]
-struct ScaleList(Vec<f64>);
-impl std::fmt::Display for ScaleList {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&format_scales(&self.0))
-    }
-}
-#[derive(Clone)]
-struct QuantileIndex(usize);
-impl std::fmt::Display for QuantileIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", QUANTILES[self.0])
-    }
-}
-#[derive(Clone)]
-struct Switch(bool);
-impl std::fmt::Display for Switch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(clip_key(self.0))
-    }
-}
-#[derive(Clone)]
-struct Pairs(PairRule);
-impl std::fmt::Display for Pairs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(pairs_key(self.0))
     }
 }
 
