@@ -5,8 +5,6 @@ use crate::error::{Error, Result};
 use crate::query::{
     fmt_f64, parse_number_in as number, parse_seed, read_param, read_param_with, Notice, Query,
 };
-    fmt_f64, parse_number_in as number, parse_seed, read_param, read_param_with, Notice, Query,
-};
 use crate::wdp::accountants::PairRule;
 use crate::wdp::mechanisms::{rdp_gauss, rdp_laplace, wdp_gauss, wdp_laplace};
 use crate::wdp::synthetic::QUANTILES;
