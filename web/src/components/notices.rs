@@ -16,10 +16,13 @@ pub fn notice_for(notices: Memo<Vec<Notice>>, key: &'static str) -> Signal<Optio
 pub fn Notices(
     /// The notices to show.
     notices: Signal<Vec<Notice>>,
+    /// The list's test id (a lab's own list beside the shell's).
+    #[prop(default = "notices")]
+    testid: &'static str,
 ) -> impl IntoView {
     view! {
         <Show when=move || !notices.with(Vec::is_empty)>
-            <div class="notices" role="alert" data-testid="notices">
+            <div class="notices" role="alert" data-testid=testid>
                 <ul>
                     {move || {
                         notices

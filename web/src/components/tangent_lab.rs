@@ -2,6 +2,7 @@
 //! maps' norms beside the paper's bounds, the removal experiment and the Monte Carlo estimates. Everything
 //! is computed in the background, in slices, with progress; a new link abandons the old computation.
 
+use super::notices::Notices;
 use super::share_panel::SharePanel;
 use super::tangent_charts::TangentCharts;
 use super::tangent_controls::TangentControls;
@@ -119,11 +120,7 @@ pub fn TangentLab() -> impl IntoView {
                     "exactly on a grid, beside the paper's bounds 2βR, and checked against actually removing points."
                 </p>
             </header>
-            <Show when=move || !state.notices.with(Vec::is_empty)>
-                <div class="notices" role="alert" data-testid="tdp-notices">
-                    <ul>{move || state.notices.get().into_iter().map(|n| view! { <li data-key=n.key>{n.message}</li> }).collect_view()}</ul>
-                </div>
-            </Show>
+            <Notices notices=Signal::derive(move || state.notices.get()) testid="tdp-notices" />
             <div class="lab-grid">
                 <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                     <TangentControls />

@@ -1,6 +1,7 @@
 //! The Wasserstein DP lab (`?lab=wdp&fig=1|2|3`): the paper's Table 1 and Figures 1–3, one tab per figure.
 //! Figure 2's synthetic run happens here, in the background, so Figure 3 can borrow its W.
 
+use super::notices::Notices;
 use super::share_panel::SharePanel;
 use super::wdp_fig1::Fig1;
 use super::wdp_fig2::Fig2;
@@ -153,11 +154,7 @@ pub fn WdpLab() -> impl IntoView {
                         data-testid=format!("wdp-tab-{}", f.key())>{f.title()}</a>
                 }).collect_view()}
             </nav>
-            <Show when=move || !state.notices.with(Vec::is_empty)>
-                <div class="notices" role="alert" data-testid="wdp-notices">
-                    <ul>{move || state.notices.get().into_iter().map(|n| view! { <li data-key=n.key>{n.message}</li> }).collect_view()}</ul>
-                </div>
-            </Show>
+            <Notices notices=Signal::derive(move || state.notices.get()) testid="wdp-notices" />
             {move || match fig.get() {
                 Figure::Mechanisms => view! { <Fig1 /> }.into_any(),
                 Figure::Accountants => view! { <Fig2 /> }.into_any(),
