@@ -88,6 +88,8 @@ pub struct NormsInProgress {
     lo: Vec<f64>,
     /// Stored columns q(w)(r(w,x) − r̄(x)) with their L¹ norms (all of them, or the TOP largest).
     kept: Vec<(f64, Vec<f64>)>,
+    /// r̄(x) at every candidate done so far.
+    rbar: Vec<f64>,
     store_b: bool,
     b: Vec<f64>,
     acc_big_g: Vec<f64>,
@@ -116,6 +118,7 @@ impl NormsInProgress {
             hi: vec![f64::NEG_INFINITY; m],
             lo: vec![f64::INFINITY; m],
             kept: Vec::new(),
+            rbar: Vec::with_capacity(k),
             store_b,
             b: if store_b {
                 vec![0.0; m * n]
@@ -131,6 +134,11 @@ impl NormsInProgress {
     /// Columns done and in all.
     pub fn progress(&self) -> (usize, usize) {
         (self.next, self.cands.len() + self.inst.data.len())
+    }
+
+    /// r̄(x) = Σ_w q(w) r(w,x) at the candidates done so far (all of them once the TV columns are done).
+    pub fn rbar(&self) -> &[f64] {
+        &self.rbar
     }
 
     /// Whether every column is done.
@@ -173,6 +181,7 @@ impl NormsInProgress {
         }
         self.tv_all = self.tv_all.max(l1);
         self.r_thm31 = self.r_thm31.max(rbar);
+        self.rbar.push(rbar);
         let kept = &mut self.kept;
         if self.all_pairs || kept.len() < TOP || l1 > kept[kept.len() - 1].0 {
             kept.push((l1, col.iter().zip(q).map(|(r, q)| q * (r - rbar)).collect()));
@@ -323,23 +332,36 @@ pub fn tangent_entries(
     cols: &[usize],
 ) -> (Vec<f64>, Vec<f64>) {
     let cands = inst.candidates();
-    let q: Vec<f64> = log_q.iter().map(|l| l.exp()).collect();
     let rbar: Vec<f64> = cols
         .iter()
         .map(|&c| {
             params
                 .iter()
-                .zip(&q)
-                .map(|(&w, q)| q * inst.risk_at(w, cands[c]))
+                .zip(log_q)
+                .map(|(&w, l)| l.exp() * inst.risk_at(w, cands[c]))
                 .sum()
         })
         .collect();
+    entries_with_rbar(inst, params, log_q, &rbar, rows, cols)
+}
+
+/// [`tangent_entries`] given r̄ at the chosen columns (`rbar[j]` for `cols[j]`), which the norms' pass
+/// has already computed: one loss evaluation per entry.
+pub fn entries_with_rbar(
+    inst: &Instance,
+    params: &[(f64, f64)],
+    log_q: &[f64],
+    rbar: &[f64],
+    rows: &[usize],
+    cols: &[usize],
+) -> (Vec<f64>, Vec<f64>) {
+    let cands = inst.candidates();
     let (mut da, mut dl) = (Vec::new(), Vec::new());
     for &w in rows {
-        for (j, &c) in cols.iter().enumerate() {
-            let d = -inst.beta * (inst.risk_at(params[w], cands[c]) - rbar[j]);
+        for (&c, rb) in cols.iter().zip(rbar) {
+            let d = -inst.beta * (inst.risk_at(params[w], cands[c]) - rb);
             dl.push(d);
-            da.push(q[w] * d);
+            da.push(log_q[w].exp() * d);
         }
     }
     (da, dl)
