@@ -66,23 +66,56 @@ pub fn risks_after_removals(
     full: &[f64],
     order: &[usize],
 ) -> Vec<Vec<f64>> {
-    let n = inst.data.len() as f64;
-    let mut removed_sum = vec![0.0; params.len()];
+    let mut removals = Removals::new(params.len());
     order
         .iter()
         .take(inst.data.len().saturating_sub(1))
-        .enumerate()
-        .map(|(c, &k)| {
-            for (s, &w) in removed_sum.iter_mut().zip(params) {
-                *s += inst.risk_at(w, inst.data[k]);
-            }
-            let left = n - (c + 1) as f64;
-            full.iter()
-                .zip(&removed_sum)
-                .map(|(r, s)| (n * r - s) / left)
-                .collect()
+        .map(|&k| {
+            removals.remove(inst, params, k);
+            removals.risk(inst, full)
         })
         .collect()
+}
+
+/// Points removed so far, one at a time (a page computes one removal per pause).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Removals {
+    /// Σ over the removed points of r(w, x_k), at every parameter.
+    removed_sum: Vec<f64>,
+    count: usize,
+}
+
+impl Removals {
+    /// None removed yet, over `params` parameters.
+    pub fn new(params: usize) -> Self {
+        Removals {
+            removed_sum: vec![0.0; params],
+            count: 0,
+        }
+    }
+
+    /// How many points are removed.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Removes data point `k` (one loss evaluation per parameter).
+    pub fn remove(&mut self, inst: &Instance, params: &[(f64, f64)], k: usize) {
+        for (s, &w) in self.removed_sum.iter_mut().zip(params) {
+            *s += inst.risk_at(w, inst.data[k]);
+        }
+        self.count += 1;
+    }
+
+    /// The empirical risk of the points left, from the full one: (N·R − Σ removed)/(N − c).
+    pub fn risk(&self, inst: &Instance, full: &[f64]) -> Vec<f64> {
+        let n = inst.data.len() as f64;
+        let left = n - self.count as f64;
+        full.iter()
+            .zip(&self.removed_sum)
+            .map(|(r, s)| (n * r - s) / left)
+            .collect()
+    }
 }
 
 /// Thm 3.1's R = max over the candidate set of Σ_w q(w) r(w, x) at the distribution `log_q`.

@@ -5,7 +5,7 @@ use super::{Report, TangentParams, PICTURE};
 use crate::query::fmt_f64;
 use crate::tangent::gibbs::log_gibbs;
 use crate::tangent::norms::entries_with_rbar;
-use crate::tangent::removal::{change, r_thm31, risks_after_removals, Change};
+use crate::tangent::removal::{change, r_thm31, risks_after_removals, Change, Removals};
 use crate::tangent::sampling::{grid_draws, hoeffding_half_width, RunningR};
 
 /// Whether the β sweep bounds with Remark 3.2(b)'s R = max r instead of recomputing Thm 3.1's R at every
@@ -46,23 +46,54 @@ pub fn sweep_beta_point(r: &Report, remove: usize, i: usize) -> (f64, Change) {
 /// The removal experiment against the number of points removed: c = 1, …, up to 20 (at most N − 1),
 /// starting with the chosen point and going on in index order.
 pub fn sweep_count(r: &Report, remove: usize) -> Vec<(usize, Change)> {
-    let inst = &r.instance;
-    let n = inst.data.len();
-    let order: Vec<usize> = std::iter::once(remove)
-        .chain((0..n).filter(|&i| i != remove))
-        .take(20.min(n - 1))
-        .collect();
-    risks_after_removals(inst, &r.params, &r.risk, &order)
-        .iter()
-        .enumerate()
-        .map(|(c, red)| {
-            let dp = 2.0 * (c + 1) as f64 / n as f64;
-            (
-                c + 1,
-                change(inst.beta, &r.risk, red, dp, r.norms.r_thm31, r.norms.r_max),
-            )
-        })
-        .collect()
+    let mut sweep = CountSweep::new(r, remove);
+    std::iter::from_fn(|| sweep.step(r)).collect()
+}
+
+/// [`sweep_count`] one removal at a time (for a page that must stay responsive).
+#[derive(Debug, Clone)]
+pub struct CountSweep {
+    order: Vec<usize>,
+    removals: Removals,
+}
+
+impl CountSweep {
+    /// The order of removal: the chosen point, then the others in index order, up to 20 (at most N − 1).
+    pub fn new(r: &Report, remove: usize) -> Self {
+        let n = r.instance.data.len();
+        CountSweep {
+            order: std::iter::once(remove)
+                .chain((0..n).filter(|&i| i != remove))
+                .take(20.min(n.saturating_sub(1)))
+                .collect(),
+            removals: Removals::new(r.params.len()),
+        }
+    }
+
+    /// Removals in the sweep.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether the sweep removes nothing (a single data point).
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Removes one more point and measures the change; `None` when the sweep is done.
+    pub fn step(&mut self, r: &Report) -> Option<(usize, Change)> {
+        let &k = self.order.get(self.removals.count())?;
+        let inst = &r.instance;
+        self.removals.remove(inst, &r.params, k);
+        let c = self.removals.count();
+        let dp = 2.0 * c as f64 / inst.data.len() as f64;
+        let reduced = self.removals.risk(inst, &r.risk);
+        let s = &r.norms;
+        Some((
+            c,
+            change(inst.beta, &r.risk, &reduced, dp, s.r_thm31, s.r_max),
+        ))
+    }
 }
 
 /// Remark 3.2(c) on the grid: the estimate of Thm 3.1's R against the number of exact draws from q.

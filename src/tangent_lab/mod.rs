@@ -14,7 +14,7 @@ use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Po
 mod extras;
 pub use extras::{
     grid_estimate, grid_half_width, grid_plan, langevin_plan, markdown, picture, sweep_beta,
-    sweep_beta_point, sweep_count, sweep_uses_crude_r, GridEstimate, SWEEP_POINTS,
+    sweep_beta_point, sweep_count, sweep_uses_crude_r, CountSweep, GridEstimate, SWEEP_POINTS,
 };
 
 /// Most data points.

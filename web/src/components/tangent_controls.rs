@@ -4,7 +4,7 @@ use super::number_field::NumberField;
 use super::tangent_lab::use_tangent;
 use crate::url::use_url;
 use dp_playground::query::fmt_f64;
-use dp_playground::tangent::{format_points, Loss, Model};
+use dp_playground::tangent::{format_points, Loss};
 use leptos::prelude::*;
 
 /// Two clusters of points that a threshold can separate on the left or on the right: q has two modes with

@@ -15,7 +15,7 @@ use dp_playground::tangent::removal::Change;
 use dp_playground::tangent::sampling::{LangevinChain, RunningR};
 use dp_playground::tangent::Loss;
 use dp_playground::tangent_lab::{
-    grid_half_width, grid_plan, langevin_plan, markdown, sweep_beta_point, sweep_count,
+    grid_half_width, grid_plan, langevin_plan, markdown, sweep_beta_point, CountSweep,
     GridEstimate, Report, TangentJob, TangentParams, SWEEP_POINTS,
 };
 use leptos::prelude::*;
@@ -186,14 +186,28 @@ async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl F
     let Some(report) = state.report.get_untracked() else {
         return;
     };
-    state
-        .status
-        .set("Removal experiment against the number of points…".into());
-    next_tick().await;
-    if !current() {
-        return;
+    let mut sweep = CountSweep::new(&report, p.remove);
+    let mut by_count = Vec::new();
+    loop {
+        state.status.set(format!(
+            "Removal experiment against the number of points: {}…",
+            by_count.len() + 1
+        ));
+        next_tick().await;
+        if !current() {
+            return;
+        }
+        let slice = now_ms();
+        while now_ms() - slice < SLICE_MS {
+            match sweep.step(&report) {
+                Some(point) => by_count.push(point),
+                None => break,
+            }
+        }
+        if by_count.len() == sweep.len() {
+            break;
+        }
     }
-    let by_count = sweep_count(&report, p.remove);
     state.extras.update(|e| e.by_count = by_count);
     for i in 0..SWEEP_POINTS {
         state.status.set(format!(
