@@ -16,14 +16,23 @@ try {
     await page.addInitScript(() => {
       window.__gaps = [];
       let last = performance.now();
-      const tick = (t) => { window.__gaps.push(t - last); last = t; requestAnimationFrame(tick); };
+      const tick = (t) => {
+        const status = document.querySelector('[data-testid="tdp-status"]');
+        window.__gaps.push([t - last, status ? status.textContent : '']);
+        last = t;
+        requestAnimationFrame(tick);
+      };
       requestAnimationFrame(tick);
     });
     await page.goto(`${site.url}${query}`);
     await page.waitForSelector('[data-testid="tdp-norm-tv"]', { timeout: 600_000 });
     const ms = await page.getAttribute('[data-testid="tdp-ms"]', 'data-value');
-    const gap = await page.evaluate(() => Math.max(...window.__gaps.slice(5)));
-    console.log(`${query}: report ${Number(ms).toFixed(0)} ms, longest frame gap ${gap.toFixed(0)} ms`);
+    // Then the sweeps, the Monte Carlo and the Langevin chain, until the status line is empty.
+    await page.waitForFunction(() => document.querySelector('[data-testid="tdp-status"]').textContent === '',
+      null, { timeout: 600_000 });
+    const [gap, during] = await page.evaluate(() =>
+      window.__gaps.slice(5).reduce((a, b) => (b[0] > a[0] ? b : a), [0, '']));
+    console.log(`${query}: report ${Number(ms).toFixed(0)} ms, longest frame gap ${gap.toFixed(0)} ms (${during || 'at the end'})`);
     await page.close();
   }
 } finally {
