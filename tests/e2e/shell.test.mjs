@@ -45,3 +45,27 @@ test('"Copy link" copies the address that restores the view', async () => {
     await page.getAttribute('[data-testid="rr-estimate-0"]', 'data-value'));
   assert.deepEqual(page.problems, []);
 });
+
+test('switching labs in quick succession, and back and forward, never kills the page', async () => {
+  // A lab left mid-frame once panicked: a frame callback of one of its charts read a disposed signal.
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd', 'dpsgd-eps-rdp');
+  const labs = ['compose', 'mechanisms', 'dpsgd', 'wdp', 'tangent', 'rr', 'compose', 'dpsgd', 'mechanisms'];
+  for (let round = 0; round < 3; round++) {
+    for (const [i, lab] of labs.entries()) {
+      await page.click(`[data-testid="nav-${lab}"]`);
+      await page.waitForTimeout((i * 7 + round * 5) % 23);
+    }
+    for (let i = 0; i < 4; i++) {
+      await page.goBack();
+      await page.waitForTimeout(i * 6);
+    }
+    for (let i = 0; i < 4; i++) {
+      await page.goForward();
+      await page.waitForTimeout(i * 4);
+    }
+  }
+  await page.click('[data-testid="nav-rr"]');
+  await page.waitForSelector('[data-testid="rr-p-truth"]');
+  await page.waitForTimeout(500);
+  assert.deepEqual(page.problems, []);
+});

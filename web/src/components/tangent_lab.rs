@@ -183,7 +183,7 @@ async fn compute_report(
 
 /// The sweeps, the grid Monte Carlo and the Langevin chain, a piece per pause.
 async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl Fn() -> bool) {
-    let Some(report) = state.report.get_untracked() else {
+    let Some(report) = state.report.try_get_untracked().flatten() else {
         return;
     };
     let mut sweep = CountSweep::new(&report, p.remove);

@@ -32,12 +32,14 @@ pub fn XyCanvas(
 ) -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
     let visible = RwSignal::new(false);
+    // Runs from a frame callback too, which may fire after the chart left the page: every read
+    // tolerates a disposed signal (a plain read would panic and kill the page).
     let check = move || {
-        if let Some(el) = node.get_untracked() {
+        if let Some(el) = node.try_get_untracked().flatten() {
             let rect = el.get_bounding_client_rect();
             let height = crate::browser::window_height();
             let now = rect.bottom() > -VIEW_MARGIN && rect.top() < height + VIEW_MARGIN;
-            if visible.get_untracked() != now {
+            if visible.try_get_untracked().is_some_and(|v| v != now) {
                 visible.set(now);
             }
         }
@@ -76,7 +78,9 @@ pub fn XyCanvas(
             set_timeout(
                 move || {
                     if generation.try_get_value() == Some(mine) {
-                        show(chart.get_untracked());
+                        if let Some(current) = chart.try_get_untracked() {
+                            show(current);
+                        }
                     }
                 },
                 std::time::Duration::from_millis(OFFSCREEN_DELAY_MS),
