@@ -10,8 +10,8 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 
@@ -76,6 +76,30 @@ impl DrawingBackend for FastCanvas {
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        (width, height): (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        // One putImageData, where plotters' default would fill a rectangle per pixel.
+        let mut rgba = vec![255u8; src.len() / 3 * 4];
+        for (out, p) in rgba.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
+            out[..3].copy_from_slice(p);
+        }
+        let put = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), width, height)
+            .and_then(|data| {
+                self.context
+                    .put_image_data(&data, f64::from(pos.0), f64::from(pos.1))
+            });
+        // CanvasError cannot be built outside plotters-canvas; a failed image is a blank plot area
+        // and a console warning, never a broken page.
+        if let Err(e) = put {
+            leptos::logging::warn!("bitmap {width}×{height}: {e:?}");
+        }
+        Ok(())
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(

@@ -12,7 +12,7 @@ mod respondents;
 mod xy;
 
 pub use frequencies::{draw_frequencies, frequencies_csv};
-pub use heatmap::{draw_heatmap, heatmap_csv, HeatMap};
+pub use heatmap::{draw_heatmap, heatmap_csv, Cells, HeatMap};
 pub use histogram::{draw_estimate_histogram, histogram_csv};
 pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
 pub use xy::{draw_xy, xy_csv, Kind, Legend, Series, XyChart};

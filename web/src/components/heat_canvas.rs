@@ -1,7 +1,7 @@
 //! A [`ChartCanvas`] for a [`HeatMap`]: draws it, offers its CSV (one row per cell) and its SVG.
 
 use super::chart_canvas::ChartCanvas;
-use crate::charts::{draw_heatmap, heatmap_csv, render_svg, HeatMap};
+use crate::charts::{draw_heatmap, heatmap_csv, render_svg, Cells, HeatMap};
 use leptos::prelude::*;
 
 /// A heat map chart.
@@ -32,7 +32,7 @@ pub fn HeatCanvas(
             draw=move |root, scale| {
                 map.with(|m| {
                     if let Some(m) = m {
-                        if let Err(e) = draw_heatmap(root, m, scale) {
+                        if let Err(e) = draw_heatmap(root, m, scale, Cells::Bitmap) {
                             leptos::logging::warn!("{testid}: {e}");
                         }
                     }
@@ -42,7 +42,7 @@ pub fn HeatCanvas(
             csv_name=csv_name
             svg=Callback::new(move |size| map.with_untracked(|m| render_svg(size, |root| {
                 if let Some(m) = m {
-                    let _ = draw_heatmap(root, m, 1.0);
+                    let _ = draw_heatmap(root, m, 1.0, Cells::Rectangles);
                 }
             })))
         />

@@ -71,12 +71,12 @@ fn change_chart(
             .map(|(x, y)| (x, y.log10()))
             .collect()
     };
-    let (actual, linear, bound): (fn(&Change) -> f64, fn(&Change) -> f64, fn(&Change) -> f64) =
-        if tv {
-            (|c| c.actual_tv, |c| c.linear_tv, |c| c.bound_tv)
-        } else {
-            (|c| c.actual_log, |c| c.linear_log, |c| c.bound_log)
-        };
+    type Pick = fn(&Change) -> f64;
+    let (actual, linear, bound): (Pick, Pick, Pick) = if tv {
+        (|c| c.actual_tv, |c| c.linear_tv, |c| c.bound_tv)
+    } else {
+        (|c| c.actual_log, |c| c.linear_log, |c| c.bound_log)
+    };
     XyChart {
         x_desc: x_desc.into(),
         y_desc: if tv {

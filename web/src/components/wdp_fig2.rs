@@ -175,7 +175,7 @@ pub fn Fig2() -> impl IntoView {
             <div class="results">
                 <p class="status" role="status" data-testid="wdp-fig2-status">{status}</p>
                 <progress max=move || run.with(|r| r.total.max(1)) value=move || run.with(|r| r.done) data-testid="wdp-fig2-progress"
-                    hidden=move || ready()></progress>
+                    hidden=ready></progress>
                 <div class="stats">
                     <Stat label="ε after 100 steps, DP (moments)" testid="wdp-fig2-final-dp" value=final_of(|c, _| last(&c.dp)) digits=6 />
                     <Stat label="ε after 100 steps, BDP (Bayesian)" testid="wdp-fig2-final-bdp" value=final_of(|c, _| last(&c.bdp)) digits=6 />
