@@ -8,7 +8,7 @@ use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::sig;
 use dp_playground::tangent::removal::Change;
 use dp_playground::tangent::{Model, Point};
-use dp_playground::tangent_lab::{picture, Report};
+use dp_playground::tangent_lab::Report;
 use leptos::prelude::*;
 
 fn map_w(r: &Report) -> (f64, f64) {
@@ -154,15 +154,14 @@ pub fn TangentCharts() -> impl IntoView {
         })
     });
     let tangent_map = Memo::new(move |_| {
-        report.with(|r| {
-            let r = r.as_ref()?;
-            let (rows, cols, _, dl) = picture(r);
+        extras.with(|e| {
+            let (rows, cols, dl) = e.picture.as_ref()?;
             Some(HeatMap {
                 x_desc: "candidate x (data points first, then the feature grid)".into(),
                 y_desc: "parameter w (index)".into(),
                 xs: cols.iter().map(|&c| c as f64).collect(),
                 ys: rows.iter().map(|&w| w as f64).collect(),
-                values: dl,
+                values: dl.clone(),
                 diverging: true,
                 value_desc: "D(log∘A)".into(),
             })

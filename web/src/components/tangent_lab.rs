@@ -15,7 +15,7 @@ use dp_playground::tangent::removal::Change;
 use dp_playground::tangent::sampling::{LangevinChain, RunningR};
 use dp_playground::tangent::Loss;
 use dp_playground::tangent_lab::{
-    grid_half_width, grid_plan, langevin_plan, markdown, sweep_beta_point, CountSweep,
+    grid_half_width, grid_plan, langevin_plan, markdown, picture, sweep_beta_point, CountSweep,
     GridEstimate, Report, TangentJob, TangentParams, SWEEP_POINTS,
 };
 use leptos::prelude::*;
@@ -24,6 +24,8 @@ use leptos::task::spawn_local;
 /// What is computed after the report.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Extras {
+    /// The tangent map of log q at evenly spaced rows and columns: (rows, columns, values).
+    pub picture: Option<(Vec<usize>, Vec<usize>, Vec<f64>)>,
     /// The removal experiment against β.
     pub by_beta: Vec<(f64, Change)>,
     /// The removal experiment against the number of points removed.
@@ -186,6 +188,16 @@ async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl F
     let Some(report) = state.report.try_get_untracked().flatten() else {
         return;
     };
+    // The picture first, in its own pause: computed while drawing, it lengthened the report's frame.
+    state
+        .status
+        .set("Sampling the tangent map for its picture…".into());
+    next_tick().await;
+    if !current() {
+        return;
+    }
+    let (rows, cols, _, dl) = picture(&report);
+    state.extras.update(|e| e.picture = Some((rows, cols, dl)));
     let mut sweep = CountSweep::new(&report, p.remove);
     let mut by_count = Vec::new();
     loop {
