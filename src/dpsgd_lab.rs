@@ -1,7 +1,7 @@
 //! The DP-SGD lab (`?lab=dpsgd`): parameters from the link, ε by the RDP and PLD accountants, the
 //! smallest σ for a target ε, and the lecture's three scenarios.
 
-use crate::accounting::pld::{dpsgd_epsilon, DEFAULT_INTERVAL};
+use crate::accounting::pld::{dpsgd_epsilon_band, EpsilonBand, SigmaSearch, DEFAULT_INTERVAL};
 use crate::accounting::rdp::{
     default_orders, dpsgd_rdp, epsilon_by_order, rdp_to_approx_dp, Conversion,
 };
@@ -81,6 +81,8 @@ pub struct DpsgdParams {
     pub target_eps: f64,
     /// Neighbouring relation.
     pub neighbour: Neighbour,
+    /// The PLD grid's width when the link sets one (`grid`).
+    pub grid: Option<f64>,
 }
 
 impl Default for DpsgdParams {
@@ -96,6 +98,7 @@ impl Default for DpsgdParams {
             delta: 1e-5,
             target_eps: 2.0,
             neighbour: Neighbour::AddRemove,
+            grid: None,
         }
     }
 }
@@ -171,6 +174,13 @@ impl DpsgdParams {
             nn,
         );
         let neighbour = read_param(query, "neighbour", d.neighbour, Neighbour::parse, nn);
+        let grid = read_optional(
+            query,
+            "grid",
+            |s| number("grid", s, 1e-7, 0.1, true),
+            "using the default grid",
+            nn,
+        );
         let mut p = DpsgdParams {
             n,
             batch,
@@ -181,6 +191,7 @@ impl DpsgdParams {
             delta,
             target_eps,
             neighbour,
+            grid,
         };
         if p.steps.is_none() && p.epochs / p.rate() > MAX_STEPS as f64 {
             notices.push(Notice {
@@ -212,6 +223,9 @@ impl DpsgdParams {
         }
         if let Some(t) = self.steps {
             q.set("steps", t.to_string());
+        }
+        if let Some(g) = self.grid {
+            q.set("grid", fmt_f64(g));
         }
         q
     }
@@ -262,18 +276,50 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     })
 }
 
-/// ε by the PLD accountant after `steps` steps (tens of milliseconds: the page runs it off the
-/// critical path).
+/// ε by the PLD accountant after `steps` steps, from both sides (tens of milliseconds: the page runs
+/// it off the critical path). `grid` is the link's grid width, if it sets one.
 ///
 /// # Errors
 /// Parameters out of domain.
-pub fn pld_epsilon(p: &DpsgdParams, steps: u64) -> Result<f64> {
-    dpsgd_epsilon(
+pub fn pld_epsilon(p: &DpsgdParams, steps: u64) -> Result<EpsilonBand> {
+    dpsgd_epsilon_band(
         p.rate(),
         p.effective_sigma(),
         steps,
         p.delta,
-        DEFAULT_INTERVAL,
+        p.grid.unwrap_or(DEFAULT_INTERVAL),
+    )
+}
+
+/// The smallest noise multiplier whose certified PLD ε (upper side, at the link's q, T, δ, relation)
+/// is at most `target_eps`, to a relative 1e-4 and never overshooting; `rdp_sigma` (the RDP answer)
+/// seeds the bracket. Returned as the link's σ (times the relation's factor).
+///
+/// # Errors
+/// Parameters out of domain or an unreachable target.
+pub fn sigma_for_target_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<f64> {
+    let mut search = sigma_search_pld(p, rdp_sigma)?;
+    loop {
+        if let Some(s) = search.step()? {
+            return Ok(s * p.neighbour.factor());
+        }
+    }
+}
+
+/// The search behind [`sigma_for_target_pld`], one accountant evaluation per step (so that the page
+/// can yield between them); its answer is in the accountant's units (divide the link's σ by
+/// [`Neighbour::factor`]).
+///
+/// # Errors
+/// Parameters out of domain.
+pub fn sigma_search_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<SigmaSearch> {
+    SigmaSearch::new(
+        p.rate(),
+        p.total_steps(),
+        p.delta,
+        p.target_eps,
+        p.grid.unwrap_or(DEFAULT_INTERVAL),
+        rdp_sigma / p.neighbour.factor(),
     )
 }
 
@@ -387,8 +433,9 @@ pub fn scenario_links(p: &DpsgdParams) -> Option<(String, String)> {
 pub fn markdown(
     p: &DpsgdParams,
     rdp: &RdpReport,
-    pld: Option<f64>,
+    pld: Option<EpsilonBand>,
     sigma_target: Option<f64>,
+    sigma_target_pld: Option<f64>,
 ) -> String {
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), crate::rr::share::sig);
     let rows = vec![
@@ -410,10 +457,21 @@ pub fn markdown(
                 fmt_f64(rdp.best_order)
             ),
         ),
-        ("ε, PLD accountant".into(), opt(pld)),
+        (
+            "ε, PLD accountant (certified upper)".into(),
+            opt(pld.map(|b| b.upper)),
+        ),
+        (
+            "ε, PLD accountant (lower bound)".into(),
+            opt(pld.map(|b| b.lower)),
+        ),
         (
             format!("σ for ε = {} (RDP)", fmt_f64(p.target_eps)),
             opt(sigma_target),
+        ),
+        (
+            format!("σ for ε = {} (PLD)", fmt_f64(p.target_eps)),
+            opt(sigma_target_pld),
         ),
     ];
     crate::embed::markdown_table(("DP-SGD", "value"), &rows)

@@ -9,6 +9,7 @@ use crate::browser::{next_tick, now_ms};
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::{exact, sig};
 use crate::url::use_url;
+use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::compose_lab::{
     accountants, format_list, parse_list, Accountants, ComposeParams, ComposedPld,
 };
@@ -17,10 +18,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// Entries the "add" buttons append.
-const ADD: [(&str, &str); 7] = [
+const ADD: [(&str, &str); 8] = [
     ("Gaussian σ = 2, ×10", "gauss:2*10"),
     ("Laplace ε = 0.5", "lap:0.5*1"),
     ("Randomized response ε = 1", "rr:1*1"),
+    ("4-ary randomized response ε = 1, ×10", "rr:1:4*10"),
     (
         "Subsampled Gaussian q = 0.01, σ = 1, ×1000",
         "sgauss:0.01:1*1000",
@@ -52,11 +54,11 @@ pub fn ComposeLab() -> impl IntoView {
     let notices = Memo::new(move |_| parsed.get().1);
     let error_for = move |key: &'static str| super::notices::notice_for(notices, key);
     let acc = Memo::new(move |_| params.with(|p| accountants(&p.list, p.delta)));
-    let list_only = Memo::new(move |_| params.with(|p| p.list.clone()));
+    let list_only = Memo::new(move |_| params.with(|p| (p.list.clone(), p.grid)));
     let pld = RwSignal::new(None::<Result<(ComposedPld, f64), String>>);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let list = list_only.get();
+        let (list, grid) = list_only.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         pld.set(None);
@@ -66,7 +68,7 @@ pub fn ComposeLab() -> impl IntoView {
                 return;
             }
             let start = now_ms();
-            let result = ComposedPld::new(&list)
+            let result = ComposedPld::with_grid(&list, grid)
                 .map(|c| (c, now_ms() - start))
                 .map_err(|e| e.to_string());
             if generation.try_get_value() == Some(mine) {
@@ -80,6 +82,19 @@ pub fn ComposeLab() -> impl IntoView {
             _ => f64::NAN,
         })
     });
+    let pld_lower = Signal::derive(move || {
+        pld.with(|p| match p {
+            Some(Ok((c, _))) => c.epsilon_lower(params.with(|p| p.delta)),
+            _ => f64::NAN,
+        })
+    });
+    let band = Signal::derive(move || {
+        pld.with(|p| match p {
+            Some(Ok((c, _))) => Some(c.band(params.with(|p| p.delta)))
+                .filter(|b| b.upper.is_finite() || b.upper.is_infinite()),
+            _ => None,
+        })
+    });
     let pld_ms = Signal::derive(move || {
         pld.with(|p| {
             p.as_ref()
@@ -88,7 +103,7 @@ pub fn ComposeLab() -> impl IntoView {
         })
     });
     let chart = Memo::new(move |_| {
-        let list = list_only.get();
+        let list = list_only.get().0;
         let grid = delta_grid();
         let per: Vec<Accountants> = grid.iter().map(|&d| accountants(&list, d)).collect();
         let line = |f: &dyn Fn(&Accountants) -> Option<f64>| -> Vec<(f64, f64)> {
@@ -105,11 +120,20 @@ pub fn ComposeLab() -> impl IntoView {
         ];
         if let Some(Ok((c, _))) = pld.get() {
             series.push(Series::new(
-                "PLD (tight)",
+                "PLD, certified upper",
                 PALETTE[0],
                 Kind::Line,
                 grid.iter()
                     .map(|&d| (d.log10(), c.epsilon(d)))
+                    .filter(|p| p.1.is_finite())
+                    .collect(),
+            ));
+            series.push(Series::new(
+                "PLD, lower bound",
+                PALETTE[0],
+                Kind::Dashed,
+                grid.iter()
+                    .map(|&d| (d.log10(), c.epsilon_lower(d)))
                     .filter(|p| p.1.is_finite())
                     .collect(),
             ));
@@ -194,11 +218,12 @@ pub fn ComposeLab() -> impl IntoView {
             ),
             ("ε RDP".into(), a.rdp.map_or("n/a".into(), |e| sig(e.0, 6))),
             ("ε zCDP".into(), a.zcdp.map_or("n/a".into(), |e| sig(e, 6))),
-            ("ε PLD".into(), sig(pld_eps.get(), 6)),
+            ("ε PLD (certified upper)".into(), sig(pld_eps.get(), 6)),
+            ("ε PLD (lower bound)".into(), sig(pld_lower.get(), 6)),
         ];
         dp_playground::embed::markdown_table(("composition", "ε"), &rows)
     });
-    let rows: [(&str, &str, Signal<f64>, &str); 6] = [
+    let rows: [(&str, &str, Signal<f64>, &str); 7] = [
         (
             "basic (sums)",
             "compose-eps-basic",
@@ -215,7 +240,7 @@ pub fn ComposeLab() -> impl IntoView {
             "optimal, k identical",
             "compose-eps-optimal",
             value(|a| a.optimal),
-            "Kairouz, Oh & Viswanath 2015, Thm 3.3; one entry only",
+            "Kairouz, Oh & Viswanath 2015, Thm 3.3, exact for any k; one entry only",
         ),
         (
             "RDP (improved conversion)",
@@ -230,10 +255,16 @@ pub fn ComposeLab() -> impl IntoView {
             "Bun & Steinke 2016; Gaussian and pure entries only",
         ),
         (
-            "PLD (tight reference)",
+            "PLD, certified upper (tight reference)",
             "compose-eps-pld",
             pld_eps,
             "connect-the-dots PLD composed by FFT; never below the true ε",
+        ),
+        (
+            "PLD, lower bound",
+            "compose-eps-pld-lower",
+            pld_lower,
+            "chords lowered below the profile; the exact ε is at least this",
         ),
     ];
     view! {
@@ -250,7 +281,7 @@ pub fn ComposeLab() -> impl IntoView {
                 <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                     <h3>"Mechanisms"</h3>
                     <NumberField label="List" key="list" value=url.raw_or("list", move || format_list(&params.get().list))
-                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
+                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε (rr:ε:K for K answers), sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
                     <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
                         {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
                     </div>
@@ -295,6 +326,12 @@ pub fn ComposeLab() -> impl IntoView {
                         <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
                         <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
                     </div>
+                    <super::pld_band::PldBand band=band prefix="compose" />
+                    {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
+                        <p class="notices" role="note" data-testid="compose-pld-floor">
+                            "The PLD accountant reports no ε below δ = 1e-10: its FFT's rounding noise (about 1e-16 per grid point) could exceed δ there. The other accountants still apply."
+                        </p>
+                    })}
                     <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
                     {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
                     <XyCanvas testid="compose-chart" title="ε against δ, every accountant"

@@ -4,8 +4,10 @@
 use super::{dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults, share_panel::SharePanel};
 use crate::browser::{next_tick, now_ms};
 use crate::url::use_url;
+use dp_playground::accounting::pld::{dpsgd_epsilon, EpsilonBand, DEFAULT_INTERVAL};
 use dp_playground::dpsgd_lab::{
-    library_snippet, markdown, pld_epsilon, rdp_report, sigma_for_target, DpsgdParams, RdpReport,
+    library_snippet, markdown, pld_epsilon, rdp_report, sigma_for_target, sigma_search_pld,
+    DpsgdParams, RdpReport,
 };
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
@@ -17,9 +19,11 @@ use leptos::task::spawn_local;
 pub struct Background {
     /// σ for the target ε (RDP), or why not.
     pub sigma_for_target: Option<Result<f64, String>>,
-    /// ε by the PLD accountant after T steps, and how long it took (ms).
-    pub pld: Option<Result<(f64, f64), String>>,
-    /// (steps, ε) by the PLD accountant at fractions of T.
+    /// ε by the PLD accountant after T steps from both sides, and how long it took (ms).
+    pub pld: Option<Result<(EpsilonBand, f64), String>>,
+    /// σ for the target ε by the PLD accountant (certified upper ε), and how long it took (ms).
+    pub sigma_for_target_pld: Option<Result<(f64, f64), String>>,
+    /// (steps, certified upper ε) by the PLD accountant at fractions of T.
     pub pld_points: Vec<(f64, f64)>,
     /// What is being computed now (empty when done).
     pub status: String,
@@ -90,10 +94,39 @@ pub fn DpsgdLab() -> impl IntoView {
                 .map_err(|e| e.to_string());
             background.update(|b| {
                 if let Ok((e, _)) = eps {
-                    b.pld_points.push((steps as f64, e));
+                    b.pld_points.push((steps as f64, e.upper));
                 }
                 b.pld = Some(eps);
+                b.status = "PLD accountant: σ for the target ε…".into();
             });
+            // σ for the target by the PLD: one accountant evaluation per pause, seeded by RDP's σ.
+            let seed = background
+                .with_untracked(|b| b.sigma_for_target.clone().and_then(|r| r.ok()))
+                .unwrap_or(p.sigma);
+            let mut busy = 0.0;
+            let found = match sigma_search_pld(&p, seed) {
+                Err(e) => Err(e.to_string()),
+                Ok(mut search) => loop {
+                    next_tick().await;
+                    if !current() {
+                        return;
+                    }
+                    let t0 = now_ms();
+                    let step = search.step();
+                    busy += now_ms() - t0;
+                    match step {
+                        Ok(Some(s)) => break Ok((s * p.neighbour.factor(), busy)),
+                        Ok(None) => background.update(|b| {
+                            b.status = format!(
+                                "PLD accountant: σ for the target ε, {} evaluations…",
+                                search.evaluations
+                            )
+                        }),
+                        Err(e) => break Err(e.to_string()),
+                    }
+                },
+            };
+            background.update(|b| b.sigma_for_target_pld = Some(found));
             for (i, fraction) in [0.125, 0.25, 0.5, 0.75].into_iter().enumerate() {
                 background.update(|b| {
                     b.status = format!("PLD accountant: the ε-versus-steps curve, {}/4…", i + 1)
@@ -103,7 +136,8 @@ pub fn DpsgdLab() -> impl IntoView {
                     return;
                 }
                 let t = ((steps as f64) * fraction).ceil().max(1.0) as u64;
-                if let Ok(e) = pld_epsilon(&p, t) {
+                let grid = p.grid.unwrap_or(DEFAULT_INTERVAL);
+                if let Ok(e) = dpsgd_epsilon(p.rate(), p.effective_sigma(), t, p.delta, grid) {
                     background.update(|b| {
                         b.pld_points.push((t as f64, e));
                         b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -132,6 +166,7 @@ pub fn DpsgdLab() -> impl IntoView {
                         r,
                         pld,
                         bg.sigma_for_target.and_then(|x| x.ok()),
+                        bg.sigma_for_target_pld.and_then(|x| x.ok()).map(|x| x.0),
                     )
                 })
                 .unwrap_or_default()

@@ -20,12 +20,23 @@ pub fn DpsgdResults() -> impl IntoView {
         Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
     let bg = lab.background;
-    let pld = Signal::derive(move || {
+    let band = move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0));
+    let pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
+    let pld_lower = Signal::derive(move || band().map_or(f64::NAN, |b| b.lower));
+    let sigma_pld = Signal::derive(move || {
         bg.with(|b| {
-            b.pld
+            b.sigma_for_target_pld
                 .as_ref()
                 .and_then(|r| r.as_ref().ok())
                 .map_or(f64::NAN, |x| x.0)
+        })
+    });
+    let sigma_pld_ms = Signal::derive(move || {
+        bg.with(|b| {
+            b.sigma_for_target_pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.1)
         })
     });
     let pld_ms = Signal::derive(move || {
@@ -47,13 +58,13 @@ pub fn DpsgdResults() -> impl IntoView {
     });
     let errors = move || {
         bg.with(|b| {
-        let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err())]
+        let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err()), b.sigma_for_target_pld.as_ref().and_then(|r| r.as_ref().err())]
             .into_iter()
             .flatten()
             .cloned()
             .collect();
         if let Some(Ok((e, _))) = &b.pld {
-            if e.is_infinite() {
+            if e.upper.is_infinite() {
                 out.push("The PLD accountant finds no finite ε at this δ: more than δ of the privacy loss lies beyond its grid. Raise δ or σ.".into());
             }
         }
@@ -113,22 +124,31 @@ pub fn DpsgdResults() -> impl IntoView {
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
         <div class="stats">
             <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
-            <Stat label="ε, PLD accountant (tight)" testid="dpsgd-eps-pld" value=pld />
+            <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
+            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
             <Stat label="best RDP order α" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
             <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
         </div>
         <div class="stats">
             <Stat label="σ for the target ε (RDP)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
+            <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
             <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
             <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
             <Stat label="RDP computed in (ms)" testid="dpsgd-rdp-ms" value=Signal::derive(move || lab.rdp_ms.get()) digits=3 />
             <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
+            <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
         </div>
+        <super::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" />
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(|b| b.status.clone())}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"
                 on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
-                "Use σ for the target"
+                "Use σ for the target (RDP)"
+            </button>
+            <button type="button" class="small" data-testid="use-sigma-for-target-pld"
+                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                "Use σ for the target (PLD)"
             </button>
         </div>
         <div class="chart-grid">

@@ -18,6 +18,7 @@ pub mod mech_queries;
 pub mod mech_zcdp;
 pub mod notices;
 pub mod number_field;
+pub mod pld_band;
 pub mod rr_controls;
 pub mod rr_lab;
 pub mod rr_privacy;

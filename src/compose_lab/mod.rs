@@ -1,14 +1,16 @@
 //! The composition lab (`?lab=compose&list=gauss:3*10,lap:0.2*5&delta=1e-5`): a list of mechanisms, each
 //! repeated, and every accountant's ε for the whole list side by side.
+//!
+//! [`accountants`] holds the accountants; [`Entry`]'s profiles, Rényi curves and PLDs are here.
 
-use crate::accounting::composition::{advanced, basic, optimal_homogeneous};
-use crate::accounting::pld::{
-    subsampled_gaussian_delta, Direction, Pld, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS,
-};
-use crate::accounting::rdp::{
-    default_orders, epsilon_by_order, rdp_to_approx_dp, step_rdp, Conversion,
-};
-use crate::accounting::zcdp::zcdp_to_approx_dp;
+mod accountants;
+#[cfg(test)]
+mod tests;
+
+pub use accountants::{accountants, Accountants, ComposedPld};
+
+use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
+use crate::accounting::rdp::step_rdp;
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::Gaussian;
 use crate::query::{fmt_f64, read_param, Notice, Query};
@@ -26,8 +28,9 @@ pub enum Entry {
     Laplace { eps: f64 },
     /// Gaussian noise σ (`gauss:σ`).
     Gaussian { sigma: f64 },
-    /// Binary randomized response (`rr:ε`).
-    RandomizedResponse { eps: f64 },
+    /// K-ary randomized response (`rr:ε`, binary, or `rr:ε:K`): the truth with probability
+    /// e^ε/(e^ε + K − 1), each other answer with 1/(e^ε + K − 1).
+    RandomizedResponse { eps: f64, k: u32 },
     /// A Poisson-subsampled Gaussian step (`sgauss:q:σ`).
     SubsampledGaussian { q: f64, sigma: f64 },
     /// Any (ε, δ)-DP mechanism (`dp:ε:δ`).
@@ -54,8 +57,11 @@ impl Entry {
         match *self {
             Entry::Laplace { eps } => format!("Laplace, ε = {}", fmt_f64(eps)),
             Entry::Gaussian { sigma } => format!("Gaussian, σ/Δ = {}", fmt_f64(sigma)),
-            Entry::RandomizedResponse { eps } => {
+            Entry::RandomizedResponse { eps, k: 2 } => {
                 format!("randomized response, ε = {}", fmt_f64(eps))
+            }
+            Entry::RandomizedResponse { eps, k } => {
+                format!("{k}-ary randomized response, ε = {}", fmt_f64(eps))
             }
             Entry::SubsampledGaussian { q, sigma } => format!(
                 "Poisson-subsampled Gaussian, q = {}, σ = {}",
@@ -92,23 +98,30 @@ impl Entry {
     /// Pure ε-DP (δ = 0)?
     fn pure_eps(&self) -> Option<f64> {
         match *self {
-            Entry::Laplace { eps } | Entry::RandomizedResponse { eps } => Some(eps),
+            Entry::Laplace { eps } | Entry::RandomizedResponse { eps, .. } => Some(eps),
             _ => self.raw_pair().filter(|p| p.1 == 0.0).map(|p| p.0),
         }
     }
 
-    /// Exact δ(ε) (the larger of the two directions where they differ).
+    /// Exact δ(ε) for every real ε (the larger of the two directions where they differ).
+    ///
+    /// Laplace with ε₀ (sensitivity 1, scale 1/ε₀): 0 for ε ≥ ε₀, 1 − e^{(ε − ε₀)/2} on [−ε₀, ε₀], and
+    /// 1 − e^ε below −ε₀, where every loss exceeds ε (the loss lies in [−ε₀, ε₀]; Balle & Wang 2018,
+    /// §5; an earlier version used the middle branch below −ε₀ too, which under-states δ there and
+    /// made `lap:0.01*100000` print ε = 0).
     pub fn delta(&self, eps: f64) -> f64 {
         match *self {
             Entry::Laplace { eps: e0 } => {
                 if eps >= e0 {
                     0.0
+                } else if eps <= -e0 {
+                    -eps.exp_m1()
                 } else {
                     (-((eps - e0) / 2.0).exp_m1()).min(1.0)
                 }
             }
             Entry::Gaussian { sigma } => Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(eps)),
-            Entry::RandomizedResponse { eps: e } => raw_delta(e, 0.0, eps),
+            Entry::RandomizedResponse { eps: e, k } => kary_rr_delta(e, k, eps),
             Entry::SubsampledGaussian { q, sigma } => {
                 subsampled_gaussian_delta(q, sigma, eps, Direction::Remove)
                     .max(subsampled_gaussian_delta(q, sigma, eps, Direction::Add))
@@ -132,7 +145,7 @@ impl Entry {
     }
 
     /// The smallest ε with δ(ε) ≤ `delta` (bisection, upper end), for basic and advanced composition.
-    fn eps_for(&self, delta: f64) -> f64 {
+    pub fn eps_for(&self, delta: f64) -> f64 {
         if let Some(e) = self.pure_eps() {
             return e;
         }
@@ -171,14 +184,20 @@ impl Entry {
                 ) / (alpha - 1.0),
             ),
             Entry::Gaussian { sigma } => Some(alpha / (2.0 * sigma * sigma)),
-            Entry::RandomizedResponse { eps } => {
-                let (lp, lq) = (-(-eps).exp().ln_1p(), -eps.exp().ln_1p());
-                Some(
-                    ln_add_exp(
-                        alpha * lp + (1.0 - alpha) * lq,
-                        alpha * lq + (1.0 - alpha) * lp,
-                    ) / (alpha - 1.0),
-                )
+            Entry::RandomizedResponse { eps, k } => {
+                // ln p, ln q with p = e^ε/(e^ε + K − 1), q = 1/(e^ε + K − 1); the K − 2 other answers
+                // have ratio 1 and add (K − 2)q (Mironov 2017, Prop. 5 for K = 2).
+                let km1 = f64::from(k) - 1.0;
+                let lq = -ln_add_exp(eps, km1.ln());
+                let lp = eps + lq;
+                let mut sum = ln_add_exp(
+                    alpha * lp + (1.0 - alpha) * lq,
+                    alpha * lq + (1.0 - alpha) * lp,
+                );
+                if k > 2 {
+                    sum = ln_add_exp(sum, (km1 - 1.0).ln() + lq);
+                }
+                Some(sum / (alpha - 1.0))
             }
             Entry::SubsampledGaussian { q, sigma } => Some(step_rdp(q, sigma, alpha)),
             _ => self.pure_eps().map(|e| e.min(alpha * e * e / 2.0)),
@@ -194,30 +213,32 @@ impl Entry {
         }
     }
 
-    /// Its PLD in `direction` on a grid of width `interval`.
-    fn pld(&self, direction: Direction, interval: f64, tail: f64) -> Result<Pld> {
+    /// Its PLD in `direction` on a grid of width `interval`, from `side`; `tail` bounds the mass the
+    /// grid leaves out on either end.
+    fn pld(&self, direction: Direction, interval: f64, tail: f64, side: Side) -> Result<Pld> {
+        let profile = |e| self.delta(e);
         match *self {
             Entry::SubsampledGaussian { q, sigma } => {
-                Pld::subsampled_gaussian(q, sigma, direction, interval, tail)
+                Pld::subsampled_gaussian(q, sigma, direction, interval, tail, side)
             }
             Entry::Gaussian { sigma } => {
                 let mu = 1.0 / (2.0 * sigma * sigma);
                 let spread = crate::special::normal_upper_quantile(tail) * (2.0 * mu).sqrt();
-                Pld::from_profile(|e| self.delta(e), mu - spread, mu + spread, interval)
+                Pld::from_profile(profile, mu - spread, mu + spread, interval, side, 0.0)
             }
-            Entry::Laplace { eps } | Entry::RandomizedResponse { eps } => {
-                Pld::from_profile(|e| self.delta(e), -eps, eps, interval)
+            Entry::Laplace { eps } | Entry::RandomizedResponse { eps, .. } => {
+                Pld::from_profile(profile, -eps, eps, interval, side, 0.0)
             }
             Entry::WorGaussian { .. } => {
                 let mut hi = 1.0;
                 while self.delta(hi) > tail && hi < 1e4 {
                     hi *= 2.0;
                 }
-                Pld::from_profile(|e| self.delta(e), -hi, hi, interval)
+                Pld::from_profile(profile, -hi, hi, interval, side, 0.0)
             }
             _ => {
-                let (eps, _) = self.raw_pair().unwrap_or((0.0, 0.0));
-                Pld::from_profile(|e| self.delta(e), -eps, eps.max(interval), interval)
+                let (eps, delta) = self.raw_pair().unwrap_or((0.0, 0.0));
+                Pld::from_profile(profile, -eps, eps.max(interval), interval, side, delta)
             }
         }
     }
@@ -237,6 +258,20 @@ fn raw_delta(eps_r: f64, delta_r: f64, eps: f64) -> f64 {
         p - eps.exp() * q
     };
     (delta_r + (1.0 - delta_r) * inner).clamp(0.0, 1.0)
+}
+
+/// δ(ε) of K-ary randomized response for every real ε: Σ_j (P_j − e^ε Q_j)₊ over the pair of true
+/// answers a ≠ b, P = (p, q, q, …), Q = (q, p, q, …): (p − e^ε q)₊ + (q − e^ε p)₊ + (K − 2) q (1 − e^ε)₊.
+/// Exact (every pair of answers is alike); for K = 2 the binary pair of Kairouz, Oh & Viswanath (2015).
+fn kary_rr_delta(eps_r: f64, k: u32, eps: f64) -> f64 {
+    let km1 = f64::from(k) - 1.0;
+    // p = 1/(1 + (K − 1)e^{−ε_r}), q = e^{−ε_r}/(1 + (K − 1)e^{−ε_r}): no overflow for large ε_r.
+    let t = (-eps_r).exp();
+    let (p, q) = (1.0 / (1.0 + km1 * t), t / (1.0 + km1 * t));
+    let x = eps.exp();
+    let sum =
+        (p - x * q).max(0.0) + (q - x * p).max(0.0) + (km1 - 1.0) * q * (-eps.exp_m1()).max(0.0);
+    sum.clamp(0.0, 1.0)
 }
 
 /// Parses `kind:params*times` entries separated by commas.
@@ -273,7 +308,7 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
                     .ok_or_else(|| bad("has a subsampling rate outside (0, 1]"))?;
                 let inner = parse_list(&tokens[2..].join(":")).map_err(|_| bad(&format!("has \"{item}\": write wor:rate:lap:ε, wor:rate:rr:ε or wor:rate:gauss:σ")))?;
                 let entry = match inner.first().map(|i| i.entry) {
-                    Some(Entry::Laplace { eps } | Entry::RandomizedResponse { eps }) => Entry::Subsampled { rate, eps, delta: 0.0 },
+                    Some(Entry::Laplace { eps } | Entry::RandomizedResponse { eps, .. }) => Entry::Subsampled { rate, eps, delta: 0.0 },
                     Some(Entry::Gaussian { sigma }) => Entry::WorGaussian { rate, sigma },
                     Some(Entry::Raw { eps, delta }) => Entry::Subsampled { rate, eps, delta },
                     _ => return Err(bad(&format!("has \"{item}\": only lap, rr, gauss and dp entries can be subsampled without replacement"))),
@@ -287,11 +322,12 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             let entry = match (kind.as_str(), nums.as_slice()) {
                 ("lap", &[e]) if pos(e) && e <= 100.0 => Entry::Laplace { eps: e },
                 ("gauss", &[s]) if pos(s) && s <= 1e4 => Entry::Gaussian { sigma: s },
-                ("rr", &[e]) if pos(e) && e <= 100.0 => Entry::RandomizedResponse { eps: e },
+                ("rr", &[e]) if pos(e) && e <= 100.0 => Entry::RandomizedResponse { eps: e, k: 2 },
+                ("rr", &[e, k]) if pos(e) && e <= 100.0 && k.fract() == 0.0 && (2.0..=1e6).contains(&k) => Entry::RandomizedResponse { eps: e, k: k as u32 },
                 ("sgauss", &[q, s]) if pos(q) && q <= 1.0 && pos(s) && s <= 1e4 => Entry::SubsampledGaussian { q, sigma: s },
                 ("dp", &[e, d]) if (0.0..=100.0).contains(&e) && (0.0..1.0).contains(&d) => Entry::Raw { eps: e, delta: d },
                 ("wor", &[r, e, d]) if pos(r) && r <= 1.0 && (0.0..=100.0).contains(&e) && (0.0..1.0).contains(&d) => Entry::Subsampled { rate: r, eps: e, delta: d },
-                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ or wor:rate:gauss:σ, then *times"))),
+                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, rr:ε:K, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ or wor:rate:gauss:σ, then *times"))),
             };
             Ok(Item { entry, times })
         })
@@ -306,7 +342,8 @@ pub fn format_list(items: &[Item]) -> String {
             let body = match it.entry {
                 Entry::Laplace { eps } => format!("lap:{}", fmt_f64(eps)),
                 Entry::Gaussian { sigma } => format!("gauss:{}", fmt_f64(sigma)),
-                Entry::RandomizedResponse { eps } => format!("rr:{}", fmt_f64(eps)),
+                Entry::RandomizedResponse { eps, k: 2 } => format!("rr:{}", fmt_f64(eps)),
+                Entry::RandomizedResponse { eps, k } => format!("rr:{}:{k}", fmt_f64(eps)),
                 Entry::SubsampledGaussian { q, sigma } => {
                     format!("sgauss:{}:{}", fmt_f64(q), fmt_f64(sigma))
                 }
@@ -331,6 +368,8 @@ pub struct ComposeParams {
     pub list: Vec<Item>,
     /// The δ at which every accountant reports ε.
     pub delta: f64,
+    /// The PLD grid's width when the link sets one (`grid`, e.g. a finer grid for a narrower band).
+    pub grid: Option<f64>,
 }
 
 #[derive(Clone)]
@@ -343,7 +382,7 @@ impl std::fmt::Display for ListText {
 }
 
 impl ComposeParams {
-    /// Reads `list` and `delta`; never fails.
+    /// Reads `list`, `delta` and `grid`; never fails.
     pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
         let mut notices = Vec::new();
         let default = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default();
@@ -362,279 +401,25 @@ impl ComposeParams {
             |s| crate::query::parse_number_in("delta", s, 0.0, 1.0, false),
             &mut notices,
         );
-        (ComposeParams { list, delta }, notices)
+        let grid = crate::query::read_optional(
+            query,
+            "grid",
+            |s| crate::query::parse_number_in("grid", s, 1e-7, 0.1, true),
+            "using the default grid",
+            &mut notices,
+        );
+        (ComposeParams { list, delta, grid }, notices)
     }
 
     /// Prints the query.
     pub fn to_query(&self) -> Query {
-        Query::default()
+        let mut q = Query::default()
             .with("lab", "compose")
             .with("list", format_list(&self.list))
-            .with("delta", fmt_f64(self.delta))
-    }
-}
-
-/// Every accountant's ε at one δ (`None` where an accountant does not apply).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Accountants {
-    /// Basic composition.
-    pub basic: f64,
-    /// Advanced composition (Dwork–Rothblum–Vadhan).
-    pub advanced: Option<f64>,
-    /// Optimal composition of k identical mechanisms (Kairouz–Oh–Viswanath).
-    pub optimal: Option<f64>,
-    /// RDP with the improved conversion, and its order.
-    pub rdp: Option<(f64, f64)>,
-    /// RDP with the classical conversion.
-    pub rdp_classical: Option<f64>,
-    /// zCDP.
-    pub zcdp: Option<f64>,
-    /// (α, the ε at δ that order alone gives): the RDP conversion's curve, minimal at the best order.
-    pub rdp_by_order: Vec<(f64, f64)>,
-}
-
-/// The closed-form and RDP accountants at `delta` (cheap; the PLD is [`ComposedPld`]).
-pub fn accountants(items: &[Item], delta: f64) -> Accountants {
-    let approx: u64 = items
-        .iter()
-        .filter(|it| it.entry.pure_eps().is_none())
-        .map(|it| it.times)
-        .sum();
-    let per = |share: f64| -> Vec<(f64, f64)> {
-        items
-            .iter()
-            .flat_map(|it| {
-                let pair = match it.entry.pure_eps() {
-                    Some(e) => (e, 0.0),
-                    None => {
-                        let d = share / approx as f64;
-                        (it.entry.eps_for(d), d)
-                    }
-                };
-                std::iter::repeat_n(pair, it.times.min(100_000) as usize)
-            })
-            .collect()
-    };
-    let basic_eps = basic(&per(delta)).0;
-    let (mech_share, slack) = if approx > 0 {
-        (delta / 2.0, delta / 2.0)
-    } else {
-        (0.0, delta)
-    };
-    let advanced_eps = advanced(&per(mech_share), slack)
-        .ok()
-        .map(|x| x.0)
-        .filter(|e| e.is_finite());
-    let optimal = match items {
-        [only] => {
-            let (e, d) = match only.entry.pure_eps() {
-                Some(e) => (e, 0.0),
-                None => (
-                    only.entry.eps_for(delta / (2.0 * only.times as f64)),
-                    delta / (2.0 * only.times as f64),
-                ),
-            };
-            if only.times <= 10_000 {
-                optimal_homogeneous(e, d, only.times, delta)
-            } else {
-                None
-            }
+            .with("delta", fmt_f64(self.delta));
+        if let Some(g) = self.grid {
+            q.set("grid", fmt_f64(g));
         }
-        _ => None,
-    };
-    let orders = default_orders();
-    let curve: Option<Vec<f64>> = orders
-        .iter()
-        .map(|&a| {
-            items
-                .iter()
-                .map(|it| it.entry.rdp(a).map(|r| r * it.times as f64))
-                .sum::<Option<f64>>()
-        })
-        .collect();
-    let rdp = curve
-        .as_ref()
-        .and_then(|c| rdp_to_approx_dp(&orders, c, delta, Conversion::Improved).ok());
-    let rdp_classical = curve
-        .as_ref()
-        .and_then(|c| rdp_to_approx_dp(&orders, c, delta, Conversion::Classical).ok())
-        .map(|x| x.0);
-    let rdp_by_order = curve
-        .as_ref()
-        .map(|c| epsilon_by_order(&orders, c, delta))
-        .unwrap_or_default();
-    let rho: Option<f64> = items
-        .iter()
-        .map(|it| it.entry.rho().map(|r| r * it.times as f64))
-        .sum();
-    let zcdp = rho.and_then(|r| zcdp_to_approx_dp(r, delta).ok());
-    Accountants {
-        basic: basic_eps,
-        advanced: advanced_eps,
-        optimal,
-        rdp,
-        rdp_classical,
-        zcdp,
-        rdp_by_order,
-    }
-}
-
-/// The composed PLD in both directions (heavier: computed once per list, then read at any δ).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ComposedPld {
-    /// Remove and add directions.
-    pub directions: Vec<Pld>,
-}
-
-impl ComposedPld {
-    /// Composes the list's PLDs (grid 1e-4, widened when the composition would exceed
-    /// [`MAX_POINTS`]).
-    ///
-    /// # Errors
-    /// A mechanism whose PLD cannot be built.
-    pub fn new(items: &[Item]) -> Result<Self> {
-        let mut directions = Vec::new();
-        for direction in [Direction::Remove, Direction::Add] {
-            let mut interval = DEFAULT_INTERVAL;
-            for _ in 0..2 {
-                let plds = items
-                    .iter()
-                    .map(|it| it.entry.pld(direction, interval, DEFAULT_TAIL))
-                    .collect::<Result<Vec<_>>>()?;
-                let parts: Vec<(&Pld, u64)> = plds
-                    .iter()
-                    .zip(items)
-                    .map(|(p, it)| (p, it.times))
-                    .collect();
-                let points = Pld::window_points(&parts, DEFAULT_TAIL);
-                if points > MAX_POINTS as f64 && interval == DEFAULT_INTERVAL {
-                    interval *= (points / MAX_POINTS as f64).ceil();
-                    continue;
-                }
-                directions.push(Pld::compose_many(&parts, DEFAULT_TAIL));
-                break;
-            }
-        }
-        Ok(ComposedPld { directions })
-    }
-
-    /// ε at δ (the larger direction); never below the true ε.
-    pub fn epsilon(&self, delta: f64) -> f64 {
-        self.directions
-            .iter()
-            .map(|p| p.epsilon_for_delta(delta))
-            .fold(0.0, f64::max)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn list_round_trips_and_rejects_nonsense() {
-        let s = "gauss:3*10,lap:0.2*5,rr:1*2,sgauss:0.01:1.1*100,dp:0.5:0.000001*3,wor:0.1:1:0*4";
-        let items = parse_list(s).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(format_list(&items), s);
-        for bad in [
-            "",
-            "gauss",
-            "gauss:-1",
-            "lap:1*0",
-            "foo:1",
-            "dp:1:1",
-            "gauss:1*x",
-        ] {
-            assert!(parse_list(bad).is_err(), "{bad}");
-        }
-        let (p, n) = ComposeParams::from_query(&Query::parse(&format!("list={s}&delta=1e-6")));
-        assert!(n.is_empty());
-        assert_eq!(ComposeParams::from_query(&p.to_query()).0, p);
-    }
-
-    #[test]
-    fn pure_laplace_basic_is_tight_and_the_others_agree_in_order() {
-        // 10 × Laplace(ε = 0.1): basic gives exactly 1.
-        let items = parse_list("lap:0.1*10").unwrap_or_else(|e| panic!("{e}"));
-        let a = accountants(&items, 1e-5);
-        assert!((a.basic - 1.0).abs() < 1e-12);
-        let opt = a.optimal.unwrap_or(f64::INFINITY);
-        assert!(opt <= a.basic + 1e-12);
-        let pld = ComposedPld::new(&items)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .epsilon(1e-5);
-        assert!(pld <= a.basic + 1e-3 && pld > 0.0, "{pld}");
-    }
-
-    #[test]
-    fn subsampling_without_replacement_wraps_entries_and_amplifies() {
-        let items =
-            parse_list("wor:0.1:gauss:2*10,wor:0.1:lap:1*3").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            items[0].entry,
-            Entry::WorGaussian {
-                rate: 0.1,
-                sigma: 2.0
-            }
-        );
-        assert_eq!(
-            items[1].entry,
-            Entry::Subsampled {
-                rate: 0.1,
-                eps: 1.0,
-                delta: 0.0
-            }
-        );
-        assert_eq!(parse_list(&format_list(&items)).unwrap_or_default(), items);
-        assert!(
-            parse_list("wor:2:gauss:1").is_err() && parse_list("wor:0.1:sgauss:0.1:1").is_err()
-        );
-        // One amplified Gaussian: at any ε ≥ 0, δ′(ε) = r·δ(ln(1 + (e^ε − 1)/r)) — below the unamplified δ(ε).
-        let wor = Entry::WorGaussian {
-            rate: 0.1,
-            sigma: 2.0,
-        };
-        let plain = Entry::Gaussian { sigma: 2.0 };
-        for eps in [0.0, 0.1, 0.5, 1.0] {
-            assert!(wor.delta(eps) < plain.delta(eps), "ε = {eps}");
-        }
-        // The PLD of ten amplified Gaussians is never below the exact profile of one, and at most basic composition.
-        let one = parse_list("wor:0.1:gauss:2*1").unwrap_or_default();
-        let eps1 = ComposedPld::new(&one)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .epsilon(1e-5);
-        assert!(
-            eps1 >= wor.eps_for(1e-5) - 1e-3,
-            "{eps1} vs {}",
-            wor.eps_for(1e-5)
-        );
-        let a = accountants(&items[..1], 1e-5);
-        let ten = ComposedPld::new(&items[..1])
-            .unwrap_or_else(|e| panic!("{e}"))
-            .epsilon(1e-5);
-        assert!(ten > 0.0 && ten <= a.basic, "{ten} vs basic {}", a.basic);
-    }
-
-    #[test]
-    fn gaussian_composition_matches_the_closed_form() {
-        // 10 × Gaussian(σ = 3) = one Gaussian with σ/√10: exact ε from Balle & Wang; PLD within 1%, RDP above.
-        let items = parse_list("gauss:3*10").unwrap_or_else(|e| panic!("{e}"));
-        let one = Entry::Gaussian {
-            sigma: 3.0 / 10f64.sqrt(),
-        };
-        let exact = one.eps_for(1e-5);
-        let pld = ComposedPld::new(&items)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .epsilon(1e-5);
-        assert!(
-            pld >= exact - 1e-9 && pld <= exact * 1.01,
-            "{pld} vs {exact}"
-        );
-        let a = accountants(&items, 1e-5);
-        let rdp = a.rdp.map_or(f64::NAN, |x| x.0);
-        assert!(
-            rdp >= exact && a.zcdp.unwrap_or(0.0) >= rdp - 1e-9 && a.basic >= rdp,
-            "{a:?}"
-        );
+        q
     }
 }

@@ -1,0 +1,179 @@
+//! The Poisson-subsampled Gaussian (DP-SGD's step): its exact privacy profile in both directions and its
+//! discrete PLD.
+
+use super::{Pld, Side};
+use crate::error::{Error, Result};
+use crate::mechanisms::gaussian::Gaussian;
+
+/// Which pair of distributions: with the record against without it, or the reverse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// P = (1 − q)N(0, σ²) + qN(1, σ²) against Q = N(0, σ²).
+    Remove,
+    /// P = N(0, σ²) against Q = (1 − q)N(0, σ²) + qN(1, σ²).
+    Add,
+}
+
+/// Exact δ(ε) of one Poisson-subsampled Gaussian step (sensitivity 1, noise σ, rate q), for every real ε.
+///
+/// # Formula
+/// Remove: δ = 1 − e^ε when e^ε ≤ 1 − q, else δ = q·δ_σ(ln(1 + (e^ε − 1)/q)).
+/// Add: with c = 1 − e^ε(1 − q), δ = 0 when c ≤ 0, else δ = c·δ_σ(ε + ln q − ln c).
+/// δ_σ is the Gaussian mechanism's exact profile Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ) (Balle & Wang
+/// 2018, Theorem 8), evaluated in log space, so δ keeps its digits down to 1e-300 (the difference of
+/// two Φ̄ terms written out directly cancels to 0 long before).
+///
+/// # Reference
+/// Remove: the hockey-stick divergence of (1 − q)N₀ + qN₁ against N₀ is q·H_{e^{ε'}}(N₁‖N₀) with
+/// e^{ε'} = 1 + (e^ε − 1)/q (Balle, Barthe & Gaboardi, NeurIPS 2018, Theorem 8, tight for this pair).
+/// Add: ∫(N₀ − e^ε((1 − q)N₀ + qN₁))₊ = c·∫(N₀ − (e^ε q/c) N₁)₊, and the Gaussian pair is symmetric.
+/// Both agree with Koskela, Jälkö & Honkela (AISTATS 2020) and dp_accounting's `GaussianPrivacyLoss`.
+/// Exact up to rounding (a few ulps in ln δ).
+pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
+    let gaussian = |e: f64| Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(e));
+    let delta = match direction {
+        Direction::Remove => {
+            if eps.exp_m1() + q <= 0.0 {
+                -eps.exp_m1()
+            } else {
+                // ln(1 + (e^ε − 1)/q), without overflow for large ε.
+                let inner = if eps > 30.0 {
+                    eps - q.ln() + (-(1.0 - q) * (-eps).exp()).ln_1p()
+                } else {
+                    (eps.exp_m1() / q).ln_1p()
+                };
+                q * gaussian(inner)
+            }
+        }
+        Direction::Add => {
+            // c = 1 − e^ε(1 − q) = −expm1(ε + ln(1 − q)).
+            let c = -(eps + (-q).ln_1p()).exp_m1();
+            if c <= 0.0 {
+                0.0
+            } else {
+                c * gaussian(eps + q.ln() - c.ln())
+            }
+        }
+    };
+    delta.clamp(0.0, 1.0)
+}
+
+impl Pld {
+    /// The PLD of one subsampled Gaussian step in `direction`, from `side`.
+    ///
+    /// # Errors
+    /// q outside (0, 1], σ not finite and > 0, or an interval that needs too large a grid.
+    pub fn subsampled_gaussian(
+        q: f64,
+        sigma: f64,
+        direction: Direction,
+        interval: f64,
+        tail: f64,
+        side: Side,
+    ) -> Result<Pld> {
+        if !(q > 0.0 && q <= 1.0) {
+            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
+        }
+        if !(sigma.is_finite() && sigma > 0.0) {
+            return Err(Error::invalid(
+                "sigma",
+                sigma,
+                "must be a finite number > 0",
+            ));
+        }
+        let delta = |e: f64| subsampled_gaussian_delta(q, sigma, e, direction);
+        // Top: the first ε with δ(ε) ≤ tail (doubling, then bisection).
+        let mut hi = 1.0;
+        while delta(hi) > tail && hi < 1e6 {
+            hi *= 2.0;
+        }
+        let mut lo_search = 0.0;
+        for _ in 0..60 {
+            let mid = 0.5 * (lo_search + hi);
+            if delta(mid) > tail {
+                lo_search = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        // Bottom: the loss's least value, or the ε below which the loss has mass at most `tail`.
+        let z = crate::special::normal_upper_quantile(tail);
+        let lo = match direction {
+            Direction::Remove if q < 1.0 => (-q).ln_1p(),
+            Direction::Remove => (0.5 - sigma * z) / (sigma * sigma),
+            Direction::Add => -(q * ((sigma * z - 0.5) / (sigma * sigma)).exp() + 1.0 - q).ln(),
+        };
+        Pld::from_profile(delta, lo, hi, interval, side, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// δ(ε) by direct numerical integration of (p − e^ε q)₊ over the output (midpoint rule on
+    /// [−40σ − 1, 40σ + 2] with 4·10⁵ cells; its error is far below the tolerances used).
+    fn integrated(q: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
+        let pdf = |x: f64, m: f64| {
+            (-(x - m).powi(2) / (2.0 * sigma * sigma)).exp()
+                / (sigma * (2.0 * std::f64::consts::PI).sqrt())
+        };
+        let (a, b, n) = (-40.0 * sigma - 1.0, 40.0 * sigma + 2.0, 400_000);
+        let w = (b - a) / n as f64;
+        (0..n)
+            .map(|i| {
+                let x = a + (i as f64 + 0.5) * w;
+                let (mix, base) = ((1.0 - q) * pdf(x, 0.0) + q * pdf(x, 1.0), pdf(x, 0.0));
+                let (p, r) = match direction {
+                    Direction::Remove => (mix, base),
+                    Direction::Add => (base, mix),
+                };
+                (p - eps.exp() * r).max(0.0) * w
+            })
+            .sum()
+    }
+
+    #[test]
+    fn profile_matches_integration_over_the_whole_range() {
+        for (q, sigma) in [
+            (0.01, 1.0),
+            (0.1, 0.6),
+            (0.5, 2.0),
+            (1.0, 1.0),
+            (0.004, 5.0),
+        ] {
+            for direction in [Direction::Remove, Direction::Add] {
+                for eps in [-3.0, -0.5, -0.01, 0.0, 1e-4, 0.05, 0.3, 1.0, 2.5] {
+                    let (ours, num) = (
+                        subsampled_gaussian_delta(q, sigma, eps, direction),
+                        integrated(q, sigma, eps, direction),
+                    );
+                    assert!(
+                        (ours - num).abs() <= 1e-9 + 1e-7 * num,
+                        "q {q} σ {sigma} {direction:?} ε {eps}: {ours} vs {num}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_deltas_keep_their_digits() {
+        // Remove at q = 0.01, σ = 1: δ(ε) = q·δ_σ(ln(1 + (e^ε − 1)/q)); at large ε this is far below
+        // 1e-15, where the two-Φ̄ form cancels to 0. Reference: the same identity with the Gaussian's
+        // log-space δ, and monotonicity down to 1e-300.
+        let mut last = 1.0;
+        for k in 1..400 {
+            let eps = 0.1 * k as f64;
+            let d = subsampled_gaussian_delta(0.01, 1.0, eps, Direction::Remove);
+            assert!(d < last || d == 0.0, "ε {eps}: {d} ≥ {last}");
+            if d > 1e-300 {
+                assert!(d > 0.0);
+            }
+            last = d;
+        }
+        // ε = 12: ε' = ln(1 + (e¹² − 1)/0.01) ≈ 16.6 and δ ≈ 0.01·Φ(−16.1) ≈ 1e-60, far below 1e-15.
+        let d12 = subsampled_gaussian_delta(0.01, 1.0, 12.0, Direction::Remove);
+        assert!(d12 > 1e-80 && d12 < 1e-40, "{d12}");
+    }
+}
