@@ -41,75 +41,86 @@ pub fn advanced(parts: &[(f64, f64, u64)], slack: f64) -> Result<(f64, f64)> {
     Ok(((2.0 * -slack.ln() * squares).sqrt() + drift, delta))
 }
 
-/// δ(ε′) of k-fold binary randomized response with ε (the pair that dominates every ε-DP mechanism),
-/// for every real ε′.
+/// The exact ε of k runs of an (ε, δ)-DP mechanism at `target` δ: the smallest ε′ with
+/// 1 − (1 − δ)^k (1 − δ_k(ε′)) ≤ target, where δ_k is the profile of k-fold binary randomized response
+/// with ε, the pair that dominates every ε-DP mechanism. `None` when δ alone uses up the target.
 ///
 /// # Formula
-/// The composed loss is (k − 2l)ε with l ~ Bin(k, 1 − p) under P and l ~ Bin(k, p) under Q,
-/// p = e^ε/(1 + e^ε); with m the number of l whose loss exceeds ε′,
-/// δ(ε′) = P[Bin(k, 1 − p) < m] − e^{ε′} P[Bin(k, p) < m].
+/// The composed loss is L_l = (k − 2l)ε with P-mass P_l = C(k, l) p^{k−l} q^l (p = e^ε/(1 + e^ε),
+/// q = 1 − p) and Q-mass P_l e^{−L_l}. Between atoms, with S_P and S_Q the masses of the m atoms
+/// above ε′, δ_k(ε′) = S_P − e^{ε′} S_Q, so on the segment where δ_k crosses the target t,
+/// ε′ = ln(S_P − t) − ln S_Q. Sums in log space from the first atom with P_l > e^{−40}·t; the mass
+/// beyond it is bounded geometrically and counted at +∞ (rounding up).
 ///
 /// # Reference
-/// Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3 (their δ_i at ε′ = (k − 2i)ε, here between grid
-/// points too). Binomial tails by statrs' regularized incomplete beta (about 1e-14 relative).
-pub fn homogeneous_pure_delta(eps: f64, k: u64, eps_total: f64) -> f64 {
-    if eps <= 0.0 || k == 0 {
-        return if eps_total < 0.0 {
-            -eps_total.exp_m1()
-        } else {
-            0.0
-        };
-    }
-    let kf = k as f64;
-    // l < (k − ε′/ε)/2, so m = ⌈(k − ε′/ε)/2⌉ values 0 … m − 1 (clamped to 0 … k + 1).
-    let m = ((kf - eps_total / eps) / 2.0).ceil().clamp(0.0, kf + 1.0);
-    if m == 0.0 {
-        return 0.0;
-    }
-    if m > kf {
-        return -eps_total.exp_m1();
-    }
-    // p = e^ε/(1 + e^ε) and q = 1 − p, each without cancellation.
-    let (p, q) = (1.0 / (1.0 + (-eps).exp()), 1.0 / (1.0 + eps.exp()));
-    // P[Bin(k, r) ≤ m − 1] = I_{1−r}(k − m + 1, m).
-    let at_most = |one_minus_r: f64| statrs::function::beta::beta_reg(kf - m + 1.0, m, one_minus_r);
-    let p_side = at_most(p); // l ~ Bin(k, 1 − p)
-    let q_side = at_most(q); // l ~ Bin(k, p)
-    (p_side - eps_total.exp() * q_side).clamp(0.0, 1.0)
-}
-
-/// The exact ε of k runs of an (ε, δ)-DP mechanism at `target` δ: the smallest ε′ with
-/// 1 − (1 − δ)^k (1 − δ_k(ε′)) ≤ target, δ_k from [`homogeneous_pure_delta`]; `None` when δ alone
-/// uses up the target.
-///
-/// # Reference
-/// Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3: optimal for the class of (ε, δ)-DP mechanisms
-/// (exact for randomized response). Bisection on ε′ returning the upper end (rounds up).
+/// Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3 (their bound at ε′ = (k − 2i)ε; here at any real
+/// ε′, so it is the exact optimum, also for k up to 10⁶). O(√k) work.
 pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<f64> {
-    if k == 0 {
-        return Some(0.0);
+    if k == 0 || eps <= 0.0 {
+        return (delta == 0.0 || k == 0 || target >= -(k as f64 * (-delta).ln_1p()).exp_m1())
+            .then_some(0.0);
     }
-    let survive = k as f64 * (-delta).ln_1p();
-    let total = |e: f64| -(survive + (-homogeneous_pure_delta(eps, k, e)).ln_1p()).exp_m1();
-    if -survive.exp_m1() > target {
+    // The pure part's target: 1 − (1 − target)/(1 − δ)^k.
+    let t = -((-target).ln_1p() - k as f64 * (-delta).ln_1p()).exp_m1();
+    if !(t > 0.0) {
         return None;
     }
-    let (mut lo, mut hi) = (0.0, k as f64 * eps);
-    if total(lo) <= target {
-        return Some(0.0);
+    let kf = k as f64;
+    let (ln_p, ln_q) = (-(-eps).exp().ln_1p(), -eps.exp().ln_1p());
+    let loss = |l: f64| (kf - 2.0 * l) * eps;
+    // ln P_l by the running ratio C(k, l + 1)/C(k, l) = (k − l)/(l + 1), from the mode outward.
+    let mode = (kf * ln_q.exp()).floor().min(kf);
+    let ln_at_mode = statrs::function::gamma::ln_gamma(kf + 1.0)
+        - statrs::function::gamma::ln_gamma(mode + 1.0)
+        - statrs::function::gamma::ln_gamma(kf - mode + 1.0)
+        + (kf - mode) * ln_p
+        + mode * ln_q;
+    let floor = t.ln() - 40.0;
+    let mut start = mode;
+    let mut ln_start = ln_at_mode;
+    while start > 0.0 && ln_start > floor {
+        // P_{l−1} = P_l · l/(k − l + 1) · p/q
+        ln_start += (start / (kf - start + 1.0)).ln() + ln_p - ln_q;
+        start -= 1.0;
     }
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if total(mid) <= target {
-            hi = mid;
+    // Prefix sums over l = start, start + 1, …: ln S_P and ln S_Q of the atoms l' ≤ l. The atoms
+    // below `start` are counted in S_P (as if at +∞: a larger δ, so ε′ rounds up) by the geometric
+    // bound P_start·r/(1 − r), r = P_{start−1}/P_start < 1 being the largest of their ratios; their
+    // Q-mass is left out (also a larger δ).
+    let ratio = (start / (kf - start + 1.0)).ln() + ln_p - ln_q;
+    let mut ln_sp = if start > 0.0 && ratio < 0.0 {
+        ln_start + ratio - (-ratio.exp()).ln_1p()
+    } else {
+        f64::NEG_INFINITY
+    };
+    let mut ln_sq = f64::NEG_INFINITY;
+    let (mut l, mut ln_pl) = (start, ln_start);
+    let end = (mode + 40.0 * (kf * 0.25).sqrt() + 50.0).min(kf);
+    loop {
+        ln_sp = crate::special::ln_add_exp(ln_sp, ln_pl);
+        ln_sq = crate::special::ln_add_exp(ln_sq, ln_pl - loss(l));
+        // ε′ on the segment just below L_l, where the atoms start … l are above ε′.
+        let next = if l < kf {
+            loss(l + 1.0)
         } else {
-            lo = mid;
+            f64::NEG_INFINITY
+        };
+        let sp = ln_sp.exp();
+        if sp > t {
+            let at = (sp - t).ln() - ln_sq;
+            if at > next {
+                // Rounding: a relative 1e-12 up.
+                let e = at.min(loss(l));
+                return Some((e + 1e-12 * e.abs()).max(0.0));
+            }
         }
-        if hi - lo <= 1e-13 * hi {
-            break;
+        if l >= end {
+            // δ at L_l is still within the target: L_l itself meets it.
+            return Some(loss(l).max(0.0));
         }
+        ln_pl += ((kf - l) / (l + 1.0)).ln() + ln_q - ln_p;
+        l += 1.0;
     }
-    Some(hi)
 }
 
 #[cfg(test)]

@@ -126,9 +126,9 @@ pub struct ComposedPld {
     /// Whether the grid was widened from the one asked for (the composition's window would have
     /// exceeded the FFT's size).
     pub widened: bool,
-    /// Basic composition's ε when every entry is pure ε-DP: a certified bound at every δ, so the
-    /// upper ε is never above it (the grid's top atom may sit up to one interval above ε₀).
-    pure_total: Option<f64>,
+    /// The list, for basic composition at each δ: a certified bound too, so the upper ε is never
+    /// above it (the grid's top atom may sit up to one interval above a pure entry's ε₀).
+    items: Vec<Item>,
 }
 
 impl ComposedPld {
@@ -189,21 +189,17 @@ impl ComposedPld {
             upper.push(compose(&build(direction, interval, Side::Upper)?));
             lower.push(compose(&build(direction, interval, Side::Lower)?));
         }
-        let pure_total = items
-            .iter()
-            .map(|it| it.entry.pure_eps().map(|e| e * it.times as f64))
-            .sum();
         Ok(ComposedPld {
             upper,
             lower,
             interval,
             widened: interval > asked,
-            pure_total,
+            items: items.to_vec(),
         })
     }
 
-    /// The certified upper ε at δ (the larger direction; at most basic composition for pure lists);
-    /// NaN below [`MIN_DELTA`], where the FFT cannot resolve δ.
+    /// The certified upper ε at δ: the larger direction's, and never above basic composition's (both
+    /// are certified, so the smaller is); NaN below [`MIN_DELTA`], where the FFT cannot resolve δ.
     pub fn epsilon(&self, delta: f64) -> f64 {
         if !(delta >= MIN_DELTA && delta < 1.0) {
             return f64::NAN;
@@ -213,7 +209,7 @@ impl ComposedPld {
             .iter()
             .map(|p| p.epsilon_for_delta(delta))
             .fold(0.0, f64::max);
-        self.pure_total.map_or(eps, |t| eps.min(t))
+        eps.min(basic(&pairs(&self.items, delta)).0)
     }
 
     /// Both sides at δ, with the grid used.

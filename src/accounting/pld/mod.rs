@@ -178,8 +178,21 @@ impl Pld {
         planner.plan_fft_inverse(size).process(&mut product);
         let scale = 1.0 / size as f64;
         let start = lo.rem_euclid(size as i64) as usize;
-        let probs = (0..out_len)
-            .map(|k| (product[(start + k) % size].re * scale).max(0.0))
+        // Rounding noise of the transforms and powers: twice the largest negative output (the exact
+        // values are ≥ 0, and the noise is symmetric about them), at least u·log₂N·‖p‖₂. The lower
+        // side subtracts it from every point; the upper side adds it to every point.
+        let raw: Vec<f64> = (0..out_len)
+            .map(|k| product[(start + k) % size].re * scale)
+            .collect();
+        let most_negative = raw.iter().fold(0.0f64, |m, &x| m.max(-x));
+        let norm = raw.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let noise = (2.0 * most_negative).max(f64::EPSILON * (size as f64).log2() * norm);
+        let probs = raw
+            .iter()
+            .map(|&x| match side {
+                Side::Upper => x.max(0.0) + noise,
+                Side::Lower => (x - noise).max(0.0),
+            })
             .collect();
         let survive: f64 = parts
             .iter()
@@ -257,8 +270,11 @@ impl Pld {
 }
 
 /// The window (relative to the sum of the parts' lower ends) outside which at most `tail` of the
-/// composed mass lies, from the Chernoff bound P[S ≥ b] ≤ Π M_i(λ)^{k_i} e^{−λb} at λ = ±k/span' (as
-/// dp_accounting's common.py, with span' the longest part).
+/// composed mass lies, from the Chernoff bound P[S ≥ b] ≤ Π M_i(λ)^{k_i} e^{−λb} at λ = ±k/span'
+/// (as dp_accounting's common.py, with span' the longest part) and also at λ = ±2^{−j}/span' down to
+/// 2^{−18}: the best λ for T compositions is about T^{−1/2} times smaller, and without those the
+/// window of `lap:0.01*100000` came out ~40× too wide (the grid was widened to match, and the band
+/// with it).
 fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i64) {
     let longest = parts
         .iter()
@@ -268,8 +284,12 @@ fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i6
         .max(2);
     let mut upper = span - 1;
     let mut lower = 0i64;
-    for k in (-20..=20).filter(|&k| k != 0) {
-        let lambda = k as f64 / longest as f64;
+    let scales = (1..=20)
+        .map(f64::from)
+        .chain((1..=18).map(|j| 0.5f64.powi(j)))
+        .flat_map(|x| [x, -x]);
+    for scale in scales {
+        let lambda = scale / longest as f64;
         let step = lambda.exp();
         let mut ln_mgf = 0.0;
         for (pld, times) in parts {
