@@ -128,6 +128,8 @@ fn meets(
 const SIGMA_RANGE: (f64, f64) = (0.05, 1e4);
 /// Relative width of the final bracket on σ.
 const SIGMA_TOLERANCE: f64 = 1e-4;
+/// Relative width of the bracket the coarse grid hands to the fine one.
+const COARSE_TOLERANCE: f64 = 1e-2;
 
 /// Where a [`SigmaSearch`] is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,7 +138,7 @@ enum Phase {
     CoarseUp,
     /// Lowering `lo` until it fails on the coarse grid.
     CoarseDown,
-    /// Bisection on the coarse grid.
+    /// Regula falsi on the coarse grid.
     CoarseBisect,
     /// Checking `hi` on the fine grid.
     FineHi,
@@ -246,12 +248,16 @@ impl SigmaSearch {
     /// A target no σ up to 10⁴ reaches, or parameters the accountant refuses.
     pub fn step(&mut self) -> Result<Option<f64>> {
         let (min, max) = SIGMA_RANGE;
-        let g = |eps: f64, target: f64| eps.ln() - target.ln();
+        let target = self.target;
+        let g = |eps: f64| eps.ln() - target.ln();
         match self.phase {
             Phase::Done(s) => Ok(Some(s)),
             Phase::CoarseUp => {
-                if self.meets(self.hi, true)?.0 {
-                    self.lo = (self.hi / 1.5).max(min);
+                let (ok, eps) = self.meets(self.hi, true)?;
+                if ok {
+                    self.g_hi = g(eps);
+                    // The PLD's σ is typically 5–15% below RDP's (the usual start).
+                    self.lo = (self.hi / 1.15).max(min);
                     self.phase = if self.hi <= min {
                         Phase::FineHi
                     } else {
@@ -260,7 +266,7 @@ impl SigmaSearch {
                 } else if self.hi >= max {
                     return Err(Error::invalid(
                         "target_eps",
-                        self.target,
+                        target,
                         "is out of reach for any σ up to 10⁴",
                     ));
                 } else {
@@ -269,28 +275,27 @@ impl SigmaSearch {
                 Ok(None)
             }
             Phase::CoarseDown => {
-                if self.meets(self.lo, true)?.0 {
+                let (ok, eps) = self.meets(self.lo, true)?;
+                if ok {
                     self.hi = self.lo;
+                    self.g_hi = g(eps);
                     if self.lo <= min {
                         return self.done(min);
                     }
                     self.lo = (self.lo / 1.5).max(min);
                 } else {
+                    self.g_lo = g(eps);
+                    self.last_side = 0;
                     self.phase = Phase::CoarseBisect;
                 }
                 Ok(None)
             }
             Phase::CoarseBisect => {
-                if self.hi / self.lo - 1.0 <= 2e-3 {
+                if self.hi / self.lo - 1.0 <= COARSE_TOLERANCE {
                     self.phase = Phase::FineHi;
                     return Ok(None);
                 }
-                let mid = (self.lo * self.hi).sqrt();
-                if self.meets(mid, true)?.0 {
-                    self.hi = mid;
-                } else {
-                    self.lo = mid;
-                }
+                self.illinois(true)?;
                 Ok(None)
             }
             Phase::FineHi => {
@@ -299,11 +304,11 @@ impl SigmaSearch {
                 if !ok {
                     return Err(Error::invalid(
                         "target_eps",
-                        self.target,
+                        target,
                         "met on the coarse grid but not on the fine one",
                     ));
                 }
-                self.g_hi = g(eps, self.target);
+                self.g_hi = g(eps);
                 self.phase = Phase::FineLo;
                 Ok(None)
             }
@@ -311,13 +316,14 @@ impl SigmaSearch {
                 let (ok, eps) = self.meets(self.lo, false)?;
                 if ok {
                     self.hi = self.lo;
-                    self.g_hi = g(eps, self.target);
+                    self.g_hi = g(eps);
                     if self.lo <= min {
                         return self.done(min);
                     }
                     self.lo = (self.lo / 1.02).max(min);
                 } else {
-                    self.g_lo = g(eps, self.target);
+                    self.g_lo = g(eps);
+                    self.last_side = 0;
                     self.phase = Phase::Illinois;
                 }
                 Ok(None)
@@ -326,34 +332,49 @@ impl SigmaSearch {
                 if self.hi / self.lo - 1.0 <= SIGMA_TOLERANCE || self.evaluations > 200 {
                     return self.done(self.hi);
                 }
-                let (a, b) = (self.lo.ln(), self.hi.ln());
-                let x = if self.g_lo.is_finite() && self.g_hi.is_finite() && self.g_lo > self.g_hi {
-                    b - self.g_hi * (b - a) / (self.g_hi - self.g_lo)
-                } else {
-                    0.5 * (a + b)
-                };
-                // Strictly inside, no closer to an end than a tenth of the tolerance.
-                let margin = 0.1 * SIGMA_TOLERANCE;
-                let s = x.clamp(a + margin, b - margin).exp();
-                let (ok, eps) = self.meets(s, false)?;
-                if ok {
-                    self.hi = s;
-                    self.g_hi = g(eps, self.target);
-                    if self.last_side == 1 {
-                        self.g_lo /= 2.0;
-                    }
-                    self.last_side = 1;
-                } else {
-                    self.lo = s;
-                    self.g_lo = g(eps, self.target);
-                    if self.last_side == -1 {
-                        self.g_hi /= 2.0;
-                    }
-                    self.last_side = -1;
-                }
+                self.illinois(false)?;
                 Ok(None)
             }
         }
+    }
+
+    /// One regula falsi (Illinois) step on g(σ) = ln ε(σ) − ln target over ln σ, keeping g(lo) > 0 ≥
+    /// g(hi); bisection when the values give no usable secant.
+    fn illinois(&mut self, coarse: bool) -> Result<()> {
+        let (a, b) = (self.lo.ln(), self.hi.ln());
+        let x = if self.g_lo.is_finite() && self.g_hi.is_finite() && self.g_lo > self.g_hi {
+            b - self.g_hi * (b - a) / (self.g_hi - self.g_lo)
+        } else {
+            0.5 * (a + b)
+        };
+        // Aim just past the secant's root, alternately above and below it, so that a good secant
+        // closes the bracket in two evaluations; strictly inside, clear of both ends.
+        let tolerance = if coarse {
+            COARSE_TOLERANCE
+        } else {
+            SIGMA_TOLERANCE
+        };
+        let aim = x + 0.4 * tolerance * if self.last_side == 1 { -1.0 } else { 1.0 };
+        let margin = (0.1 * SIGMA_TOLERANCE).min(0.25 * (b - a));
+        let s = aim.clamp(a + margin, b - margin).exp();
+        let (ok, eps) = self.meets(s, coarse)?;
+        let g = eps.ln() - self.target.ln();
+        if ok {
+            self.hi = s;
+            self.g_hi = g;
+            if self.last_side == 1 {
+                self.g_lo /= 2.0;
+            }
+            self.last_side = 1;
+        } else {
+            self.lo = s;
+            self.g_lo = g;
+            if self.last_side == -1 {
+                self.g_hi /= 2.0;
+            }
+            self.last_side = -1;
+        }
+        Ok(())
     }
 }
 

@@ -1,0 +1,86 @@
+//! Issue 13's speed targets, natively: the PLD band (both sides) against the upper side alone at
+//! q = 0.01, σ = 1, T = 10⁵ (target: within 2×); σ for a target ε by the PLD at Abadi et al.'s MNIST
+//! settings (target: under 1 s in the browser, about 2–3× native); the RDP ε (within a frame), and
+//! the composition lab's PLD for `lap:0.01*100000` and the default list. `cargo bench --bench accountants`.
+
+mod common;
+use common::{median_ms, report};
+use dp_playground::accounting::pld::{
+    dpsgd_epsilon, dpsgd_epsilon_band, SigmaSearch, DEFAULT_INTERVAL,
+};
+use dp_playground::compose_lab::{accountants, parse_list, ComposedPld};
+use dp_playground::dpsgd_lab::{rdp_report, sigma_for_target, DpsgdParams};
+
+fn main() {
+    let w = 52;
+    let single = median_ms(5, || {
+        std::hint::black_box(dpsgd_epsilon(0.01, 1.0, 100_000, 1e-5, DEFAULT_INTERVAL).ok());
+    });
+    let band = median_ms(5, || {
+        std::hint::black_box(dpsgd_epsilon_band(0.01, 1.0, 100_000, 1e-5, DEFAULT_INTERVAL).ok());
+    });
+    report("PLD upper only, q=0.01 σ=1 T=1e5", single, w);
+    report("PLD band (both sides), same", band, w);
+    println!("band / single = {:.2} (target ≤ 2)", band / single);
+    if let Ok(b) = dpsgd_epsilon_band(0.01, 1.0, 100_000, 1e-5, DEFAULT_INTERVAL) {
+        println!(
+            "  band: lower {:.6} upper {:.6} width {:.2e} on grid {}",
+            b.lower,
+            b.upper,
+            b.width(),
+            b.interval
+        );
+    }
+    let abadi = DpsgdParams::default();
+    let (q, t) = (abadi.rate(), abadi.total_steps());
+    for target in [1.0, 2.0, 8.0] {
+        let mut evaluations = 0;
+        let mut sigma = f64::NAN;
+        // Seeded by the RDP accountant's σ, as the page does (that search takes ~10 ms).
+        let start = sigma_for_target(&DpsgdParams {
+            target_eps: target,
+            ..abadi.clone()
+        })
+        .unwrap_or(1.0);
+        let ms = median_ms(3, || {
+            let Ok(mut s) = SigmaSearch::new(q, t, 1e-5, target, DEFAULT_INTERVAL, start) else {
+                return;
+            };
+            loop {
+                match s.step() {
+                    Ok(Some(x)) => {
+                        sigma = x;
+                        break;
+                    }
+                    Ok(None) => {}
+                    Err(_) => break,
+                }
+            }
+            evaluations = s.evaluations;
+        });
+        report(&format!("σ for ε = {target} by PLD, Abadi MNIST"), ms, w);
+        println!(
+            "  σ = {sigma:.6} ({:.1}% below RDP's {start:.6}), {evaluations} evaluations",
+            100.0 * (1.0 - sigma / start)
+        );
+    }
+    let rdp = median_ms(21, || {
+        std::hint::black_box(rdp_report(&abadi).ok());
+    });
+    report("RDP report, Abadi MNIST", rdp, w);
+    for list in [
+        "lap:0.01*100000",
+        "gauss:3*10,lap:0.2*5",
+        "sgauss:0.01:1*10000,rr:1:4*100",
+    ] {
+        let items = parse_list(list).unwrap_or_default();
+        let ms = median_ms(3, || {
+            std::hint::black_box(ComposedPld::new(&items).ok());
+        });
+        report(&format!("composed PLD, both sides: {list}"), ms, w);
+        let ms = median_ms(11, || {
+            std::hint::black_box(accountants(&items, 1e-5));
+        });
+        report(&format!("closed forms + RDP: {list}"), ms, w);
+    }
+}
