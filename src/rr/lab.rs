@@ -1,7 +1,8 @@
 //! Everything the randomized-response lab shows, computed from its parameters in one call.
 
 use super::{
-    simulate_reported_counts, simulate_survey, RandomizedResponse, RrParams, Survey, Z_95,
+    fixed_counts, simulate_fixed_reported_counts, simulate_fixed_survey, simulate_reported_counts,
+    simulate_survey, Population, RandomizedResponse, RrParams, Survey, Z_95,
 };
 use crate::error::Result;
 use crate::stats::{histogram, mean_sd, normal_pdf};
@@ -11,14 +12,23 @@ use rand_chacha::ChaCha8Rng;
 /// The lab's results for one category.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CategoryResult {
-    /// True proportion π_j (normalised).
+    /// The true proportion the estimate is unbiased for: π_j (normalised) when respondents are drawn
+    /// from the population, n_j/n for a fixed population (n·π_j rounded, see [`fixed_counts`]).
     pub truth: f64,
     /// Reported share λ̂_j = c_j / n in the simulated survey.
     pub reported: f64,
     /// Unbiased estimate π̂_j = (λ̂_j − q)/(p − q).
     pub estimate: f64,
-    /// Closed-form standard error at the true π_j: sqrt(λ_j(1 − λ_j)/n)/(p − q).
+    /// Closed-form standard error of the population model the simulation draws: `stderr_iid` or
+    /// `stderr_fixed` (the histogram's normal curve uses it).
     pub stderr: f64,
+    /// Standard error when respondents are drawn from the population, at `truth`:
+    /// sqrt(λ_j(1 − λ_j)/n)/(p − q) ([`RandomizedResponse::variance`]).
+    pub stderr_iid: f64,
+    /// Standard error for a fixed group with these true proportions, at `truth`:
+    /// sqrt((π_j p(1 − p) + (1 − π_j) q(1 − q))/n)/(p − q) ([`RandomizedResponse::variance_fixed`]);
+    /// never above `stderr_iid`.
+    pub stderr_fixed: f64,
     /// 95% interval π̂_j ± z·SE, with the SE an analyst can compute (λ̂_j plugged in for λ_j).
     pub ci: (f64, f64),
     /// Mean of the estimates over the repeated surveys.
@@ -64,6 +74,8 @@ const CURVE_POINTS: usize = 121;
 
 /// Runs the lab: one seeded survey, its estimates, and `reps` further surveys for the empirical spread
 /// (drawn from a second stream of the same seed, so changing `reps` leaves the first survey alone).
+/// With [`Population::Fixed`] every survey asks the same people ([`fixed_counts`]); only the reports
+/// are redrawn.
 ///
 /// # Errors
 /// If the parameters are invalid (they are valid whenever they came from [`RrParams::from_query`]).
@@ -77,18 +89,29 @@ pub fn run(params: &RrParams) -> Result<RrReport> {
         params.seed,
     )?;
     let mech = RandomizedResponse::new(p.eps, p.k)?;
-    let truth = p.truth_normalised();
+    let population = params.population;
     let n = p.n as f64;
+    let counts = fixed_counts(p.n, &p.truth_normalised());
+    let truth = match population {
+        Population::Iid => p.truth_normalised(),
+        Population::Fixed => counts.iter().map(|&c| c as f64 / n).collect(),
+    };
 
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
-    let survey = simulate_survey(&mut rng, &mech, p.n, &truth);
+    let survey = match population {
+        Population::Iid => simulate_survey(&mut rng, &mech, p.n, &truth),
+        Population::Fixed => simulate_fixed_survey(&mut rng, &mech, &counts),
+    };
 
     let mut rep_rng = ChaCha8Rng::seed_from_u64(p.seed);
     rep_rng.set_stream(1);
     let mut estimates = vec![Vec::with_capacity(p.reps); p.k];
     for _ in 0..p.reps {
-        let counts = simulate_reported_counts(&mut rep_rng, &mech, p.n, &truth);
-        for (est, c) in estimates.iter_mut().zip(counts) {
+        let reported = match population {
+            Population::Iid => simulate_reported_counts(&mut rep_rng, &mech, p.n, &truth),
+            Population::Fixed => simulate_fixed_reported_counts(&mut rep_rng, &mech, &counts),
+        };
+        for (est, c) in estimates.iter_mut().zip(reported) {
             est.push(mech.estimate(c as f64 / n));
         }
     }
@@ -103,7 +126,9 @@ pub fn run(params: &RrParams) -> Result<RrReport> {
                 truth: truth[j],
                 reported,
                 estimate,
-                stderr: mech.variance(truth[j], p.n).sqrt(),
+                stderr: mech.variance_for(population, truth[j], p.n).sqrt(),
+                stderr_iid: mech.variance(truth[j], p.n).sqrt(),
+                stderr_fixed: mech.variance_fixed(truth[j], p.n).sqrt(),
                 ci: (estimate - half, estimate + half),
                 empirical_mean,
                 empirical_sd,
@@ -187,6 +212,88 @@ mod tests {
         assert_eq!(a.survey, b.survey);
     }
 
+    /// Seeded i.i.d. runs keep the numbers they had before the `population` key existed (values printed
+    /// by this crate at commit f99691a, for `seed=7`, R = 50 and the default truth for K).
+    #[test]
+    fn iid_runs_are_value_stable() {
+        let pinned: [(u64, usize, &[u64], &[u64], u64, &[f64]); 2] = [
+            (
+                120,
+                2,
+                &[39, 81],
+                &[49, 71],
+                86,
+                &[0.120_722_095_792_060_42],
+            ),
+            (
+                5000,
+                3,
+                &[2503, 1651, 846],
+                &[1946, 1674, 1380],
+                2861,
+                &[0.019_589_808_579_247_02, 0.020_881_759_454_649_994],
+            ),
+        ];
+        for (n, k, truths, reports, truthful, sds) in pinned {
+            let r = report(&RrParams {
+                n,
+                k,
+                truth: super::super::params::default_truth(k),
+                reps: 50,
+                seed: 7,
+                ..RrParams::default()
+            });
+            assert_eq!(r.survey.true_counts, truths, "n = {n}");
+            assert_eq!(r.survey.reported_counts, reports, "n = {n}");
+            assert_eq!(r.survey.truthful, truthful, "n = {n}");
+            for (c, sd) in r.categories.iter().zip(sds) {
+                assert_eq!(c.empirical_sd, *sd, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_population_asks_the_same_people() {
+        for n in [7, 120, 5000] {
+            let iid = RrParams {
+                n,
+                k: 3,
+                truth: vec![0.5, 0.3, 0.2],
+                reps: 30,
+                seed: 3,
+                ..RrParams::default()
+            };
+            let fixed = RrParams {
+                population: Population::Fixed,
+                ..iid.clone()
+            };
+            let (a, b) = (report(&iid), report(&fixed));
+            let counts = fixed_counts(n, &[0.5, 0.3, 0.2]);
+            assert_eq!(b.survey.true_counts, counts, "n = {n}");
+            assert_eq!(b.survey.people.is_empty(), n > super::super::PEOPLE_LIMIT);
+            for (j, (ci, cf)) in a.categories.iter().zip(&b.categories).enumerate() {
+                assert_eq!(cf.truth, counts[j] as f64 / n as f64);
+                assert_eq!((ci.stderr, cf.stderr), (ci.stderr_iid, cf.stderr_fixed));
+                assert!(cf.stderr_fixed < cf.stderr_iid && ci.stderr_fixed < ci.stderr_iid);
+            }
+            // The histogram's normal curve is the chosen model's.
+            let c = b.histogram.category;
+            let peak = b
+                .histogram
+                .normal_curve
+                .iter()
+                .map(|p| p.1)
+                .fold(0.0, f64::max);
+            let width = b.histogram.edges[1] - b.histogram.edges[0];
+            let expected =
+                30.0 * width / (b.categories[c].stderr_fixed * (2.0 * std::f64::consts::PI).sqrt());
+            assert!(
+                (peak / expected - 1.0).abs() < 1e-2,
+                "n = {n}: {peak} vs {expected}"
+            );
+        }
+    }
+
     #[test]
     fn invalid_parameters_are_refused() {
         let bad = RrParams {
@@ -206,6 +313,7 @@ mod tests {
             reps: 2,
             seed: 0,
             cat: 49,
+            population: Population::Fixed,
         };
         let huge = RrParams {
             eps: 100.0,
@@ -215,13 +323,19 @@ mod tests {
             reps: 3,
             seed: 1,
             cat: 1,
+            population: Population::Iid,
         };
-        for p in [tiny, huge] {
+        let huge_fixed = RrParams {
+            population: Population::Fixed,
+            ..huge.clone()
+        };
+        for p in [tiny, huge, huge_fixed] {
             let r = report(&p);
             for c in &r.categories {
                 assert!(
                     c.estimate.is_finite() && c.stderr.is_finite() && c.empirical_sd.is_finite()
                 );
+                assert!(c.stderr_fixed <= c.stderr_iid && c.stderr_iid.is_finite());
             }
             assert!(r
                 .histogram

@@ -13,9 +13,10 @@ pub mod share;
 mod simulate;
 
 pub use lab::{run, CategoryResult, EstimateHistogram, RrReport};
-pub use params::{default_truth, format_truth, RrParams, MAX_N, MAX_REPS, MIN_REPS};
+pub use params::{default_truth, format_truth, Population, RrParams, MAX_N, MAX_REPS, MIN_REPS};
 pub use simulate::{
-    multinomial, simulate_reported_counts, simulate_survey, Respondent, Survey, PEOPLE_LIMIT,
+    multinomial, simulate_fixed_reported_counts, simulate_fixed_survey, simulate_reported_counts,
+    simulate_survey, Respondent, Survey, PEOPLE_LIMIT,
 };
 
 use crate::error::{Error, Result};
@@ -148,6 +149,108 @@ impl RandomizedResponse {
         let gap = self.gap();
         lambda_j * (1.0 - lambda_j) / (n as f64 * gap * gap)
     }
+
+    /// Variance of the estimate π̂_j for a *fixed* population: these exact n people, of whom
+    /// n_j = n·π_j truly are in category j; only the coin flips vary.
+    ///
+    /// # Formula
+    /// The report count c_j is a sum of n independent Bernoullis (Poisson-binomial): n_j with success
+    /// probability p and n − n_j with q, so Var(c_j) = n_j p(1 − p) + (n − n_j) q(1 − q) and
+    ///
+    /// Var(π̂_j) = [π_j p(1 − p) + (1 − π_j) q(1 − q)] / (n (p − q)²),  π_j = n_j / n.
+    ///
+    /// Never larger than the i.i.d. [`variance`](Self::variance): by the law of total variance over a
+    /// respondent's random truth, λ_j(1 − λ_j) = π_j p(1 − p) + (1 − π_j) q(1 − q) + π_j(1 − π_j)(p − q)²,
+    /// so Var_iid − Var_fixed = π_j(1 − π_j)/n ≥ 0, the variance of the drawn truth itself.
+    ///
+    /// # Reference
+    /// Wang, Blocki, Li & Jha (USENIX Security 2017), §4, for the i.i.d. case; the fixed case is the
+    /// variance of a Poisson-binomial sum (independent, non-identical Bernoullis).
+    ///
+    /// ```
+    /// # use dp_playground::rr::RandomizedResponse;
+    /// let rr = RandomizedResponse::new(3f64.ln(), 2).unwrap();
+    /// // p = 3/4, q = 1/4: p(1 − p) = q(1 − q) = 3/16, Var = 0.1875 / (100 · 0.25) = 0.0075 for any π.
+    /// assert!((rr.variance_fixed(0.3, 100) - 0.0075).abs() < 1e-15);
+    /// // The i.i.d. variance exceeds it by π(1 − π)/n = 0.21/100.
+    /// assert!((rr.variance(0.3, 100) - rr.variance_fixed(0.3, 100) - 0.0021).abs() < 1e-15);
+    /// ```
+    pub fn variance_fixed(&self, truth_j: f64, n: u64) -> f64 {
+        let (p, q, gap) = (self.p_truth(), self.p_other(), self.gap());
+        (truth_j * p * (1.0 - p) + (1.0 - truth_j) * q * (1.0 - q)) / (n as f64 * gap * gap)
+    }
+
+    /// The variance of π̂_j under the chosen population model: [`variance`](Self::variance) for
+    /// [`Population::Iid`], [`variance_fixed`](Self::variance_fixed) for [`Population::Fixed`].
+    pub fn variance_for(&self, population: Population, truth_j: f64, n: u64) -> f64 {
+        match population {
+            Population::Iid => self.variance(truth_j, n),
+            Population::Fixed => self.variance_fixed(truth_j, n),
+        }
+    }
+}
+
+/// The true counts of a fixed population of n people with proportions `truth`: n·π_i rounded so that
+/// they sum to exactly n.
+///
+/// # Formula
+/// Largest-remainder (Hamilton) method: n_i = ⌊n·π_i⌋, then the n − Σ⌊n·π_i⌋ people left over go one
+/// each to the categories with the largest fractional parts n·π_i − ⌊n·π_i⌋ (ties to the lower index).
+/// Each n_i is ⌊n·π_i⌋ or ⌈n·π_i⌉ when the π_i sum to 1.
+///
+/// # Reference
+/// Hamilton's apportionment method (Balinski & Young, *Fair Representation*, 2nd ed. 2001, ch. 2).
+///
+/// `truth` should be non-negative and sum to 1 ([`RrParams::truth_normalised`]); it is rescaled to
+/// sum 1, a negative or non-finite share counts as 0, and an all-zero list puts everyone in category 0.
+///
+/// ```
+/// # use dp_playground::rr::fixed_counts;
+/// assert_eq!(fixed_counts(10, &[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]), [4, 3, 3]);
+/// assert_eq!(fixed_counts(7, &[0.3, 0.7]), [2, 5]);
+/// ```
+pub fn fixed_counts(n: u64, truth: &[f64]) -> Vec<u64> {
+    let shares: Vec<f64> = truth
+        .iter()
+        .map(|&t| if t.is_finite() && t > 0.0 { t } else { 0.0 })
+        .collect();
+    let sum: f64 = shares.iter().sum();
+    if shares.is_empty() {
+        return Vec::new();
+    }
+    if !(sum > 0.0 && sum.is_finite()) {
+        let mut counts = vec![0; shares.len()];
+        counts[0] = n;
+        return counts;
+    }
+    let exact: Vec<f64> = shares.iter().map(|s| n as f64 * (s / sum)).collect();
+    // ⌊x⌋ ≤ n here (x ≤ n up to rounding; the `min` guards the last ulp), so the cast is exact.
+    let mut counts: Vec<u64> = exact.iter().map(|x| (x.floor() as u64).min(n)).collect();
+    // Categories by fractional part, largest first; the sort is stable, so ties keep the lower index.
+    let mut order: Vec<usize> = (0..exact.len()).collect();
+    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
+    let mut assigned: u64 = counts.iter().sum();
+    // Fewer than n assigned: at most K left over (one per category), more only if rounding lost a whole
+    // person, so cycling the order is enough.
+    let short = usize::try_from(n.saturating_sub(assigned)).unwrap_or(usize::MAX);
+    for &i in order.iter().cycle().take(short) {
+        counts[i] += 1;
+        assigned += 1;
+    }
+    // More than n (a share rounded up across an integer): take back from the smallest fractional parts.
+    // Some count is positive while assigned > n, so each pass over the order removes at least one.
+    let mut back = order.iter().rev().cycle();
+    while assigned > n {
+        match back.next() {
+            Some(&i) if counts[i] > 0 => {
+                counts[i] -= 1;
+                assigned -= 1;
+            }
+            Some(_) => {}
+            None => break,
+        }
+    }
+    counts
 }
 
 /// Checks ε ∈ (0, [`MAX_EPS`]].
@@ -223,6 +326,87 @@ mod tests {
         let truth = [0.1, 0.2, 0.3, 0.4];
         for (l, t) in m.reported_distribution(&truth).iter().zip(truth) {
             assert!((m.estimate(*l) - t).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn fixed_variance_hand_computed_and_never_above_iid() {
+        // ε = ln 3, K = 3: p = 0.6, q = 0.2. π = 0.5, n = 1000:
+        // (0.5·0.24 + 0.5·0.16) / (1000·0.16) = 0.00125; the i.i.d. 0.0015 is 0.5·0.5/1000 more.
+        let m = rr(3f64.ln(), 3);
+        assert!((m.variance_fixed(0.5, 1000) - 0.00125).abs() < TOL);
+        assert!((m.variance_for(Population::Fixed, 0.5, 1000) - 0.00125).abs() < TOL);
+        assert!((m.variance_for(Population::Iid, 0.5, 1000) - 0.0015).abs() < TOL);
+        for eps in [1e-3, 0.1, 1.0, 3.0, 10.0] {
+            for k in [2, 3, 10, 50] {
+                let m = rr(eps, k);
+                let (p, q, gap) = (m.p_truth(), m.p_other(), m.gap());
+                for n in [1, 7, 1000] {
+                    for i in 0..=n {
+                        let pi = i as f64 / n as f64;
+                        let (iid, fixed) = (m.variance(pi, n), m.variance_fixed(pi, n));
+                        // The Poisson-binomial variance of the count, summed person by person.
+                        let count_var = i as f64 * p * (1.0 - p) + (n - i) as f64 * q * (1.0 - q);
+                        let direct = count_var / (n as f64 * n as f64 * gap * gap);
+                        assert!(
+                            (fixed / direct - 1.0).abs() < 1e-12,
+                            "ε={eps} K={k} n={n} i={i}"
+                        );
+                        // Equal at π ∈ {0, 1}, where the two roundings may differ by an ulp or two.
+                        assert!(
+                            fixed <= iid * (1.0 + 4.0 * f64::EPSILON),
+                            "ε={eps} K={k} n={n} i={i}"
+                        );
+                        // Var_iid − Var_fixed = π(1 − π)/n, up to rounding: 1 − λ loses digits as
+                        // λ → 1 (relative error ≈ 2⁻⁵³/(1 − λ)), hence the tolerance's 1/(λ(1 − λ)).
+                        let diff = pi * (1.0 - pi) / n as f64;
+                        let lambda = m.reported_distribution(&[pi])[0];
+                        assert!(
+                            ((iid - fixed) - diff).abs() <= 1e-14 * iid / (lambda * (1.0 - lambda)),
+                            "ε={eps} K={k} n={n} i={i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_counts_sum_to_n_by_largest_remainder() {
+        assert_eq!(fixed_counts(1000, &[0.5, 0.5]), [500, 500]);
+        assert_eq!(
+            fixed_counts(1, &[0.5, 0.5]),
+            [1, 0],
+            "a tie goes to the lower index"
+        );
+        assert_eq!(fixed_counts(10, &[0.14, 0.14, 0.72]), [2, 1, 7]);
+        assert_eq!(fixed_counts(5, &[0.0, 1.0, 0.0]), [0, 5, 0]);
+        assert_eq!(fixed_counts(3, &[f64::NAN, -1.0, 2.0]), [0, 0, 3]);
+        assert_eq!(fixed_counts(3, &[0.0, 0.0]), [3, 0]);
+        assert_eq!(fixed_counts(3, &[]), Vec::<u64>::new());
+        assert_eq!(fixed_counts(0, &[0.3, 0.7]), [0, 0]);
+        // Sum n exactly, each count the floor or the ceiling of n·π: every K's default truth and a
+        // spread of awkward shares, for n up to the lab's largest.
+        for k in MIN_K..=MAX_K {
+            let mut cases = vec![default_truth(k)];
+            let w: Vec<f64> = (0..k).map(|i| ((i * 7919) % 13) as f64 + 0.1).collect();
+            let sum: f64 = w.iter().sum();
+            cases.push(w.iter().map(|x| x / sum).collect());
+            cases.push(vec![1.0 / k as f64; k]);
+            for truth in &cases {
+                let sum: f64 = truth.iter().sum();
+                for n in [1, 2, 3, 49, 400, 401, 999_983, MAX_N] {
+                    let c = fixed_counts(n, truth);
+                    assert_eq!(c.iter().sum::<u64>(), n, "k={k} n={n}");
+                    for (ci, t) in c.iter().zip(truth) {
+                        let x = n as f64 * (t / sum);
+                        assert!(
+                            *ci == x.floor() as u64 || *ci == x.ceil() as u64,
+                            "k={k} n={n}: {ci} vs {x}"
+                        );
+                    }
+                }
+            }
         }
     }
 

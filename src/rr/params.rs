@@ -15,6 +15,57 @@ pub const MIN_REPS: usize = 2;
 /// the lab then normalises them exactly.
 pub const TRUTH_SUM_TOL: f64 = 1e-3;
 
+/// Who the survey asks (`population`), which decides what varies from one survey to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Population {
+    /// Each respondent is drawn from the population (`iid`, the default): their true answers vary
+    /// between surveys too, and reports are i.i.d. with law λ.
+    #[default]
+    Iid,
+    /// These exact n people (`fixed`): the true counts are n·π rounded to sum to n
+    /// ([`fixed_counts`](super::fixed_counts)), and only the coin flips vary.
+    Fixed,
+}
+
+impl Population {
+    /// Both models, in the order of the selector.
+    pub const ALL: [Population; 2] = [Population::Iid, Population::Fixed];
+
+    /// The value of the `population` key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Population::Iid => "iid",
+            Population::Fixed => "fixed",
+        }
+    }
+
+    /// Its name on the page.
+    pub fn title(self) -> &'static str {
+        match self {
+            Population::Iid => "drawn from the population (i.i.d.)",
+            Population::Fixed => "a fixed group of people",
+        }
+    }
+
+    /// Parses `population` (`iid`, `i.i.d.`, `random`; `fixed`).
+    ///
+    /// # Errors
+    /// Any other value.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().replace('.', "").as_str() {
+            "iid" | "random" | "sampled" => Ok(Population::Iid),
+            "fixed" => Ok(Population::Fixed),
+            _ => Err(Error::invalid("population", s, "must be iid or fixed")),
+        }
+    }
+}
+
+impl std::fmt::Display for Population {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
 /// Everything a randomized-response link holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RrParams {
@@ -32,6 +83,8 @@ pub struct RrParams {
     pub seed: u64,
     /// Category whose estimates the histogram shows (`cat`, 0-based).
     pub cat: usize,
+    /// Whether respondents are drawn from the population or fixed (`population`).
+    pub population: Population,
 }
 
 impl Default for RrParams {
@@ -44,6 +97,7 @@ impl Default for RrParams {
             reps: 200,
             seed: 42,
             cat: 0,
+            population: Population::Iid,
         }
     }
 }
@@ -74,6 +128,7 @@ impl RrParams {
             reps,
             seed,
             cat: 0,
+            population: Population::Iid,
         })
     }
 
@@ -102,6 +157,13 @@ impl RrParams {
         let reps = read_param(query, "reps", d.reps, parse_reps, &mut notices);
         let seed = read_param(query, "seed", d.seed, parse_seed, &mut notices);
         let cat = read_param(query, "cat", d.cat, |s| parse_cat(s, k), &mut notices);
+        let population = read_param(
+            query,
+            "population",
+            d.population,
+            Population::parse,
+            &mut notices,
+        );
         (
             RrParams {
                 eps,
@@ -111,6 +173,7 @@ impl RrParams {
                 reps,
                 seed,
                 cat,
+                population,
             },
             notices,
         )
@@ -127,6 +190,7 @@ impl RrParams {
             .with("reps", self.reps.to_string())
             .with("seed", self.seed.to_string())
             .with("cat", self.cat.to_string())
+            .with("population", self.population.key())
     }
 }
 
@@ -394,13 +458,44 @@ mod tests {
             reps: 1000,
             seed: u64::MAX,
             cat: 3,
+            population: Population::Fixed,
         };
         let (back, notices) = RrParams::from_query(&Query::parse(&p.to_query().to_query_string()));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(back, p);
+        for population in Population::ALL {
+            let p = RrParams {
+                population,
+                ..RrParams::default()
+            };
+            let (back, notices) = RrParams::from_query(&p.to_query());
+            assert!(notices.is_empty() && back == p, "{population}");
+        }
         let (d, notices) = RrParams::from_query(&Query::parse(""));
         assert!(notices.is_empty());
         assert_eq!(d, RrParams::default());
+    }
+
+    #[test]
+    fn population_key_parses_and_falls_back_to_iid() {
+        let read = |q: &str| RrParams::from_query(&Query::parse(q));
+        assert_eq!(
+            read("lab=rr").0.population,
+            Population::Iid,
+            "old links keep i.i.d."
+        );
+        assert_eq!(read("population=fixed").0.population, Population::Fixed);
+        for alias in ["iid", "IID", "i.i.d.", " random "] {
+            assert_eq!(Population::parse(alias), Ok(Population::Iid), "{alias}");
+        }
+        let (p, notices) = read("population=bogus&eps=2");
+        assert_eq!((p.population, p.eps), (Population::Iid, 2.0));
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].key, "population");
+        assert_eq!(
+            notices[0].message,
+            "population = \"bogus\" must be iid or fixed; using iid instead."
+        );
     }
 
     #[test]

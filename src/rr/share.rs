@@ -10,6 +10,7 @@ pub fn markdown(p: &RrParams, r: &RrReport) -> String {
         ("ε".into(), fmt_f64(p.eps)),
         ("categories K".into(), p.k.to_string()),
         ("respondents n".into(), p.n.to_string()),
+        ("respondents are".into(), p.population.title().into()),
         ("true proportions".into(), format_truth(&p.truth)),
         ("seed".into(), p.seed.to_string()),
         ("P[truthful report] p".into(), sig(r.p_truth)),
@@ -57,7 +58,7 @@ mod tests {
         let r = run(&p).unwrap_or_else(|e| panic!("{e}"));
         let md = markdown(&p, &r);
         assert!(md.starts_with("| randomized response | value |\n|---|---|\n| ε | 1 |"));
-        assert_eq!(md.lines().count(), 2 + 7 + p.k);
+        assert_eq!(md.lines().count(), 2 + 8 + p.k);
         assert_eq!(sig(0.731_058_578_6), "0.731059");
         assert_eq!(sig(1.5e-7), "1.50000e-7");
     }

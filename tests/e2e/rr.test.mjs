@@ -16,6 +16,15 @@ function closedForm(eps, k, n, pi) {
   return { p, q, stderr: Math.sqrt(lambda * (1 - lambda) / n) / (p - q) };
 }
 
+/**
+ * Standard error for a fixed population (these exact people; only the coin flips vary): the report count
+ * is a sum of independent Bernoullis, Var(π̂) = [π p(1−p) + (1−π) q(1−q)] / (n (p−q)²).
+ */
+function fixedStderr(eps, k, n, pi) {
+  const { p, q } = closedForm(eps, k, n, pi);
+  return Math.sqrt((pi * p * (1 - p) + (1 - pi) * q * (1 - q)) / n) / (p - q);
+}
+
 const CHARTS = ['rr-chart-frequencies', 'rr-chart-histogram'];
 const SEEDED = '?lab=rr&eps=1&k=3&n=5000&truth=0.5,0.3,0.2&reps=300&seed=7';
 
@@ -116,4 +125,44 @@ test('a small survey shows every respondent', async () => {
   const csv = await page.locator('[data-testid="rr-chart-respondents-data"]').textContent();
   assert.equal(csv.trim().split('\n').length, 121);
   assert.deepEqual(page.problems, []);
+});
+
+test('population=fixed shows both standard errors and simulates the fixed one; a bad value falls back to iid', async () => {
+  const FIXED = '?lab=rr&eps=3&k=2&n=1000&population=fixed&seed=7';
+  const page = await openLab(await newPage(browser), server.url, FIXED);
+  // The default truth for K = 2 is 0.3, 0.7: 300 and 700 of the 1000 people, so π_0 = 0.3 exactly.
+  const pi = 0.3;
+  const iid = closedForm(3, 2, 1000, pi).stderr;
+  const fixed = fixedStderr(3, 2, 1000, pi);
+  const seIid = await valueOf(page, 'rr-se-iid-0');
+  const seFixed = await valueOf(page, 'rr-se-fixed-0');
+  assert.ok(Math.abs(seIid - iid) < 1e-12 * iid, `i.i.d. SE: ${seIid} vs ${iid}`);
+  assert.ok(Math.abs(seFixed - fixed) < 1e-12 * fixed, `fixed SE: ${seFixed} vs ${fixed}`);
+  // The i.i.d. variance exceeds the fixed one by the variance of the drawn truth, π(1 − π)/n.
+  assert.ok(Math.abs(seIid ** 2 - seFixed ** 2 - pi * (1 - pi) / 1000) < 1e-12, 'Var_iid − Var_fixed');
+  assert.equal(await valueOf(page, 'rr-stderr-0'), seFixed, 'the simulated model is the fixed one');
+  assert.equal(await page.inputValue('[data-testid="select-population"]'), 'fixed');
+  // 200 repeated surveys of the same people spread as the fixed SE (within 30%: s/σ leaves it once in
+  // 10⁸ runs, χ² with 199 degrees of freedom), less than half the i.i.d. one.
+  const sd = await valueOf(page, 'rr-empirical-sd-0');
+  assert.ok(Math.abs(sd / fixed - 1) < 0.3, `empirical sd ${sd} vs fixed ${fixed}`);
+  assert.ok(sd < 0.6 * iid, `empirical sd ${sd} well below i.i.d. ${iid}`);
+  await waitDrawn(page, 'rr-chart-histogram');
+
+  // The control writes the link; switching back to i.i.d. brings back the i.i.d. SE.
+  await page.selectOption('[data-testid="select-population"]', 'iid');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('population') === 'iid');
+  await page.waitForFunction((v) => Math.abs(Number(document.querySelector('[data-testid="rr-stderr-0"]').dataset.value) - v) < 1e-12 * v, seIid);
+  assert.match(page.url(), /eps=3&k=2&n=1000&population=iid&seed=7/, 'other keys are kept');
+  assert.deepEqual(page.problems, []);
+
+  const bad = await openLab(await newPage(browser), server.url, FIXED.replace('fixed', 'bogus'));
+  const notice = bad.locator('[data-testid="notice-population"]');
+  assert.ok(await notice.isVisible(), 'message for population');
+  assert.match(await notice.innerText(), /^population = .*using iid instead\.$/);
+  assert.equal(await bad.inputValue('[data-testid="select-population"]'), 'iid');
+  assert.equal(await valueOf(bad, 'rr-stderr-0'), await valueOf(bad, 'rr-se-iid-0'));
+  assert.ok(Math.abs(await valueOf(bad, 'rr-se-fixed-0') - fixed) < 1e-12 * fixed);
+  await waitDrawn(bad, 'rr-chart-histogram');
+  assert.deepEqual(bad.problems, []);
 });

@@ -6,10 +6,10 @@ use crate::browser::random_seed;
 use crate::url::use_url;
 use dp_playground::query::fmt_f64;
 use dp_playground::rr::params::{normalise_truth_text, set_k};
-use dp_playground::rr::{format_truth, RrParams};
+use dp_playground::rr::{format_truth, Population, RrParams};
 use leptos::prelude::*;
 
-/// ε, K, n, the true distribution, the number of repeated surveys and the seed.
+/// ε, K, n, who the respondents are, the true distribution, the number of repeated surveys and the seed.
 #[component]
 pub fn RrControls() -> impl IntoView {
     let url = use_url();
@@ -68,6 +68,25 @@ pub fn RrControls() -> impl IntoView {
                     }
                 })
                 .collect_view()}
+        </div>
+        <div class="field" class:invalid=move || rr.error_for("population").with(Option::is_some) hidden=move || !url.options.with(|o| o.shows("population"))>
+            <label for="field-population">"Respondents are"</label>
+            <select
+                id="field-population"
+                data-testid="select-population"
+                prop:value=move || rr.params.with(|p| p.population.key())
+                disabled=move || url.options.with(|o| o.locked)
+                on:change=move |ev| url.set("population", event_target_value(&ev))
+            >
+                {Population::ALL
+                    .into_iter()
+                    .map(|m| view! { <option value=m.key()>{m.title()}</option> })
+                    .collect_view()}
+            </select>
+            <p class="help">"Drawn: each survey asks new people, so the true counts vary too. Fixed: the same n people every time; only the coin flips vary."</p>
+            <p class="field-error" role="alert" data-testid="notice-population" hidden=move || rr.error_for("population").with(Option::is_none)>
+                {move || rr.error_for("population").get().unwrap_or_default()}
+            </p>
         </div>
         <NumberField
             label="True distribution"

@@ -124,14 +124,16 @@ fn CategoryTable(
     view! {
         <div class="table-wrap">
             <table class="results-table" data-testid="rr-table">
-                <caption>"Per category: the estimate, its closed-form standard error and its spread over the repeated surveys"</caption>
+                <caption>"Per category: the estimate, its closed-form standard errors and its spread over the repeated surveys"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"category"</th>
                         <th scope="col">"true"</th>
                         <th scope="col">"reported"</th>
                         <th scope="col">"estimate"</th>
-                        <th scope="col">"std. error (closed form)"</th>
+                        <th scope="col">"std. error (closed form, simulated model)"</th>
+                        <th scope="col">"std. error, drawn (i.i.d.)"</th>
+                        <th scope="col">"std. error, fixed people"</th>
                         <th scope="col">"95% interval"</th>
                         <th scope="col">"std. dev. over surveys"</th>
                     </tr>
@@ -150,6 +152,8 @@ fn CategoryTable(
                                         <td>{sig(c.reported, 4)}</td>
                                         {cell(c.estimate, format!("rr-estimate-{j}"))}
                                         {cell(c.stderr, format!("rr-stderr-{j}"))}
+                                        {cell(c.stderr_iid, format!("rr-se-iid-{j}"))}
+                                        {cell(c.stderr_fixed, format!("rr-se-fixed-{j}"))}
                                         <td data-testid=format!("rr-ci-{j}")>
                                             {format!("[{}, {}]", sig(c.ci.0, 3), sig(c.ci.1, 3))}
                                         </td>
@@ -166,6 +170,11 @@ fn CategoryTable(
             "The estimate (report share − q)/(p − q) is unbiased but can leave [0, 1]. The standard "
             "error is the closed form at the true distribution; the interval uses the one an analyst "
             "can compute from the reports alone."
+        </p>
+        <p class="help">
+            "Drawn (i.i.d.): respondents are drawn from the population, so the truth itself varies from "
+            "survey to survey and adds π(1 − π)/n to the variance. Fixed: these exact people, so only the "
+            "coin flips vary and the standard error is smaller."
         </p>
     }
 }
