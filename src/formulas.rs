@@ -54,6 +54,13 @@ pub const FORMULAS: &[Formula] = &[
     },
     Formula {
         lab: "rr",
+        name: "Variance for a fixed population (population=fixed)",
+        formula: "Var(π̂_j) = [π_j p(1 − p) + (1 − π_j) q(1 − q)] / (n (p − q)²),  π_j = n_j/n",
+        source: "Variance of a sum of independent Bernoulli reports (Poisson-binomial); the i.i.d. one exceeds it by π_j(1 − π_j)/n",
+        note: "True counts n_j = n·π_j rounded to sum to n (largest remainder); only the coin flips vary.",
+    },
+    Formula {
+        lab: "rr",
         name: "95% interval",
         formula: "π̂_j ± 1.959964 · sqrt(λ̂_j(1 − λ̂_j)/n) / (p − q)",
         source: "Normal approximation (Wald interval) with the plug-in standard error",
@@ -145,10 +152,10 @@ pub const FORMULAS: &[Formula] = &[
     },
     Formula {
         lab: "dpsgd",
-        name: "PLD accountant",
-        formula: "δ(ε) = E[(1 − e^(ε − L))₊] of the T-fold convolution of the step's privacy loss L",
+        name: "PLD accountant, both sides",
+        formula: "δ(ε) = E[(1 − e^(ε − L))₊] of the T-fold convolution of the step's privacy loss L; upper: chords through δ at grid points; lower: chords lowered below δ (by sliver tangents) and their convex hull",
         source: "Koskela, Jälkö & Honkela (AISTATS 2020); connect-the-dots discretization: Doroshenko et al. (PETS 2022)",
-        note: "Grid 1e-4 (wider for long runs, at most 2^17 points), mass beyond a Chernoff window counted at +∞; FFT by rustfft. Pessimistic: never below the true ε.",
+        note: "Grid 1e-4 (wider for long runs, at most 2^17 points; a link's grid key asks for a finer one), mass beyond a Chernoff window counted at +∞ (upper) or dropped (lower); FFT by rustfft, its noise floor added (upper) or subtracted (lower). The exact ε lies between the two; not reported below δ = 1e-10.",
     },
     Formula {
         lab: "dpsgd",
@@ -160,21 +167,21 @@ pub const FORMULAS: &[Formula] = &[
     Formula {
         lab: "compose",
         name: "Basic and advanced composition",
-        formula: "(Σε_i, Σδ_i);  ε = √(2 ln(1/δ′) Σε_i²) + Σε_i(e^(ε_i) − 1) at δ = Σδ_i + δ′",
+        formula: "(Σk_iε_i, Σk_iδ_i);  ε = √(2 ln(1/δ′) Σk_iε_i²) + Σk_iε_i(e^(ε_i) − 1) at δ = Σk_iδ_i + δ′ (k_i repetitions)",
         source: "Dwork & Roth (2014), Theorems 3.16 and 3.20; Dwork, Rothblum & Vadhan (FOCS 2010)",
         note: "Approximate mechanisms share δ/2 equally (basic: all of δ), the rest is the slack δ′.",
     },
     Formula {
         lab: "compose",
         name: "Optimal composition of k identical mechanisms",
-        formula: "((k − 2i)ε, 1 − (1 − δ)^k(1 − δ_i)),  δ_i = Σ_(l<i) C(k,l)(e^((k−l)ε) − e^((k−2i+l)ε))/(1 + e^ε)^k",
-        source: "Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3",
+        formula: "smallest ε′ with 1 − (1 − δ)^k(1 − δ_k(ε′)) ≤ δ_target,  δ_k(ε′) = S_P − e^ε′ S_Q over the atoms (k − 2l)ε > ε′ of k-fold randomized response",
+        source: "Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3, evaluated between its grid points too (the exact optimum)",
         note: "Log space; shown when the list has a single entry (k ≤ 10⁴).",
     },
     Formula {
         lab: "compose",
         name: "RDP of the list's mechanisms",
-        formula: "Laplace: ln(α/(2α−1)e^((α−1)ε) + (α−1)/(2α−1)e^(−αε))/(α−1); Gaussian α/(2σ²); RR: ln(p^α q^(1−α) + q^α p^(1−α))/(α−1); pure ε: min(ε, αε²/2)",
+        formula: "Laplace: ln(α/(2α−1)e^((α−1)ε) + (α−1)/(2α−1)e^(−αε))/(α−1); Gaussian α/(2σ²); K-ary RR: ln(p^α q^(1−α) + q^α p^(1−α) + (K − 2)q)/(α−1); pure ε: min(ε, αε²/2)",
         source: "Mironov (CSF 2017), Propositions 5–6; Bun & Steinke (2016), Prop. 1.4",
         note: "Summed over the list at dp_accounting's orders; (ε, δ) entries with δ > 0 have no Rényi curve (RDP and zCDP show n/a).",
     },

@@ -42,6 +42,7 @@ pub mod mech_lab;
 pub mod mechanisms;
 pub mod query;
 pub mod rr;
+pub mod sides;
 pub mod special;
 pub mod stats;
 pub mod tangent;

@@ -2,6 +2,7 @@
 
 use dp_playground::formulas::FORMULAS;
 use dp_playground::lab::Lab;
+use dp_playground::sides::SIDES;
 use leptos::prelude::*;
 
 /// Every formula, grouped by lab, from the core's list (so the page cannot drift from the code).
@@ -15,6 +16,21 @@ pub fn About() -> impl IntoView {
                 "Rust library compiled to WebAssembly, nothing is sent to a server, and every setting "
                 "lives in the page's address, so a link reproduces exactly what you see."
             </p>
+            <h3>"Which side each number errs on"</h3>
+            <p>
+                "A privacy number that is too small is the worst kind of error: every ε and δ here is "
+                "exact, a certified upper bound, a certified lower bound, or labelled as an estimate."
+            </p>
+            <div class="table-wrap">
+                <table class="results-table" data-testid="about-sides">
+                    <thead><tr><th scope="col">"lab"</th><th scope="col">"number"</th><th scope="col">"errs on"</th><th scope="col">"why"</th></tr></thead>
+                    <tbody>
+                        {SIDES.iter().map(|s| view! {
+                            <tr><td>{s.lab}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
             <h3>"Formulas and their sources"</h3>
             {Lab::ALL
                 .into_iter()

@@ -22,7 +22,6 @@ pub fn PldBand(
             .filter(|g| *g >= 1e-7 && *g <= 0.1)
             .unwrap_or(DEFAULT_INTERVAL)
     };
-    let width = move || band.get().map_or(f64::NAN, |b| b.width());
     let why = move || band.get().and_then(|b| b.why_wide(asked()));
     let finer = move |_| {
         if let Some(b) = band.get_untracked() {
@@ -30,13 +29,15 @@ pub fn PldBand(
         }
     };
     view! {
-        <p class="help" data-testid=format!("{prefix}-pld-band")>
-            {move || band.get().filter(|b| b.upper.is_finite()).map(|b| format!(
-                "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
-                sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval)))}
-            <span data-testid=format!("{prefix}-pld-band-width") data-value=move || exact(width())>{move || sig(width(), 3)}</span>
-            "."
-        </p>
+        {move || band.get().filter(|b| b.upper.is_finite()).map(|b| view! {
+            <p class="help" data-testid=format!("{prefix}-pld-band")>
+                {format!(
+                    "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
+                    sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))}
+                <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
+                "."
+            </p>
+        })}
         {move || why().map(|text| view! {
             <p class="notices" role="note">
                 {text}" "
