@@ -183,7 +183,9 @@ pub fn ComposeLab() -> impl IntoView {
     let overshoot = move |v: f64| {
         let p = pld_eps.get();
         if v.is_finite() && p.is_finite() && p > 0.0 {
-            format!("+{}% vs PLD", sig(100.0 * (v / p - 1.0), 3))
+            let pct = 100.0 * (v / p - 1.0);
+            let sign = if pct < 0.0 { "−" } else { "+" };
+            format!("{sign}{}% vs PLD", sig(pct.abs(), 3))
         } else {
             String::new()
         }
