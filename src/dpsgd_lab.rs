@@ -5,6 +5,7 @@ use crate::accounting::pld::{dpsgd_epsilon_band, EpsilonBand, SigmaSearch, DEFAU
 use crate::accounting::rdp::{
     default_orders, dpsgd_rdp, epsilon_by_order, rdp_to_approx_dp, Conversion,
 };
+use crate::accounting::rdp_tight::{epsilon_continuous, step_rdp_exact};
 use crate::accounting::zcdp::rho_for_approx_dp;
 use crate::error::{Error, Result};
 use crate::query::{
@@ -231,13 +232,18 @@ impl DpsgdParams {
     }
 }
 
-/// What the RDP accountant says (microseconds to milliseconds: computed on every change).
+/// What the RDP accountant says (a few milliseconds: computed on every change).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RdpReport {
-    /// ε by the improved conversion, and its order.
+    /// ε by the improved conversion over every real order, fractional orders by integration (the
+    /// tighter bound; never above `eps_grid`).
     pub eps: f64,
-    /// The best order.
+    /// The order that attains `eps`.
     pub best_order: f64,
+    /// ε as dp_accounting computes it: its grid of orders, fractional ones by its series of |terms|.
+    pub eps_grid: f64,
+    /// The grid order that attains `eps_grid`.
+    pub best_order_grid: f64,
     /// ε by the classical conversion ε(α) + ln(1/δ)/(α − 1).
     pub eps_classical: f64,
     /// (α, the (ε, δ) ε that order alone gives) for the ε(α) chart (finite values): its minimum is `eps`.
@@ -255,7 +261,14 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     let (q, sigma, steps) = (p.rate(), p.effective_sigma(), p.total_steps() as f64);
     let step: Vec<f64> = dpsgd_rdp(q, sigma, 1.0, &orders);
     let total: Vec<f64> = step.iter().map(|r| r * steps).collect();
-    let (eps, best_order) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?;
+    let (eps_grid, best_order_grid) =
+        rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?;
+    let (tight, tight_order) = epsilon_continuous(|a| steps * step_rdp_exact(q, sigma, a), p.delta);
+    let (eps, best_order) = if tight < eps_grid {
+        (tight, tight_order)
+    } else {
+        (eps_grid, best_order_grid)
+    };
     let (eps_classical, _) = rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Classical)?;
     let curve = epsilon_by_order(&orders, &total, p.delta);
     let mut by_steps = Vec::new();
@@ -270,6 +283,8 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     Ok(RdpReport {
         eps,
         best_order,
+        eps_grid,
+        best_order_grid,
         eps_classical,
         curve,
         by_steps,
@@ -323,8 +338,10 @@ pub fn sigma_search_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<SigmaSearch> 
     )
 }
 
-/// The smallest noise multiplier whose RDP ε (at the link's q, T, δ, relation) is at most `target_eps`.
-/// Bisection on ln σ, returning the upper end: it never overshoots the target.
+/// The smallest noise multiplier whose RDP ε (at the link's q, T, δ, relation) is at most `target_eps`,
+/// on dp_accounting's grid of orders (so that Opacus' `get_noise_multiplier` gives the same σ; the
+/// tighter continuous-order ε at this σ is a little below the target). Bisection on ln σ, returning
+/// the upper end: it never overshoots the target.
 ///
 /// # Errors
 /// A target no σ up to 10⁴ reaches.
@@ -508,9 +525,16 @@ mod tests {
         // dp_accounting 0.6.0 RdpAccountant at 14062 steps: 2.5965558697943036 (order 8.1); one more step here.
         let r = rdp_report(&p).unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            (r.eps / 2.5966 - 1.0).abs() < 0.01 && r.best_order == 8.1,
+            (r.eps_grid / 2.5966 - 1.0).abs() < 0.01 && r.best_order_grid == 8.1,
             "{}",
-            r.eps
+            r.eps_grid
+        );
+        // Over every real order, fractional ones exact: a little tighter, never looser.
+        assert!(
+            r.eps <= r.eps_grid && r.eps > 0.98 * r.eps_grid,
+            "{} vs {}",
+            r.eps,
+            r.eps_grid
         );
         assert!(r.eps <= r.eps_classical);
     }
@@ -524,7 +548,7 @@ mod tests {
         let sigma = sigma_for_target(&p).unwrap_or_else(|e| panic!("{e}"));
         let at = rdp_report(&DpsgdParams { sigma, ..p.clone() })
             .unwrap_or_else(|e| panic!("{e}"))
-            .eps;
+            .eps_grid;
         assert!(at <= 1.5 && at > 1.49, "σ = {sigma}: ε = {at}");
     }
 

@@ -8,4 +8,5 @@
 pub mod composition;
 pub mod pld;
 pub mod rdp;
+pub mod rdp_tight;
 pub mod zcdp;

@@ -23,7 +23,7 @@ pub fn default_orders() -> Vec<f64> {
 ///
 /// # Reference
 /// Mironov, Talwar & Zhang, "Rényi differential privacy of the sampled Gaussian mechanism" (2019), §3.3.
-fn ln_a_int(q: f64, sigma: f64, alpha: u64) -> f64 {
+pub(crate) fn ln_a_int(q: f64, sigma: f64, alpha: u64) -> f64 {
     let (ln_q, ln_1mq) = (q.ln(), (-q).ln_1p());
     let a = alpha as f64;
     // ln C(α, i) by the ratio C(α, i + 1)/C(α, i) = (α − i)/(i + 1): no ln Γ per term.

@@ -9,10 +9,11 @@ mod audit_tests;
 #[cfg(test)]
 mod tests;
 
-pub use accountants::{accountants, Accountants, ComposedPld};
+pub use accountants::{accountants, accountants_grid, Accountants, ComposedPld};
 
 use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
+use crate::accounting::rdp_tight::step_rdp_exact;
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::Gaussian;
 use crate::query::{fmt_f64, read_param, Notice, Query};
@@ -205,6 +206,15 @@ impl Entry {
             }
             Entry::SubsampledGaussian { q, sigma } => Some(step_rdp(q, sigma, alpha)),
             _ => self.pure_eps().map(|e| e.min(alpha * e * e / 2.0)),
+        }
+    }
+
+    /// RDP at any real order α > 1, never below the exact value: [`Entry::rdp`] with the subsampled
+    /// Gaussian's fractional orders by integration ([`step_rdp_exact`]) instead of the series.
+    fn rdp_exact(&self, alpha: f64) -> Option<f64> {
+        match *self {
+            Entry::SubsampledGaussian { q, sigma } => Some(step_rdp_exact(q, sigma, alpha)),
+            _ => self.rdp(alpha),
         }
     }
 

@@ -13,8 +13,9 @@ test('a list from the link: every accountant side by side, PLD and RDP as dp_acc
   const page = await openLab(await newPage(browser), server.url, '?lab=compose&list=gauss:3*10,lap:0.2*5&delta=1e-5', 'compose-eps-basic');
   await done(page);
   // dp_accounting 0.6.0 on 10 × Gaussian(3) + 5 × Laplace(5): RDP 5.451019265845648, PLD 5.06076638255925.
-  const rdp = await valueOf(page, 'compose-eps-rdp');
+  const rdp = await valueOf(page, 'compose-eps-rdp-grid');
   assert.ok(Math.abs(rdp / 5.451019265845648 - 1) < 0.01, `RDP ${rdp}`);
+  assert.ok(await valueOf(page, 'compose-eps-rdp') <= rdp, 'every real order is never looser than the grid');
   const pld = await valueOf(page, 'compose-eps-pld');
   assert.ok(pld >= 5.06076638255925 * 0.999 && pld <= 5.06076638255925 * 1.02, `PLD ${pld}`);
   const basic = await valueOf(page, 'compose-eps-basic');

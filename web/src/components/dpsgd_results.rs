@@ -126,11 +126,13 @@ pub fn DpsgdResults() -> impl IntoView {
             <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
             <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
             <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
-            <Stat label="best RDP order α" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
+            <Stat label="best RDP order α (any real order)" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
+            <Stat label="ε, RDP on dp_accounting's orders" testid="dpsgd-eps-rdp-grid" value=rdp(|r| r.eps_grid) />
+            <Stat label="its best order" testid="dpsgd-best-order-grid" value=rdp(|r| r.best_order_grid) />
             <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
         </div>
         <div class="stats">
-            <Stat label="σ for the target ε (RDP)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="σ for the target ε (RDP, dp_accounting's orders, as Opacus)" testid="dpsgd-sigma-for-target" value=sigma_target />
             <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
             <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
             <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
