@@ -62,7 +62,7 @@ pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<
     }
     // The pure part's target: 1 − (1 − target)/(1 − δ)^k.
     let t = -((-target).ln_1p() - k as f64 * (-delta).ln_1p()).exp_m1();
-    if !(t > 0.0) {
+    if t.is_nan() || t <= 0.0 {
         return None;
     }
     let kf = k as f64;

@@ -233,7 +233,7 @@ impl ComposedPld {
     /// The certified upper ε at δ: the larger direction's, and never above basic composition's (both
     /// are certified, so the smaller is); NaN below [`MIN_DELTA`], where the FFT cannot resolve δ.
     pub fn epsilon(&self, delta: f64) -> f64 {
-        if !(delta >= MIN_DELTA && delta < 1.0) {
+        if !(MIN_DELTA..1.0).contains(&delta) {
             return f64::NAN;
         }
         let eps = self
@@ -255,7 +255,7 @@ impl ComposedPld {
 
     /// The certified lower ε at δ (the larger direction's lower ε); NaN below [`MIN_DELTA`].
     pub fn epsilon_lower(&self, delta: f64) -> f64 {
-        if !(delta >= MIN_DELTA && delta < 1.0) {
+        if !(MIN_DELTA..1.0).contains(&delta) {
             return f64::NAN;
         }
         let eps = self

@@ -216,7 +216,8 @@ mod tests {
     /// by this crate at commit f99691a, for `seed=7`, R = 50 and the default truth for K).
     #[test]
     fn iid_runs_are_value_stable() {
-        let pinned: [(u64, usize, &[u64], &[u64], u64, &[f64]); 2] = [
+        type Pinned<'a> = (u64, usize, &'a [u64], &'a [u64], u64, &'a [f64]);
+        let pinned: [Pinned; 2] = [
             (
                 120,
                 2,

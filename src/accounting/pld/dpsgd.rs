@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 /// Checks δ and T, and gives the per-step and composed tails: the truncated mass counts at +∞ on the
 /// upper side, so it is kept well below δ over any number of steps.
 fn tails(steps: u64, delta: f64) -> Result<(f64, f64)> {
-    if !(delta >= MIN_DELTA && delta < 1.0) {
+    if !(MIN_DELTA..1.0).contains(&delta) {
         return Err(Error::invalid(
             "delta",
             delta,

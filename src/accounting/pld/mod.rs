@@ -68,7 +68,7 @@ impl EpsilonBand {
     /// Why the band is wide, when it is wider than 1% of ε: `asked` is the grid width the link asked
     /// for. `None` for a narrow band.
     pub fn why_wide(&self, asked: f64) -> Option<String> {
-        if !(self.width() > 0.01 * self.upper) || !self.upper.is_finite() {
+        if self.width().is_nan() || self.width() <= 0.01 * self.upper || !self.upper.is_finite() {
             return None;
         }
         let widened = if self.interval > asked * (1.0 + 1e-9) {
