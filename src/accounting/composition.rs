@@ -66,7 +66,10 @@ pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<
         return None;
     }
     let kf = k as f64;
-    let (ln_p, ln_q) = (-(-eps).exp().ln_1p(), -eps.exp().ln_1p());
+    // ln p = −ln(1 + e^{−ε}), ln q = −ε + ln p: no overflow for any ε (e^ε overflowed at ε > 709, and
+    // the NaN that followed made a Gaussian with σ = 0.001 print an optimal ε of 0).
+    let ln_p = -(-eps).exp().ln_1p();
+    let ln_q = ln_p - eps;
     let loss = |l: f64| (kf - 2.0 * l) * eps;
     // ln P_l by the running ratio C(k, l + 1)/C(k, l) = (k − l)/(l + 1), from the mode outward.
     let mode = (kf * ln_q.exp()).floor().min(kf);

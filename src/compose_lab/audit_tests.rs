@@ -212,3 +212,25 @@ fn the_two_shipped_defects_stay_fixed() {
         a.optimal
     );
 }
+
+#[test]
+fn optimal_composition_survives_huge_per_run_epsilons() {
+    // A Gaussian with σ = 0.001 needs ε ≈ 5·10⁵ per run at δ = 5e-4: e^ε overflowed, and the optimal
+    // (KOV) ε came out as 0. It must be close to that run's ε (k = 1) and never below the exact one.
+    let items = parse_list("gauss:0.001*1").unwrap_or_default();
+    let a = accountants(&items, 1e-3);
+    let exact = Entry::Gaussian { sigma: 0.001 }.eps_for(1e-3);
+    let optimal = a.optimal.unwrap_or(f64::NAN);
+    assert!(
+        optimal >= exact && optimal <= 1.01 * exact,
+        "{optimal} vs exact {exact}"
+    );
+    for (e, k) in [(800.0, 1u64), (1e3, 7), (50.0, 1000)] {
+        let o = crate::accounting::composition::optimal_homogeneous(e, 0.0, k, 1e-5)
+            .unwrap_or(f64::NAN);
+        assert!(
+            o.is_finite() && o > 0.9 * e * k as f64 - 2.0 * e,
+            "ε₀ {e} k {k}: {o}"
+        );
+    }
+}

@@ -90,6 +90,28 @@ test('DP-SGD: the PLD band, and σ for the target by the PLD with less noise tha
   assert.deepEqual(page.problems, []);
 });
 
+test('what the audit turned up, read from the page: no cap on counts, no cancellation at δ = 1e-300, no overflow at huge ε', async () => {
+  // KOV optimum for 10⁶ runs of randomized response with ε = 0.01 (was n/a above 10⁴ runs):
+  // mpmath at 50 digits, scripts/reference/accountants.py: 91.8160016369997.
+  let page = await openLab(await newPage(browser), server.url, '?lab=compose&list=rr:0.01*1000000&delta=1e-5', 'compose-eps-basic');
+  const kov = await valueOf(page, 'compose-eps-optimal');
+  assert.ok(kov >= 91.8160016369997 && kov <= 91.8160016369997 * (1 + 1e-9), `KOV ${kov}`);
+  assert.deepEqual(page.problems, []);
+  // One subsampled Gaussian step at δ = 1e-300: the two-Φ̄ form of δ cancelled to 0 long before, which
+  // made ε too small. mpmath at 60 digits on that same form: 32.719011185509067.
+  page = await openLab(await newPage(browser), server.url, '?lab=compose&list=sgauss:0.01:1*1&delta=1e-300', 'compose-eps-basic');
+  const basic = await valueOf(page, 'compose-eps-basic');
+  assert.ok(Math.abs(basic / 32.719011185509067 - 1) < 1e-12, `basic ${basic}`);
+  assert.deepEqual(page.problems, []);
+  // A Gaussian with σ = 0.001 needs ε ≈ 5·10⁵: e^ε overflowed and the optimal ε printed 0.
+  page = await openLab(await newPage(browser), server.url, '?lab=compose&list=gauss:0.001*1&delta=1e-3', 'compose-eps-basic');
+  const [g, opt] = [await valueOf(page, 'compose-eps-basic'), await valueOf(page, 'compose-eps-optimal')];
+  assert.ok(g > 5e5 && opt >= g && opt <= 1.01 * g, `basic ${g}, optimal ${opt}`);
+  await composeDone(page);
+  assert.ok(!/NaN/.test(await page.textContent('main')));
+  assert.deepEqual(page.problems, []);
+});
+
 /** Exact ε of the Gaussian mechanism with σ/Δ = s at δ (Balle & Wang 2018, Theorem 8), by bisection. */
 function gaussianEpsilon(s, delta) {
   const phi = (x) => 0.5 * erfc(-x / Math.SQRT2);
