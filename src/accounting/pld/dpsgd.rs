@@ -441,6 +441,18 @@ mod tests {
     }
 
     #[test]
+    fn ten_million_steps_at_small_delta_stay_finite() {
+        // Each step's truncated mass counts at +∞: at 1e-15 per step, 10⁷ steps put 1e-8 there, more
+        // than δ = 1e-9, and ε came out ∞. The per-step tail is now the total's share.
+        let band = dpsgd_epsilon_band(0.001, 3.0, 10_000_000, 1e-9, DEFAULT_INTERVAL)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(band.upper.is_finite() && band.lower <= band.upper, "{band:?}");
+        // One step's loss spans only a few points of the widened grid (q = 0.001): both sides are
+        // coarse there, and the page says so and offers a finer grid.
+        assert!(band.why_wide(DEFAULT_INTERVAL).is_some(), "{band:?}");
+    }
+
+    #[test]
     fn tiny_delta_is_refused_not_infinite() {
         assert!(dpsgd_epsilon_band(0.01, 1.0, 100, 1e-12, DEFAULT_INTERVAL).is_err());
         assert!(dpsgd_epsilon_band(0.01, 1.0, 0, 1e-5, DEFAULT_INTERVAL).is_err());
