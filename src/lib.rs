@@ -32,6 +32,7 @@
 //! - [`error`]: the crate's error type.
 
 pub mod accounting;
+pub mod attack;
 pub mod compose_lab;
 pub mod dpsgd_lab;
 pub mod embed;

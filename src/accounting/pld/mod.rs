@@ -128,6 +128,14 @@ impl Pld {
         Pld::compose_many(&[(self, times)], tail)
     }
 
+    /// The atoms (loss, P-mass) in increasing loss, without the mass at +∞.
+    pub fn atoms(&self) -> impl DoubleEndedIterator<Item = (f64, f64)> + '_ {
+        self.probs
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| ((self.lower + i as i64) as f64 * self.interval, p))
+    }
+
     /// Which side of the true PLD this is on.
     pub fn side(&self) -> Side {
         self.side
