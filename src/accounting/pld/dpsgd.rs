@@ -102,26 +102,77 @@ pub fn dpsgd_epsilon(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) 
     Ok(eps)
 }
 
-/// Whether σ's certified upper ε is at most `target` (the add direction only when removal passes).
+/// What a σ search keeps at or below its target, always from the upper (dominating) PLD.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Goal {
+    /// The certified ε at this δ.
+    Epsilon {
+        /// δ.
+        delta: f64,
+    },
+    /// The certified largest advantage TPR − FPR of any membership test (δ(0), the total variation
+    /// distance).
+    Advantage,
+    /// The certified largest TPR of any membership test at this FPR.
+    TprAtFpr {
+        /// The false-positive rate.
+        alpha: f64,
+    },
+}
+
+impl Goal {
+    /// The link key of this goal's target.
+    pub fn key(self) -> &'static str {
+        match self {
+            Goal::Epsilon { .. } => "target_eps",
+            Goal::Advantage => "target_adv",
+            Goal::TprAtFpr { .. } => "target_tpr",
+        }
+    }
+
+    /// The δ whose share the truncated tails may take (the FFT's floor for the attack measures).
+    fn delta(self) -> f64 {
+        match self {
+            Goal::Epsilon { delta } => delta,
+            _ => MIN_DELTA,
+        }
+    }
+}
+
+/// Whether σ's certified measure is at most `target`, and the measure (the add direction is composed
+/// only when removal passes, except for TPR, which needs both curves).
 fn meets(
     q: f64,
     sigma: f64,
     steps: u64,
-    delta: f64,
+    goal: Goal,
     interval: f64,
     target: f64,
 ) -> Result<(bool, f64)> {
-    let mut eps: f64 = 0.0;
+    let delta = goal.delta();
+    if let Goal::TprAtFpr { alpha } = goal {
+        let curves = [Direction::Remove, Direction::Add]
+            .into_iter()
+            .map(|d| {
+                composed(q, sigma, steps, delta, interval, d, Side::Upper)
+                    .map(|p| crate::attack::TradeOff::from_pld(&p))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let tpr = 1.0 - crate::attack::beta_both(&curves, alpha);
+        return Ok((tpr <= target, tpr));
+    }
+    let mut worst: f64 = 0.0;
     for direction in [Direction::Remove, Direction::Add] {
-        eps = eps.max(
-            composed(q, sigma, steps, delta, interval, direction, Side::Upper)?
-                .epsilon_for_delta(delta),
-        );
-        if eps > target {
-            return Ok((false, eps));
+        let pld = composed(q, sigma, steps, delta, interval, direction, Side::Upper)?;
+        worst = worst.max(match goal {
+            Goal::Advantage => pld.delta_for_epsilon(0.0),
+            _ => pld.epsilon_for_delta(delta),
+        });
+        if worst > target {
+            return Ok((false, worst));
         }
     }
-    Ok((true, eps))
+    Ok((true, worst))
 }
 
 /// Smallest σ tried, and largest.
@@ -163,7 +214,7 @@ enum Phase {
 pub struct SigmaSearch {
     q: f64,
     steps: u64,
-    delta: f64,
+    goal: Goal,
     target: f64,
     interval: f64,
     phase: Phase,
@@ -189,9 +240,35 @@ impl SigmaSearch {
         interval: f64,
         start: f64,
     ) -> Result<Self> {
+        SigmaSearch::for_goal(q, steps, Goal::Epsilon { delta }, target, interval, start)
+    }
+
+    /// A search that keeps `goal`'s certified measure at or below `target` (an advantage or TPR in
+    /// (0, 1], or an ε > 0).
+    ///
+    /// # Errors
+    /// As [`SigmaSearch::new`], or a FPR outside (0, 1).
+    pub fn for_goal(
+        q: f64,
+        steps: u64,
+        goal: Goal,
+        target: f64,
+        interval: f64,
+        start: f64,
+    ) -> Result<Self> {
+        if let Goal::TprAtFpr { alpha } = goal {
+            if !(alpha > 0.0 && alpha < 1.0) {
+                return Err(Error::invalid(
+                    "alpha",
+                    alpha,
+                    "must be a false-positive rate in (0, 1)",
+                ));
+            }
+        }
+        let delta = goal.delta();
         if !(target.is_finite() && target > 0.0) {
             return Err(Error::invalid(
-                "target_eps",
+                goal.key(),
                 target,
                 "must be a finite number > 0",
             ));
@@ -206,7 +283,7 @@ impl SigmaSearch {
         Ok(SigmaSearch {
             q,
             steps,
-            delta,
+            goal,
             target,
             interval,
             phase: Phase::CoarseUp,
@@ -234,7 +311,7 @@ impl SigmaSearch {
         } else {
             self.interval
         };
-        meets(self.q, sigma, self.steps, self.delta, h, self.target)
+        meets(self.q, sigma, self.steps, self.goal, h, self.target)
     }
 
     fn done(&mut self, sigma: f64) -> Result<Option<f64>> {
@@ -265,7 +342,7 @@ impl SigmaSearch {
                     };
                 } else if self.hi >= max {
                     return Err(Error::invalid(
-                        "target_eps",
+                        self.goal.key(),
                         target,
                         "is out of reach for any σ up to 10⁴",
                     ));
@@ -303,7 +380,7 @@ impl SigmaSearch {
                 let (ok, eps) = self.meets(self.hi, false)?;
                 if !ok {
                     return Err(Error::invalid(
-                        "target_eps",
+                        self.goal.key(),
                         target,
                         "met on the coarse grid but not on the fine one",
                     ));
@@ -446,10 +523,54 @@ mod tests {
         // than δ = 1e-9, and ε came out ∞. The per-step tail is now the total's share.
         let band = dpsgd_epsilon_band(0.001, 3.0, 10_000_000, 1e-9, DEFAULT_INTERVAL)
             .unwrap_or_else(|e| panic!("{e}"));
-        assert!(band.upper.is_finite() && band.lower <= band.upper, "{band:?}");
+        assert!(
+            band.upper.is_finite() && band.lower <= band.upper,
+            "{band:?}"
+        );
         // One step's loss spans only a few points of the widened grid (q = 0.001): both sides are
         // coarse there, and the page says so and offers a finer grid.
         assert!(band.why_wide(DEFAULT_INTERVAL).is_some(), "{band:?}");
+    }
+
+    #[test]
+    fn sigma_for_an_attack_target_meets_it_and_is_nearly_the_least() {
+        let (q, t) = (0.01, 1000);
+        for (goal, target) in [
+            (Goal::Advantage, 0.1),
+            (Goal::TprAtFpr { alpha: 0.01 }, 0.05),
+        ] {
+            let mut search = SigmaSearch::for_goal(q, t, goal, target, DEFAULT_INTERVAL, 1.0)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let sigma = loop {
+                if let Some(s) = search.step().unwrap_or_else(|e| panic!("{e}")) {
+                    break s;
+                }
+            };
+            let at = meets(q, sigma, t, goal, DEFAULT_INTERVAL, target)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let below = meets(
+                q,
+                sigma * (1.0 - 2.0 * SIGMA_TOLERANCE),
+                t,
+                goal,
+                DEFAULT_INTERVAL,
+                target,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                at.0 && !below.0,
+                "{goal:?}: σ {sigma}: {at:?}, just below {below:?}"
+            );
+        }
+        assert!(SigmaSearch::for_goal(
+            q,
+            t,
+            Goal::TprAtFpr { alpha: 1.5 },
+            0.1,
+            DEFAULT_INTERVAL,
+            1.0
+        )
+        .is_err());
     }
 
     #[test]
