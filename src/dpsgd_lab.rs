@@ -34,7 +34,11 @@ impl Neighbour {
         }
     }
 
-    fn parse(s: &str) -> Result<Self> {
+    /// Reads the `neighbour` key's value.
+    ///
+    /// # Errors
+    /// Anything but the two relations (and their spellings).
+    pub fn parse(s: &str) -> Result<Self> {
         match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
             "add-remove" | "addremove" | "add-or-remove" => Ok(Neighbour::AddRemove),
             "replace-one" | "replace" | "substitute" => Ok(Neighbour::ReplaceOne),

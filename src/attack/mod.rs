@@ -10,6 +10,7 @@
 //! f ≤ T(Q, P)), so the curve is the smaller of the two directions' curves.
 
 pub mod audit;
+pub mod params;
 
 use crate::accounting::pld::Pld;
 use crate::special::{normal_cdf, normal_upper_quantile};
