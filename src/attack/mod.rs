@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod params;
+pub mod report;
 
 use crate::accounting::pld::Pld;
 use crate::special::{normal_cdf, normal_upper_quantile};

@@ -87,6 +87,36 @@ pub fn dpsgd_epsilon_band(
     })
 }
 
+/// Both directions from both sides after T steps (remove, then add): `(upper, lower)`, on the grid
+/// [`dpsgd_epsilon_band`] would use. For the attack lab's curves, which need every PLD.
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`].
+pub fn dpsgd_plds(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Vec<Pld>, Vec<Pld>)> {
+    let (mut upper, mut lower) = (Vec::new(), Vec::new());
+    for direction in [Direction::Remove, Direction::Add] {
+        let up = composed(q, sigma, steps, delta, interval, direction, Side::Upper)?;
+        let used = up.interval();
+        upper.push(up);
+        lower.push(composed(
+            q,
+            sigma,
+            steps,
+            delta,
+            used,
+            direction,
+            Side::Lower,
+        )?);
+    }
+    Ok((upper, lower))
+}
+
 /// The certified upper ε alone (both directions).
 ///
 /// # Errors

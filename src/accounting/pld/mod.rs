@@ -20,7 +20,9 @@ pub mod discretize;
 pub mod dpsgd;
 pub mod subsampled;
 
-pub use dpsgd::{dpsgd_epsilon, dpsgd_epsilon_band, sigma_for_epsilon, Goal, SigmaSearch};
+pub use dpsgd::{
+    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
+};
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 
 use rustfft::num_complex::Complex;

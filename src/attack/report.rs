@@ -1,0 +1,143 @@
+//! The attack lab's numbers for one link: the trade-off curve from both sides and the risk it allows.
+
+use super::params::{AttackParams, Source};
+use super::{beta_both, dpsgd_gdp_mu_clt, TradeOff};
+use crate::accounting::pld::{dpsgd_plds, Pld, DEFAULT_INTERVAL};
+use crate::compose_lab::ComposedPld;
+use crate::error::Result;
+
+/// Everything the page shows, computed once per mechanism.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackReport {
+    /// β at the link's α from the dominating PLD: a certified lower bound on the attacker's FNR.
+    pub beta_at_alpha: f64,
+    /// β at α from the dominated PLD: an optimistic estimate (the true β lies between, up to the
+    /// lower side's approximation of a valid pair).
+    pub beta_at_alpha_optimistic: f64,
+    /// 1 − β at α: a certified upper bound on the attacker's TPR at that FPR.
+    pub tpr_at_fpr: f64,
+    /// max TPR − FPR = δ(0) (total variation), certified upper bound.
+    pub advantage: f64,
+    /// The same from the dominated PLD (a lower bound).
+    pub advantage_lower: f64,
+    /// The most an attacker with this prior can be right: (1 − π) + π·δ(ln((1 − π)/π)), certified.
+    pub posterior: f64,
+    /// ε at the link's δ (certified upper).
+    pub eps: f64,
+    /// DP-SGD's central-limit μ (Bu et al. 2020), an estimate; `None` for lists.
+    pub gdp_mu_clt: Option<f64>,
+    /// (α, certified β, optimistic β) on a log grid of α from 1e-6 to 1 and a linear one.
+    pub curve: Vec<(f64, f64, f64)>,
+}
+
+/// The PLDs of the link's mechanism: (upper, lower), both directions.
+fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>)> {
+    match &p.source {
+        Source::List(items) => {
+            let c = ComposedPld::new(items)?;
+            Ok((c.upper, c.lower))
+        }
+        Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        } => dpsgd_plds(
+            *q,
+            sigma / neighbour.factor(),
+            *steps,
+            p.delta,
+            DEFAULT_INTERVAL,
+        ),
+    }
+}
+
+/// Runs the accountant and reads every risk number.
+///
+/// # Errors
+/// A mechanism whose PLD cannot be built, or δ outside the PLD's range.
+pub fn report(p: &AttackParams) -> Result<AttackReport> {
+    let (upper, lower) = plds(p)?;
+    let up: Vec<TradeOff> = upper.iter().map(TradeOff::from_pld).collect();
+    let low: Vec<TradeOff> = lower.iter().map(TradeOff::from_pld).collect();
+    let beta = beta_both(&up, p.alpha);
+    let max_delta = |plds: &[Pld], eps: f64| {
+        plds.iter()
+            .map(|d| d.delta_for_epsilon(eps))
+            .fold(0.0, f64::max)
+    };
+    let prior_eps = ((1.0 - p.prior) / p.prior).ln();
+    let mut curve = Vec::new();
+    for i in 0..=120 {
+        let a = 10f64.powf(-6.0 + 6.0 * i as f64 / 120.0);
+        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+    }
+    for i in 1..100 {
+        let a = i as f64 / 100.0;
+        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+    }
+    curve.sort_by(|x, y| x.0.total_cmp(&y.0));
+    Ok(AttackReport {
+        beta_at_alpha: beta,
+        beta_at_alpha_optimistic: beta_both(&low, p.alpha).max(beta),
+        tpr_at_fpr: 1.0 - beta,
+        advantage: max_delta(&upper, 0.0),
+        advantage_lower: max_delta(&lower, 0.0),
+        posterior: ((1.0 - p.prior) + p.prior * max_delta(&upper, prior_eps)).min(1.0),
+        eps: upper
+            .iter()
+            .map(|d| d.epsilon_for_delta(p.delta))
+            .fold(0.0, f64::max),
+        gdp_mu_clt: match p.source {
+            Source::Dpsgd {
+                q,
+                sigma,
+                steps,
+                neighbour,
+            } => Some(dpsgd_gdp_mu_clt(q, sigma / neighbour.factor(), steps)),
+            Source::List(_) => None,
+        },
+        curve,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::Query;
+
+    #[test]
+    fn a_single_gaussian_matches_its_closed_forms() {
+        // gauss:1*1: μ = 1. β(α) = Φ(Φ⁻¹(1 − α) − 1); advantage = 2Φ(1/2) − 1 (total variation of
+        // N(0, 1) and N(1, 1)); with prior 1/2 the posterior is (1 + advantage)/2.
+        let (p, _) =
+            AttackParams::from_query(&Query::parse("source=list&list=gauss:1*1&alpha=0.01"));
+        let r = report(&p).unwrap_or_else(|e| panic!("{e}"));
+        let beta = super::super::gaussian_beta(1.0, 0.01);
+        assert!(
+            r.beta_at_alpha <= beta + 1e-12 && beta - r.beta_at_alpha < 1e-4,
+            "{} vs {beta}",
+            r.beta_at_alpha
+        );
+        assert!(r.beta_at_alpha_optimistic >= r.beta_at_alpha);
+        let tv = 2.0 * crate::special::normal_cdf(0.5) - 1.0;
+        assert!(
+            r.advantage >= tv - 1e-12 && r.advantage - tv < 1e-6 && r.advantage_lower <= tv + 1e-12,
+            "{} vs {tv}",
+            r.advantage
+        );
+        assert!((r.posterior - (1.0 + r.advantage) / 2.0).abs() < 1e-12);
+        assert!(r.gdp_mu_clt.is_none() && r.curve.len() > 200);
+    }
+
+    #[test]
+    fn dpsgd_defaults_give_numbers_and_the_clt_mu() {
+        let r = report(&AttackParams::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.eps > 2.3 && r.eps < 2.4, "ε {}", r.eps);
+        assert!(
+            r.advantage > 0.0 && r.advantage < 1.0 && r.tpr_at_fpr > 0.01 && r.tpr_at_fpr < 1.0,
+            "{r:?}"
+        );
+        assert!(r.gdp_mu_clt.is_some_and(|m| m > 0.0));
+    }
+}
