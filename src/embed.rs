@@ -84,6 +84,7 @@ pub fn embed_height(lab: Lab) -> u32 {
         Lab::Compose => 1400,
         Lab::Wdp => 1800,
         Lab::Tangent => 2400,
+        Lab::Attack => 2000,
         Lab::About => 1200,
     }
 }

@@ -17,17 +17,20 @@ pub enum Lab {
     Wdp,
     /// Tangent DP of the Gibbs distribution (`lab=tangent`).
     Tangent,
+    /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
+    Attack,
     /// Every formula the playground uses, with its source (`lab=about`).
     About,
 }
 
 impl Lab {
     /// Every lab, in navigation order.
-    pub const ALL: [Lab; 7] = [
+    pub const ALL: [Lab; 8] = [
         Lab::RandomizedResponse,
         Lab::Mechanisms,
         Lab::Compose,
         Lab::Dpsgd,
+        Lab::Attack,
         Lab::Wdp,
         Lab::Tangent,
         Lab::About,
@@ -42,6 +45,7 @@ impl Lab {
             Lab::Dpsgd => "dpsgd",
             Lab::Wdp => "wdp",
             Lab::Tangent => "tangent",
+            Lab::Attack => "attack",
             Lab::About => "about",
         }
     }
@@ -55,6 +59,7 @@ impl Lab {
             Lab::Dpsgd => "DP-SGD",
             Lab::Wdp => "Wasserstein DP",
             Lab::Tangent => "Tangent DP",
+            Lab::Attack => "Attacks",
             Lab::About => "About",
         }
     }
@@ -91,6 +96,7 @@ mod tests {
             Lab::Mechanisms,
             Lab::Compose,
             Lab::Dpsgd,
+            Lab::Attack,
             Lab::Wdp,
             Lab::Tangent,
             Lab::About,
@@ -103,6 +109,7 @@ mod tests {
                 | Lab::Dpsgd
                 | Lab::Wdp
                 | Lab::Tangent
+                | Lab::Attack
                 | Lab::About => {}
             }
             assert!(Lab::ALL.contains(&lab), "{lab:?} is missing from Lab::ALL");

@@ -31,6 +31,51 @@ pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
         .clamp(0.0, 1.0)
 }
 
+/// The one-sided Clopper–Pearson lower bound: the Beta(k, n − k + 1) quantile at α (0 when k = 0).
+pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
+    if k == 0 || n == 0 {
+        return 0.0;
+    }
+    Beta::new(k as f64, (n - k + 1) as f64)
+        .map_or(0.0, |b| b.inverse_cdf(alpha))
+        .clamp(0.0, 1.0)
+}
+
+/// An audit drawn on the trade-off chart: the observed (FPR, FNR) and their two-sided Clopper–Pearson
+/// intervals at `conf` (each side at (1 − conf)/4, so that both intervals hold with probability ≥ conf).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AuditPoint {
+    /// Observed false-positive rate fp/(fp + tn).
+    pub fpr: f64,
+    /// Observed false-negative rate fn/(tp + fn).
+    pub fnr: f64,
+    /// (low, high) of the FPR.
+    pub fpr_box: (f64, f64),
+    /// (low, high) of the FNR.
+    pub fnr_box: (f64, f64),
+}
+
+/// The point and its box; `None` without members or non-members.
+pub fn audit_point(c: Counts, conf: f64) -> Option<AuditPoint> {
+    let (neg, pos) = (c.fp + c.tn, c.tp + c.fn_);
+    if neg == 0 || pos == 0 {
+        return None;
+    }
+    let a = (1.0 - conf) / 4.0;
+    Some(AuditPoint {
+        fpr: c.fp as f64 / neg as f64,
+        fnr: c.fn_ as f64 / pos as f64,
+        fpr_box: (
+            clopper_pearson_lower(c.fp, neg, a),
+            clopper_pearson_upper(c.fp, neg, a),
+        ),
+        fnr_box: (
+            clopper_pearson_lower(c.fn_, pos, a),
+            clopper_pearson_upper(c.fn_, pos, a),
+        ),
+    })
+}
+
 /// The ε that the counts prove at δ with confidence `conf`: with FPR ≤ ᾱ and FNR ≤ β̄ (one-sided
 /// Clopper–Pearson bounds at (1 − conf)/2 each, so both hold with probability ≥ conf), any (ε, δ)-DP
 /// mechanism has 1 − β ≤ e^ε α + δ and 1 − α ≤ e^ε β + δ, so
@@ -90,6 +135,19 @@ mod tests {
             (clopper_pearson_upper(0, 50, 0.05) - (1.0 - 0.05f64.powf(1.0 / 50.0))).abs() < 1e-9
         );
         assert_eq!(clopper_pearson_upper(5, 5, 0.05), 1.0);
+        // scipy.stats.beta.ppf(0.025, 10, 91) = 0.04900469…: the lower end for 10 of 100.
+        assert!((clopper_pearson_lower(10, 100, 0.025) - 0.049_004_689_221_485_76).abs() < 1e-9);
+        let box_ = audit_point(
+            Counts {
+                tp: 90,
+                fn_: 10,
+                fp: 10,
+                tn: 90,
+            },
+            0.95,
+        )
+        .unwrap_or_else(|| panic!("point"));
+        assert!(box_.fpr_box.0 < 0.1 && box_.fpr_box.1 > 0.1 && box_.fnr == 0.1);
     }
 
     #[test]

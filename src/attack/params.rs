@@ -247,6 +247,31 @@ impl AttackParams {
     }
 }
 
+/// The attack lab's link for a composition list at δ (from the composition lab).
+pub fn link_for_list(items: &[Item], delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::List(items.to_vec()),
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
+/// The attack lab's link for a DP-SGD run at δ (from the DP-SGD lab).
+pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        },
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

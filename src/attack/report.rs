@@ -5,6 +5,7 @@ use super::{beta_both, dpsgd_gdp_mu_clt, TradeOff};
 use crate::accounting::pld::{dpsgd_plds, Pld, DEFAULT_INTERVAL};
 use crate::compose_lab::ComposedPld;
 use crate::error::Result;
+use crate::special::normal_upper_quantile;
 
 /// Everything the page shows, computed once per mechanism.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +27,9 @@ pub struct AttackReport {
     pub eps: f64,
     /// DP-SGD's central-limit μ (Bu et al. 2020), an estimate; `None` for lists.
     pub gdp_mu_clt: Option<f64>,
+    /// The smallest μ whose Gaussian curve G_μ stays below the certified curve at every α of `curve`:
+    /// max_α Φ⁻¹(1 − α) − Φ⁻¹(β(α)) (Dong, Roth & Su 2022, Def. 2.7), on that grid.
+    pub gdp_mu_fit: f64,
     /// (α, certified β, optimistic β) on a log grid of α from 1e-6 to 1 and a linear one.
     pub curve: Vec<(f64, f64, f64)>,
 }
@@ -77,6 +81,11 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
         curve.push((a, beta_both(&up, a), beta_both(&low, a)));
     }
     curve.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let gdp_mu_fit = curve
+        .iter()
+        .filter(|c| c.0 > 0.0 && c.0 < 1.0 && c.1 > 1e-300 && c.1 < 1.0)
+        .map(|c| normal_upper_quantile(c.0) + normal_upper_quantile(c.1))
+        .fold(0.0, f64::max);
     Ok(AttackReport {
         beta_at_alpha: beta,
         beta_at_alpha_optimistic: beta_both(&low, p.alpha).max(beta),
@@ -97,8 +106,96 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
             } => Some(dpsgd_gdp_mu_clt(q, sigma / neighbour.factor(), steps)),
             Source::List(_) => None,
         },
+        gdp_mu_fit,
         curve,
     })
+}
+
+impl AttackReport {
+    /// The certified β at α, interpolated on `curve` (a convex curve's chords lie above it, so this
+    /// is a slight over-estimate between grid points; callers compare with a margin).
+    pub fn certified_beta(&self, alpha: f64) -> f64 {
+        let k = self.curve.partition_point(|c| c.0 < alpha);
+        match (
+            k.checked_sub(1).and_then(|i| self.curve.get(i)),
+            self.curve.get(k),
+        ) {
+            (Some(a), Some(b)) if b.0 > a.0 => a.1 + (b.1 - a.1) * (alpha - a.0) / (b.0 - a.0),
+            (_, Some(b)) => b.1,
+            (Some(a), None) => a.1,
+            (None, None) => 1.0,
+        }
+    }
+
+    /// Whether an audit's whole confidence box lies below the certified curve (beyond 1e-3): then the
+    /// counts, if they come from this mechanism, contradict its guarantee at that confidence. The box's
+    /// corner most favourable to the guarantee is its largest FPR and largest FNR.
+    pub fn contradicted_by(&self, point: &super::audit::AuditPoint) -> bool {
+        point.fnr_box.1 + 1e-3 < self.certified_beta(point.fpr_box.1)
+    }
+
+    /// Where DP-SGD's central-limit curve G_μ lies above the certified curve (it would promise the
+    /// attacker more error than is certified, under-stating the risk): the (lowest, highest) such α
+    /// on the curve's grid, if any.
+    pub fn clt_understates(&self) -> Option<(f64, f64)> {
+        let mu = self.gdp_mu_clt?;
+        let above: Vec<f64> = self
+            .curve
+            .iter()
+            .filter(|c| super::gaussian_beta(mu, c.0) > c.1 + 1e-9)
+            .map(|c| c.0)
+            .collect();
+        Some((*above.first()?, *above.last()?))
+    }
+}
+
+/// The key numbers as a Markdown table (σ's by the calibrations when known).
+pub fn markdown(
+    p: &AttackParams,
+    r: &AttackReport,
+    sigma_adv: Option<f64>,
+    sigma_tpr: Option<f64>,
+) -> String {
+    let sig = crate::rr::share::sig;
+    let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
+    let mech = match &p.source {
+        Source::List(items) => crate::compose_lab::format_list(items),
+        Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        } => format!(
+            "DP-SGD q = {}, σ = {}, T = {steps} ({})",
+            sig(*q),
+            sig(*sigma),
+            neighbour.key()
+        ),
+    };
+    let rows = vec![
+        ("mechanism".to_string(), mech),
+        (
+            format!("β at α = {} (certified lower bound)", sig(p.alpha)),
+            sig(r.beta_at_alpha),
+        ),
+        ("β at α, optimistic".into(), sig(r.beta_at_alpha_optimistic)),
+        ("TPR at that FPR (upper bound)".into(), sig(r.tpr_at_fpr)),
+        ("advantage TPR − FPR (upper bound)".into(), sig(r.advantage)),
+        (
+            format!("posterior success, prior {}", sig(p.prior)),
+            sig(r.posterior),
+        ),
+        (format!("ε at δ = {}", sig(p.delta)), sig(r.eps)),
+        (
+            format!("σ for advantage ≤ {}", sig(p.target_adv)),
+            opt(sigma_adv),
+        ),
+        (
+            format!("σ for TPR ≤ {} at FPR {}", sig(p.target_tpr), sig(p.alpha)),
+            opt(sigma_tpr),
+        ),
+    ];
+    crate::embed::markdown_table(("attack risk", "value"), &rows)
 }
 
 #[cfg(test)]
@@ -128,6 +225,8 @@ mod tests {
         );
         assert!((r.posterior - (1.0 + r.advantage) / 2.0).abs() < 1e-12);
         assert!(r.gdp_mu_clt.is_none() && r.curve.len() > 200);
+        // The best-fitting μ of one Gaussian step is its own μ = 1 (up to the discretization).
+        assert!((r.gdp_mu_fit - 1.0).abs() < 1e-3, "μ fit {}", r.gdp_mu_fit);
     }
 
     #[test]

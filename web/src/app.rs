@@ -1,7 +1,7 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
 use crate::components::{
-    about::About, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab, header::SiteHeader,
+    about::About, attack_lab::AttackLab, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab, header::SiteHeader,
     mech_lab::MechLab, notices::Notices, rr_lab::RrLab, tangent_lab::TangentLab, wdp_lab::WdpLab,
 };
 use crate::url::UrlState;
@@ -57,6 +57,7 @@ fn Shell() -> impl IntoView {
                 Lab::Dpsgd => view! { <DpsgdLab /> }.into_any(),
                 Lab::Wdp => view! { <WdpLab /> }.into_any(),
                 Lab::Tangent => view! { <TangentLab /> }.into_any(),
+                Lab::Attack => view! { <AttackLab /> }.into_any(),
                 Lab::About => view! { <About /> }.into_any(),
             }}
         </main>

@@ -348,6 +348,11 @@ pub fn ComposeLab() -> impl IntoView {
                     })}
                     <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
                     {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+                    <p class="help">
+                        <a data-testid="compose-attack-link" href=move || format!("?{}", params.with(|p| dp_playground::attack::params::link_for_list(&p.list, p.delta)))>
+                            "What does this mean for an attacker? →"
+                        </a>
+                    </p>
                     <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
                         alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
                         chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />

@@ -153,6 +153,11 @@ pub fn DpsgdResults() -> impl IntoView {
                 "Use σ for the target (PLD)"
             </button>
         </div>
+        <p class="help">
+            <a data-testid="dpsgd-attack-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
+                "What does this mean for an attacker? →"
+            </a>
+        </p>
         <div class="chart-grid">
             <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
                 alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))

@@ -1,6 +1,9 @@
 //! One component per file.
 
 pub mod about;
+pub mod attack_controls;
+pub mod attack_lab;
+pub mod attack_results;
 pub mod chart_canvas;
 pub mod compose_lab;
 pub mod copy_link;
