@@ -262,4 +262,32 @@ pub const FORMULAS: &[Formula] = &[
         source: "McSherry & Talwar (2007): score −Σ_i r(w,x_i)/N has sensitivity max r / N",
         note: "max r over the grid and the candidate set; over all x it is infinite for the logistic and hinge losses.",
     },
+    Formula {
+        lab: "attack",
+        name: "Trade-off curve from a PLD",
+        formula: "β(α) through the Neyman–Pearson vertices (Σ_{ℓ_i ≥ ℓ} p_i e^(−ℓ_i), 1 − p_∞ − Σ_{ℓ_i ≥ ℓ} p_i), the smaller of both roles",
+        source: "Dong, Roth & Su (JRSS-B 2022), Prop. 2.12 (f-DP is the dual of the privacy profile); Neyman–Pearson lemma",
+        note: "From the dominating PLD: a certified lower bound on the attacker's false-negative rate. The dominated PLD gives the optimistic curve.",
+    },
+    Formula {
+        lab: "attack",
+        name: "Risk numbers",
+        formula: "TPR ≤ 1 − β(α);  advantage = max TPR − FPR = δ(0);  posterior success ≤ (1 − π) + π δ(ln((1 − π)/π));  (ε, δ): (e^ε − 1 + 2δ)/(e^ε + 1)",
+        source: "Kairouz, Oh & Viswanath (2015); Dong, Roth & Su (2022), eq. (2.5); Kulynych et al. (NeurIPS 2024, riskcal)",
+        note: "Each read from the dominating PLD, so each is an upper bound on what an attacker achieves.",
+    },
+    Formula {
+        lab: "attack",
+        name: "Gaussian differential privacy",
+        formula: "G_μ(α) = Φ(Φ⁻¹(1 − α) − μ);  best fit μ = max_α Φ⁻¹(1 − α) − Φ⁻¹(β(α));  DP-SGD's CLT: μ = q√(T(e^(1/σ²) − 1))",
+        source: "Dong, Roth & Su (2022), Def. 2.7; Bu, Dong, Long & Su (HDSR 2020), Cor. 5.4",
+        note: "The CLT μ is an approximation that can under-state the risk; the page says where its curve lies above the certified one.",
+    },
+    Formula {
+        lab: "attack",
+        name: "Audit: the ε an attack proves",
+        formula: "ε ≥ max(ln((1 − δ − β̄)/ᾱ), ln((1 − δ − ᾱ)/β̄)),  ᾱ, β̄ one-sided Clopper–Pearson upper bounds at (1 − conf)/2",
+        source: "Jagielski, Ullman & Oprea (NeurIPS 2020); Nasr et al. (IEEE S&P 2021); Clopper & Pearson (1934)",
+        note: "A lower bound on ε holding with probability ≥ conf.",
+    },
 ];
