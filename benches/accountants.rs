@@ -1,15 +1,18 @@
 //! Issue 13's speed targets, natively: the PLD band (both sides) against the upper side alone at
 //! q = 0.01, σ = 1, T = 10⁵ (target: within 2×); σ for a target ε by the PLD at Abadi et al.'s MNIST
 //! settings (target: under 1 s in the browser, about 2–3× native); the RDP ε (within a frame), and
-//! the composition lab's PLD for `lap:0.01*100000` and the default list. `cargo bench --bench accountants`.
+//! the composition lab's PLD for `lap:0.01*100000` and the default list; issue 14's attack report and
+//! σ for an advantage target. `cargo bench --bench accountants`.
 
 mod common;
 use common::{median_ms, report};
 use dp_playground::accounting::pld::{
-    dpsgd_epsilon, dpsgd_epsilon_band, SigmaSearch, DEFAULT_INTERVAL,
+    dpsgd_epsilon, dpsgd_epsilon_band, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
+use dp_playground::attack::params::AttackParams;
 use dp_playground::compose_lab::{accountants, parse_list, ComposedPld};
 use dp_playground::dpsgd_lab::{rdp_report, sigma_for_target, DpsgdParams};
+use dp_playground::query::Query;
 
 fn main() {
     let w = 52;
@@ -68,6 +71,27 @@ fn main() {
         std::hint::black_box(rdp_report(&abadi).ok());
     });
     report("RDP report, Abadi MNIST", rdp, w);
+    // Issue 14: the attack lab's curve and risk numbers at q = 0.01, σ = 1, T = 10⁴ (target < 0.5 s in
+    // the browser), and σ for an advantage target at the Abadi et al. settings (target < 1 s).
+    let (p, _) = AttackParams::from_query(&Query::parse("source=dpsgd&q=0.01&sigma=1&steps=10000"));
+    let ms = median_ms(3, || {
+        std::hint::black_box(dp_playground::attack::report::report(&p).ok());
+    });
+    report("attack report, q=0.01 σ=1 T=1e4", ms, w);
+    for target in [0.1, 0.3] {
+        let mut evaluations = 0;
+        let ms = median_ms(3, || {
+            let Ok(mut s) =
+                SigmaSearch::for_goal(q, t, Goal::Advantage, target, DEFAULT_INTERVAL, 1.1)
+            else {
+                return;
+            };
+            while let Ok(None) = s.step() {}
+            evaluations = s.evaluations;
+        });
+        report(&format!("σ for advantage ≤ {target}, Abadi MNIST"), ms, w);
+        println!("  {evaluations} evaluations");
+    }
     for list in [
         "lap:0.01*100000",
         "gauss:3*10,lap:0.2*5",
