@@ -65,6 +65,11 @@ pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<
     if t.is_nan() || t <= 0.0 {
         return None;
     }
+    // Targets within 1e-6 of 1: S_P − t cancels (amplified by up to e^{2ε₀}; the review found ε = 0
+    // returned at t = 1 − 2e-13). k·ε₀ is always enough.
+    if t > 1.0 - 1e-6 {
+        return Some(k as f64 * eps);
+    }
     let kf = k as f64;
     // ln p = −ln(1 + e^{−ε}), ln q = −ε + ln p: no overflow for any ε (e^ε overflowed at ε > 709, and
     // the NaN that followed made a Gaussian with σ = 0.001 print an optimal ε of 0).
@@ -161,5 +166,9 @@ mod tests {
         assert!(one <= 0.7 && one > 0.69, "{one}");
         // δ alone above the target: no ε.
         assert_eq!(optimal_homogeneous(0.7, 1e-3, 10, 1e-6), None);
+        // Review finding: a target of 1 − 2e-13 with ε₀ = 30, k = 2 returned 0 (exact 21.99).
+        assert!(
+            optimal_homogeneous(30.0, 0.0, 2, 0.999_999_999_999_812_8).is_some_and(|e| e >= 21.99)
+        );
     }
 }

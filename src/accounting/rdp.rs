@@ -84,7 +84,15 @@ pub fn step_rdp(q: f64, sigma: f64, alpha: f64) -> f64 {
     } else {
         ln_a_frac(q, sigma, alpha)
     };
-    ln_a.map_or(f64::INFINITY, |a| (a / (alpha - 1.0)).max(0.0))
+    // NaN (never expected) must not become 0 through f64::max.
+    ln_a.map_or(f64::INFINITY, |a| {
+        let r = a / (alpha - 1.0);
+        if r.is_nan() {
+            f64::INFINITY
+        } else {
+            r.max(0.0)
+        }
+    })
 }
 
 /// Which RDP → (ε, δ) conversion.

@@ -26,8 +26,17 @@ pub fn ln_a_minus_one(q: f64, sigma: f64, alpha: f64) -> f64 {
     let shift = 1.0 / (2.0 * sigma * sigma);
     let ln_norm = -0.5 * (2.0 * std::f64::consts::PI).ln();
     let ln_term = |t: f64| -> f64 {
-        let u = q * (t / sigma - shift).exp_m1();
-        -0.5 * t * t + ln_norm + ln_g(u, alpha)
+        let x = t / sigma - shift;
+        let lg = if x > 30.0 {
+            // u = q(e^x − 1) may overflow (σ = 0.05 at α = 2.5 gave NaN, and an RDP ε of 0): in logs,
+            // ln u = ln q + x + ln(1 − e^{−x}), a = α ln(1 + u), ln g = a + ln(1 − e^{−a} − αu e^{−a}).
+            let ln_u = q.ln() + x + (-(-x).exp()).ln_1p();
+            let a = alpha * ln_add_exp(0.0, ln_u);
+            a + (-(-a).exp() - alpha * (ln_u - a).exp()).ln_1p()
+        } else {
+            ln_g(q * x.exp_m1(), alpha)
+        };
+        -0.5 * t * t + ln_norm + lg
     };
     // Sums over the nodes of step h and over the midpoints between them.
     let (mut nodes, mut mids) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
@@ -41,7 +50,13 @@ pub fn ln_a_minus_one(q: f64, sigma: f64, alpha: f64) -> f64 {
     let coarse = nodes + h.ln();
     let fine = ln_add_exp(nodes, mids) + (0.5 * h).ln();
     let relative_gap = (coarse - fine).exp_m1().abs();
-    fine + (2.0 * relative_gap + 1e-12).ln_1p()
+    let up = fine + (2.0 * relative_gap + 1e-12).ln_1p();
+    // Anything that is not a number becomes +∞ (no bound), never a small value.
+    if up.is_nan() {
+        f64::INFINITY
+    } else {
+        up
+    }
 }
 
 /// ln g(u), g(u) = (1 + u)^α − 1 − αu, for u > −1: the binomial series Σ_{k≥2} C(α, k) u^k where
@@ -82,7 +97,13 @@ pub fn step_rdp_exact(q: f64, sigma: f64, alpha: f64) -> f64 {
     } else {
         ln_add_exp(0.0, ln_a_minus_one(q, sigma, alpha))
     };
-    (ln_a / (alpha - 1.0)).max(0.0)
+    let rdp = ln_a / (alpha - 1.0);
+    // f64::max ignores NaN: a NaN here once became an RDP of 0.
+    if rdp.is_nan() {
+        f64::INFINITY
+    } else {
+        rdp.max(0.0)
+    }
 }
 
 /// The improved conversion at one order (Canonne, Kamath & Steinke 2020, Prop. 12), ∞ where undefined.
@@ -204,6 +225,27 @@ mod tests {
                         && ours <= step_rdp_exact(q, sigma, above) * (1.0 + 1e-9),
                     "q {q} σ {sigma} α {alpha}: {ours}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn small_sigma_never_gives_zero() {
+        // Review finding: q = 0.01, σ = 0.05, α = 2.5 overflowed to NaN and then to an RDP of 0; the
+        // exact value is 492.32 (mpmath quadrature: ln(A − 1) = 738.487).
+        let r = step_rdp_exact(0.01, 0.05, 2.5);
+        assert!((r / 492.32 - 1.0).abs() < 1e-4, "{r}");
+        // T = 1000: ε was 0. Orders between 1 and 2 now give a finite bound far below the best
+        // integer order's (390 800, by the review's mpmath port) and above T·KL ≈ 10³.
+        let (eps, alpha) = epsilon_continuous(|a| 1000.0 * step_rdp_exact(0.01, 0.05, a), 1e-5);
+        assert!(
+            eps > 1e3 && eps < 390_800.0 && alpha < 2.0,
+            "{eps} at {alpha}"
+        );
+        for sigma in [0.02, 0.03, 0.065, 0.1] {
+            for alpha in [1.5, 2.5, 7.3] {
+                let r = step_rdp_exact(0.01, sigma, alpha);
+                assert!(r > 0.0 && !r.is_nan(), "σ {sigma} α {alpha}: {r}");
             }
         }
     }

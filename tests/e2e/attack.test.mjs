@@ -23,6 +23,9 @@ function phi(x) {
 const phiInv = (p) => { let [lo, hi] = [-40, 40]; for (let i = 0; i < 200; i++) { const m = (lo + hi) / 2; if (phi(m) < p) lo = m; else hi = m; } return (lo + hi) / 2; };
 
 test('one Gaussian step: β(α), advantage, posterior and μ as their closed forms', async () => {
+  const timed = await openLab(await newPage(browser), server.url, '?lab=attack&source=dpsgd&q=0.01&sigma=1&steps=10000', 'attack-beta-at-alpha');
+  await ready(timed);
+  console.log(`q = 0.01, σ = 1, T = 10⁴: curve and risk numbers in ${(await valueOf(timed, 'attack-ms')).toFixed(0)} ms`);
   const page = await openLab(await newPage(browser), server.url, '?lab=attack&source=list&list=gauss:1*1&alpha=0.01&prior=0.5', 'attack-beta-at-alpha');
   await ready(page);
   // μ = 1: β(α) = Φ(Φ⁻¹(1 − α) − 1); advantage = 2Φ(1/2) − 1; posterior at prior ½ = (1 + advantage)/2.
@@ -52,6 +55,7 @@ test('DP-SGD (Abadi et al.): the CLT μ, σ for the risk targets that meet them,
   const eps = await valueOf(page, 'attack-eps');
   assert.ok(eps > 2.38 && eps < 2.39, `ε ${eps}`);
   const [sAdv, sTpr] = [await valueOf(page, 'attack-sigma-for-adv'), await valueOf(page, 'attack-sigma-for-tpr')];
+  console.log(`Abadi MNIST: report in ${(await valueOf(page, 'attack-ms')).toFixed(0)} ms, both calibrations in ${(await valueOf(page, 'attack-sigma-ms')).toFixed(0)} ms (σ ${sAdv}, ${sTpr})`);
   assert.ok(Number.isFinite(await valueOf(page, 'attack-eps-at-sigma')));
   const audit = await valueOf(page, 'audit-eps-lower');
   const ratio = await valueOf(page, 'audit-ratio');

@@ -25,6 +25,8 @@ pub struct AttackBackground {
     pub sigma_tpr: Option<Result<f64, String>>,
     /// The certified ε at δ of `sigma_adv`.
     pub eps_at_sigma: Option<f64>,
+    /// Compute time of both calibrations, without the pauses (ms).
+    pub calibration_ms: f64,
     /// What is being computed (empty when done).
     pub status: String,
 }
@@ -53,13 +55,21 @@ pub fn use_attack() -> AttackState {
 }
 
 /// One σ search to the end, yielding between accountant evaluations; `None` when the link changed.
-async fn search(mut s: SigmaSearch, current: impl Fn() -> bool) -> Option<Result<f64, String>> {
+/// Adds its compute time (without the pauses) to `busy`.
+async fn search(
+    mut s: SigmaSearch,
+    current: impl Fn() -> bool,
+    busy: &mut f64,
+) -> Option<Result<f64, String>> {
     loop {
         next_tick().await;
         if !current() {
             return None;
         }
-        match s.step() {
+        let start = now_ms();
+        let step = s.step();
+        *busy += now_ms() - start;
+        match step {
             Ok(Some(sigma)) => return Some(Ok(sigma)),
             Ok(None) => {}
             Err(e) => return Some(Err(e.to_string())),
@@ -102,6 +112,7 @@ pub fn AttackLab() -> impl IntoView {
             } = p.source
             {
                 let f = neighbour.factor();
+                let mut busy = 0.0;
                 let goals = [
                     (Goal::Advantage, p.target_adv),
                     (Goal::TprAtFpr { alpha: p.alpha }, p.target_tpr),
@@ -120,12 +131,13 @@ pub fn AttackLab() -> impl IntoView {
                         sigma / f,
                     ) {
                         Err(e) => Some(Err(e.to_string())),
-                        Ok(s) => search(s, current).await,
+                        Ok(s) => search(s, current, &mut busy).await,
                     };
                     let Some(found) = found.map(|r| r.map(|s| s * f)) else {
                         return;
                     };
                     background.update(|b| {
+                        b.calibration_ms = busy;
                         if i == 0 {
                             b.sigma_adv = Some(found)
                         } else {

@@ -211,6 +211,7 @@ pub fn AttackResults() -> impl IntoView {
                     <Stat label="σ for the advantage target" testid="attack-sigma-for-adv" value=sigma_adv />
                     <Stat label="σ for the TPR target at α" testid="attack-sigma-for-tpr" value=sigma_tpr />
                     <Stat label="ε at δ of that σ (advantage target)" testid="attack-eps-at-sigma" value=Signal::derive(move || bg.with(|b| b.eps_at_sigma.unwrap_or(f64::NAN))) />
+                    <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
                 </div>
                 <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
             </Show>
