@@ -62,7 +62,7 @@ pub const SIDES: &[NumberSide] = &[
     n("compose", "optimal, k identical (Kairouz–Oh–Viswanath)", Side::Upper, "Exact for randomized response, an upper bound for any other (ε, δ) mechanism; rounded up."),
     n("compose", "RDP and zCDP ε", Side::Upper, "Conversions of exact Rényi curves (fractional subsampled-Gaussian orders rounded up), minimised over every real order; the grid value beside it."),
     n("compose", "PLD, certified upper", Side::Upper, "Connect-the-dots discretization dominates the true PLD; truncated mass counts at +∞ and the FFT's noise floor is added to every point."),
-    n("compose", "PLD, lower bound", Side::Lower, "Chords lowered below the convex profile; truncated mass dropped and the FFT's noise floor subtracted."),
+    n("compose", "PLD, lower bound", Side::Lower, "Chords lowered below the convex profile; truncated mass dropped and the FFT's noise floor subtracted. Known slack: where a loss atom falls within h/1024 below a grid point, the lower ε can exceed the exact one by ~1e-8 relative (the upper bound is unaffected)."),
     n("dpsgd", "ε, RDP accountant (any real order)", Side::Upper, "Exact integer-order sums; fractional orders by integration with twice its error estimate added; minimised over continuous α."),
     n("dpsgd", "ε, RDP on dp_accounting's orders", Side::Upper, "Its grid of orders and its fractional-order series of |terms| (an upper bound, looser), for comparison."),
     n("dpsgd", "ε, PLD (certified upper) and PLD lower bound", Side::Upper, "As in the composition lab: the exact ε lies between the two."),

@@ -278,7 +278,7 @@ pub fn ComposeLab() -> impl IntoView {
             "PLD, lower bound",
             "compose-eps-pld-lower",
             pld_lower,
-            "chords lowered below the profile; the exact ε is at least this",
+            "chords lowered below the profile; the exact ε is at least this (to ~1e-8 relative)",
         ),
     ];
     view! {
