@@ -317,12 +317,7 @@ pub fn pld_epsilon(p: &DpsgdParams, steps: u64) -> Result<EpsilonBand> {
 /// # Errors
 /// Parameters out of domain or an unreachable target.
 pub fn sigma_for_target_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<f64> {
-    let mut search = sigma_search_pld(p, rdp_sigma)?;
-    loop {
-        if let Some(s) = search.step()? {
-            return Ok(s * p.neighbour.factor());
-        }
-    }
+    Ok(sigma_search_pld(p, rdp_sigma)?.run()? * p.neighbour.factor())
 }
 
 /// The search behind [`sigma_for_target_pld`], one accountant evaluation per step (so that the page

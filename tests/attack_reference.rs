@@ -29,13 +29,9 @@ fn curves(q: f64, sigma: f64, steps: u64) -> (Vec<TradeOff>, Vec<TradeOff>, f64)
 }
 
 fn sigma_for(q: f64, steps: u64, goal: Goal, target: f64, start: f64) -> f64 {
-    let mut s = SigmaSearch::for_goal(q, steps, goal, target, DEFAULT_INTERVAL, start)
-        .unwrap_or_else(|e| panic!("{e}"));
-    loop {
-        if let Some(sigma) = s.step().unwrap_or_else(|e| panic!("{e}")) {
-            return sigma;
-        }
-    }
+    SigmaSearch::for_goal(q, steps, goal, target, DEFAULT_INTERVAL, start)
+        .and_then(SigmaSearch::run)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

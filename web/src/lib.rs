@@ -14,6 +14,8 @@ mod components;
 #[cfg(target_arch = "wasm32")]
 mod fast_canvas;
 #[cfg(target_arch = "wasm32")]
+mod jobs;
+#[cfg(target_arch = "wasm32")]
 mod url;
 
 /// Installs the panic hook (panics go to the console) and mounts the app on `<body>`.

@@ -326,14 +326,6 @@ impl SigmaSearch {
         })
     }
 
-    /// The answer, once found.
-    pub fn result(&self) -> Option<f64> {
-        match self.phase {
-            Phase::Done(s) => Some(s),
-            _ => None,
-        }
-    }
-
     fn meets(&mut self, sigma: f64, coarse: bool) -> Result<(bool, f64)> {
         self.evaluations += 1;
         let h = if coarse {
@@ -381,22 +373,7 @@ impl SigmaSearch {
                 }
                 Ok(None)
             }
-            Phase::CoarseDown => {
-                let (ok, eps) = self.meets(self.lo, true)?;
-                if ok {
-                    self.hi = self.lo;
-                    self.g_hi = g(eps);
-                    if self.lo <= min {
-                        return self.done(min);
-                    }
-                    self.lo = (self.lo / 1.5).max(min);
-                } else {
-                    self.g_lo = g(eps);
-                    self.last_side = 0;
-                    self.phase = Phase::CoarseBisect;
-                }
-                Ok(None)
-            }
+            Phase::CoarseDown => self.lower_lo(true, 1.5, Phase::CoarseBisect),
             Phase::CoarseBisect => {
                 if self.hi / self.lo - 1.0 <= COARSE_TOLERANCE {
                     self.phase = Phase::FineHi;
@@ -419,28 +396,47 @@ impl SigmaSearch {
                 self.phase = Phase::FineLo;
                 Ok(None)
             }
-            Phase::FineLo => {
-                let (ok, eps) = self.meets(self.lo, false)?;
-                if ok {
-                    self.hi = self.lo;
-                    self.g_hi = g(eps);
-                    if self.lo <= min {
-                        return self.done(min);
-                    }
-                    self.lo = (self.lo / 1.02).max(min);
-                } else {
-                    self.g_lo = g(eps);
-                    self.last_side = 0;
-                    self.phase = Phase::Illinois;
-                }
-                Ok(None)
-            }
+            Phase::FineLo => self.lower_lo(false, 1.02, Phase::Illinois),
             Phase::Illinois => {
                 if self.hi / self.lo - 1.0 <= SIGMA_TOLERANCE || self.evaluations > 200 {
                     return self.done(self.hi);
                 }
                 self.illinois(false)?;
                 Ok(None)
+            }
+        }
+    }
+
+    /// Checks `lo` on one grid: if it meets the target it becomes `hi` and `lo` moves down by `factor`
+    /// (the answer is the range's bottom once `lo` reaches it); if it fails, the bracket is found and
+    /// the search goes on to `next`.
+    fn lower_lo(&mut self, coarse: bool, factor: f64, next: Phase) -> Result<Option<f64>> {
+        let min = SIGMA_RANGE.0;
+        let (ok, eps) = self.meets(self.lo, coarse)?;
+        let g = eps.ln() - self.target.ln();
+        if ok {
+            self.hi = self.lo;
+            self.g_hi = g;
+            if self.lo <= min {
+                return self.done(min);
+            }
+            self.lo = (self.lo / factor).max(min);
+        } else {
+            self.g_lo = g;
+            self.last_side = 0;
+            self.phase = next;
+        }
+        Ok(None)
+    }
+
+    /// Runs the search to the end.
+    ///
+    /// # Errors
+    /// As [`SigmaSearch::step`].
+    pub fn run(mut self) -> Result<f64> {
+        loop {
+            if let Some(sigma) = self.step()? {
+                return Ok(sigma);
             }
         }
     }
@@ -497,12 +493,7 @@ pub fn sigma_for_epsilon(
     interval: f64,
     start: f64,
 ) -> Result<f64> {
-    let mut search = SigmaSearch::new(q, steps, delta, target, interval, start)?;
-    loop {
-        if let Some(s) = search.step()? {
-            return Ok(s);
-        }
-    }
+    SigmaSearch::new(q, steps, delta, target, interval, start)?.run()
 }
 
 #[cfg(test)]
@@ -569,13 +560,9 @@ mod tests {
             (Goal::Advantage, 0.1),
             (Goal::TprAtFpr { alpha: 0.01 }, 0.05),
         ] {
-            let mut search = SigmaSearch::for_goal(q, t, goal, target, DEFAULT_INTERVAL, 1.0)
+            let sigma = SigmaSearch::for_goal(q, t, goal, target, DEFAULT_INTERVAL, 1.0)
+                .and_then(SigmaSearch::run)
                 .unwrap_or_else(|e| panic!("{e}"));
-            let sigma = loop {
-                if let Some(s) = search.step().unwrap_or_else(|e| panic!("{e}")) {
-                    break s;
-                }
-            };
             let at = meets(q, sigma, t, goal, DEFAULT_INTERVAL, target)
                 .unwrap_or_else(|e| panic!("{e}"));
             let below = meets(

@@ -54,29 +54,6 @@ pub fn use_attack() -> AttackState {
     expect_context::<AttackState>()
 }
 
-/// One σ search to the end, yielding between accountant evaluations; `None` when the link changed.
-/// Adds its compute time (without the pauses) to `busy`.
-async fn search(
-    mut s: SigmaSearch,
-    current: impl Fn() -> bool,
-    busy: &mut f64,
-) -> Option<Result<f64, String>> {
-    loop {
-        next_tick().await;
-        if !current() {
-            return None;
-        }
-        let start = now_ms();
-        let step = s.step();
-        *busy += now_ms() - start;
-        match step {
-            Ok(Some(sigma)) => return Some(Ok(sigma)),
-            Ok(None) => {}
-            Err(e) => return Some(Err(e.to_string())),
-        }
-    }
-}
-
 /// The attack lab.
 #[component]
 pub fn AttackLab() -> impl IntoView {
@@ -131,7 +108,7 @@ pub fn AttackLab() -> impl IntoView {
                         sigma / f,
                     ) {
                         Err(e) => Some(Err(e.to_string())),
-                        Ok(s) => search(s, current, &mut busy).await,
+                        Ok(s) => crate::jobs::run_search(s, current, &mut busy, |_| {}).await,
                     };
                     let Some(found) = found.map(|r| r.map(|s| s * f)) else {
                         return;

@@ -104,27 +104,19 @@ pub fn DpsgdLab() -> impl IntoView {
                 .with_untracked(|b| b.sigma_for_target.clone().and_then(|r| r.ok()))
                 .unwrap_or(p.sigma);
             let mut busy = 0.0;
+            let progress = |n: u32| {
+                background.update(|b| {
+                    b.status = format!("PLD accountant: σ for the target ε, {n} evaluations…")
+                })
+            };
             let found = match sigma_search_pld(&p, seed) {
                 Err(e) => Err(e.to_string()),
-                Ok(mut search) => loop {
-                    next_tick().await;
-                    if !current() {
-                        return;
+                Ok(search) => {
+                    match crate::jobs::run_search(search, current, &mut busy, progress).await {
+                        None => return,
+                        Some(r) => r.map(|s| (s * p.neighbour.factor(), busy)),
                     }
-                    let t0 = now_ms();
-                    let step = search.step();
-                    busy += now_ms() - t0;
-                    match step {
-                        Ok(Some(s)) => break Ok((s * p.neighbour.factor(), busy)),
-                        Ok(None) => background.update(|b| {
-                            b.status = format!(
-                                "PLD accountant: σ for the target ε, {} evaluations…",
-                                search.evaluations
-                            )
-                        }),
-                        Err(e) => break Err(e.to_string()),
-                    }
-                },
+                }
             };
             background.update(|b| b.sigma_for_target_pld = Some(found));
             for (i, fraction) in [0.125, 0.25, 0.5, 0.75].into_iter().enumerate() {
