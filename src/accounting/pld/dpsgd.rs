@@ -122,14 +122,9 @@ pub fn dpsgd_plds(
 /// # Errors
 /// As [`dpsgd_epsilon_band`].
 pub fn dpsgd_epsilon(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> Result<f64> {
-    let mut eps: f64 = 0.0;
-    for direction in [Direction::Remove, Direction::Add] {
-        eps = eps.max(
-            composed(q, sigma, steps, delta, interval, direction, Side::Upper)?
-                .epsilon_for_delta(delta),
-        );
-    }
-    Ok(eps)
+    // With an infinite target `meets` composes both directions and returns the larger ε.
+    let goal = Goal::Epsilon { delta };
+    Ok(meets(q, sigma, steps, goal, interval, f64::INFINITY)?.1)
 }
 
 /// What a σ search keeps at or below its target, always from the upper (dominating) PLD.
