@@ -17,6 +17,16 @@ const find = (re) => {
 const css = readFileSync(join(dist, find(/^style-.*\.css$/)), 'utf8');
 const js = readFileSync(join(dist, find(/^dp-playground-web-.*\.js$/)), 'utf8');
 const wasm = readFileSync(join(dist, find(/^dp-playground-web-.*_bg\.wasm$/))).toString('base64');
+// The worker pool's module (web/src/pool.rs): its glue as a string and its bytes in base64, decoded only
+// when a lab first needs a worker; the pool starts workers from a Blob, which file:// pages may do.
+const workerJs = readFileSync(join(dist, 'dp-playground-worker.js'), 'utf8');
+const workerWasm = readFileSync(join(dist, 'dp-playground-worker_bg.wasm')).toString('base64');
+const workerScript = `<script>
+globalThis.dpPlaygroundWorker = () => ({
+  js: ${JSON.stringify(workerJs).replace(/<\//g, '<\\/')},
+  wasm: Uint8Array.from(atob("${workerWasm}"), (c) => c.charCodeAt(0)),
+});
+</script>`;
 
 let html = readFileSync(join(dist, 'index.html'), 'utf8');
 // Drop the stylesheet link, the loader and the preloads trunk wrote; inline their contents instead.
@@ -31,7 +41,7 @@ ${js.replace(/^export \{[^}]*\};?\s*$/m, '')}
 const bytes = Uint8Array.from(atob("${wasm}"), (c) => c.charCodeAt(0));
 await __wbg_init({ module_or_path: bytes });
 </script>`;
-html = html.replace('</head>', () => `${loader}\n</head>`);
+html = html.replace('</head>', () => `${workerScript}\n${loader}\n</head>`);
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'dp-playground.html'), html);
 console.log(`wrote dist-single/dp-playground.html (${(html.length / 1024).toFixed(0)} KiB)`);

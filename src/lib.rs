@@ -38,6 +38,7 @@ pub mod dpsgd_lab;
 pub mod embed;
 pub mod error;
 pub mod formulas;
+pub mod jobs;
 pub mod lab;
 pub mod mech_lab;
 pub mod mechanisms;

@@ -3,7 +3,7 @@
 use super::{Grid, Loss, Model, Point};
 
 /// Everything the Gibbs distribution and its tangent maps depend on.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Instance {
     /// The model.
     pub model: Model,
@@ -52,6 +52,13 @@ impl Instance {
         self.loss.slope(self.model.margin(w, p)) * self.model.margin_dx(w, p)
     }
 
+    /// (r, ∂r/∂x) at (w, x), sharing the margin and the loss's costly part (bit for bit the same as
+    /// [`Instance::risk_at`] and [`Instance::risk_dx`]).
+    pub fn risk_and_dx(&self, w: (f64, f64), p: Point) -> (f64, f64) {
+        let (value, slope) = self.loss.value_and_slope(self.model.margin(w, p));
+        (value, slope * self.model.margin_dx(w, p))
+    }
+
     /// The empirical risk Σ_i weights_i · r(w, x_i) at every parameter (weights over the data points).
     pub fn risk(&self, params: &[(f64, f64)], weights: &[f64]) -> Vec<f64> {
         params
@@ -81,7 +88,7 @@ pub fn log_gibbs(beta: f64, risk: &[f64]) -> Vec<f64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::tangent::mixture;
 

@@ -8,6 +8,7 @@
 //! - [`sampling`]: Monte Carlo estimates of R on the grid and by Langevin dynamics.
 
 pub mod gibbs;
+pub mod kernel;
 pub mod norms;
 pub mod removal;
 pub mod sampling;
@@ -18,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 /// A labelled data point (feature x, label y = ±1).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     /// The feature.
     pub x: f64,
@@ -81,7 +82,7 @@ pub fn format_points(points: &[Point]) -> String {
 }
 
 /// An evenly spaced grid `min:max:count` (count ≥ 2, both ends included).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Grid {
     /// First point.
     pub min: f64,
@@ -142,7 +143,7 @@ impl std::fmt::Display for Grid {
 }
 
 /// The model f_w(x) whose margin y·f_w(x) the loss sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Model {
     /// f_w(x) = x − w, w on one grid.
     Threshold,
@@ -202,7 +203,7 @@ impl std::fmt::Display for Model {
 }
 
 /// A loss as a function of the margin m.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Loss {
     /// 1[m ≤ 0] (bounded by 1; zero x-gradient almost everywhere).
     ZeroOne,
@@ -286,6 +287,22 @@ impl Loss {
                 }
             }
             Loss::Hinge => (1.0 - m).max(0.0),
+        }
+    }
+
+    /// (r, dr/dm) with the shared part (the sigmoid, the arctangent) computed once: the same bits as
+    /// [`Loss::value`] and [`Loss::slope`], since the expressions are theirs.
+    pub fn value_and_slope(self, m: f64) -> (f64, f64) {
+        match self {
+            Loss::Savage => {
+                let s = sigmoid(-m);
+                (s * s, -2.0 * s * s * (1.0 - s))
+            }
+            Loss::Tangent => {
+                let a = 2.0 * m.atan() - 1.0;
+                (a.powi(2), 4.0 * a / (1.0 + m * m))
+            }
+            _ => (self.value(m), self.slope(m)),
         }
     }
 

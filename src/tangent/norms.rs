@@ -6,9 +6,10 @@
 //! D(log∘A)_p = −β(I − 1qᵀ)r, entry −β(r(w,x) − r̄(x)), with r̄(x) = Σ_w q(w) r(w,x).
 
 use super::gibbs::Instance;
+use super::kernel::Kernel;
 
 /// A certified range for a norm with no closed form (lower = upper when computed exactly).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     /// Attained by an explicit perturbation.
     pub lower: f64,
@@ -17,7 +18,7 @@ pub struct Interval {
 }
 
 /// Norms of the tangent maps and the R of each bound, for one instance.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Norms {
     /// ‖DA‖ over all signed ε with the L¹ norm (what Thm 3.1's proof bounds): β·max_x Σ_w q|r − r̄|.
     pub tv_all: f64,
@@ -61,168 +62,96 @@ const STORE: usize = 4_000_000;
 /// Columns kept for the pairs when not all pairs are tried.
 const TOP: usize = 24;
 
-/// Computes every norm and R for `inst` at its Gibbs distribution `log_q` over `params`.
+/// Columns are processed in this many consecutive parts, whatever the number of workers: parts are
+/// merged in order, so the sums (and so every norm) are the same bit for bit on 1 or 16 threads.
+pub const PARTS: usize = 16;
+
+/// Computes every norm and R for `inst` at its Gibbs distribution `log_q` over `params`, part by part
+/// in the same order as the parallel page does.
 pub fn norms(inst: &Instance, params: &[(f64, f64)], log_q: &[f64]) -> Norms {
-    let mut acc = NormsInProgress::new(inst, params, log_q);
-    while !acc.is_done() {
-        acc.advance(usize::MAX);
-    }
-    acc.finish()
+    let ctx = NormsContext::new(inst, params, log_q);
+    let parts = ctx
+        .parts()
+        .into_iter()
+        .map(|r| NormsPart::compute(&ctx, r, &mut |_| {}));
+    ctx.finish(&NormsPart::merge(&ctx, parts.collect()))
 }
 
-/// The norms computed a few columns at a time (for a page that must stay responsive): candidates'
-/// columns first (TV case), then the data points' x-gradients (Wasserstein case).
+/// What every part of the norms' pass shares; rebuilt from the instance and ln q wherever a part runs.
 #[derive(Debug, Clone)]
-pub struct NormsInProgress {
+pub struct NormsContext {
     inst: Instance,
     params: Vec<(f64, f64)>,
     cands: Vec<super::Point>,
     q: Vec<f64>,
     all_pairs: bool,
-    next: usize,
+    store_b: bool,
+    kernel: Kernel,
+}
+
+/// The norms' accumulators over a range of columns. Column c is candidate c's TV column and, for the
+/// first N candidates (the data points), also data point c's Wasserstein column: both come from the
+/// same margins, so the loss and its slope are evaluated together.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct NormsPart {
     tv_all: f64,
     log_all: f64,
     r_thm31: f64,
     r_max: f64,
     hi: Vec<f64>,
     lo: Vec<f64>,
-    /// Stored columns q(w)(r(w,x) − r̄(x)) with their L¹ norms (all of them, or the TOP largest).
-    kept: Vec<(f64, Vec<f64>)>,
-    /// r̄(x) at every candidate done so far.
+    /// The L¹ norms of the columns q(w)(r(w,x) − r̄(x)) with their candidates (all of them, or the TOP
+    /// largest); the columns themselves are recomputed by [`NormsContext::finish`], so that a part
+    /// sent between threads stays small.
+    kept: Vec<(f64, usize)>,
+    /// r̄(x) at the part's candidates.
     rbar: Vec<f64>,
-    store_b: bool,
-    b: Vec<f64>,
+    /// Columns of B (data point, values over w) when B is kept.
+    b_cols: Vec<(usize, Vec<f64>)>,
     acc_big_g: Vec<f64>,
     acc_g: Vec<f64>,
     r33: f64,
 }
 
-impl NormsInProgress {
-    /// Starts the computation.
+impl NormsContext {
+    /// The shared data of the pass.
     pub fn new(inst: &Instance, params: &[(f64, f64)], log_q: &[f64]) -> Self {
         let (m, n) = (params.len(), inst.data.len());
         let cands = inst.candidates();
         let k = cands.len();
-        let store_b = m * n <= STORE;
-        NormsInProgress {
+        NormsContext {
             inst: inst.clone(),
             params: params.to_vec(),
             q: log_q.iter().map(|l| l.exp()).collect(),
             all_pairs: (k * m <= STORE) && (k as f64) * (k as f64) * (m as f64) / 2.0 <= PAIR_WORK,
+            store_b: m * n <= STORE,
+            kernel: Kernel::new(inst, params),
             cands,
-            next: 0,
-            tv_all: 0.0,
-            log_all: 0.0,
-            r_thm31: 0.0,
-            r_max: 0.0,
-            hi: vec![f64::NEG_INFINITY; m],
-            lo: vec![f64::INFINITY; m],
-            kept: Vec::new(),
-            rbar: Vec::with_capacity(k),
-            store_b,
-            b: if store_b {
-                vec![0.0; m * n]
-            } else {
-                Vec::new()
-            },
-            acc_big_g: vec![0.0; m],
-            acc_g: vec![0.0; m],
-            r33: 0.0,
         }
     }
 
-    /// Columns done and in all.
-    pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.cands.len() + self.inst.data.len())
+    /// Columns in all (one per candidate).
+    pub fn columns(&self) -> usize {
+        self.cands.len()
     }
 
-    /// r̄(x) = Σ_w q(w) r(w,x) at the candidates done so far (all of them once the TV columns are done).
-    pub fn rbar(&self) -> &[f64] {
-        &self.rbar
+    /// Loss evaluations per column (one per parameter).
+    pub fn column_cost(&self) -> usize {
+        self.params.len()
     }
 
-    /// Whether every column is done.
-    pub fn is_done(&self) -> bool {
-        self.next >= self.cands.len() + self.inst.data.len()
+    /// The [`PARTS`] consecutive column ranges (fewer when there are fewer columns).
+    pub fn parts(&self) -> Vec<std::ops::Range<usize>> {
+        split(self.columns(), PARTS)
     }
 
-    /// Processes up to `columns` more columns (each costs one loss evaluation per parameter).
-    pub fn advance(&mut self, columns: usize) {
-        let end = self
-            .next
-            .saturating_add(columns)
-            .min(self.cands.len() + self.inst.data.len());
-        while self.next < end {
-            if self.next < self.cands.len() {
-                self.tv_column(self.next);
-            } else {
-                self.wasserstein_column(self.next - self.cands.len());
-            }
-            self.next += 1;
-        }
-    }
-
-    fn tv_column(&mut self, c: usize) {
-        let (inst, q) = (&self.inst, &self.q);
-        let col: Vec<f64> = self
-            .params
-            .iter()
-            .map(|&w| inst.risk_at(w, self.cands[c]))
-            .collect();
-        let rbar: f64 = col.iter().zip(q).map(|(r, q)| q * r).sum();
-        let mut l1 = 0.0;
-        for (i, &r) in col.iter().enumerate() {
-            let d = r - rbar;
-            l1 += q[i] * d.abs();
-            self.log_all = self.log_all.max(d.abs());
-            self.hi[i] = self.hi[i].max(d);
-            self.lo[i] = self.lo[i].min(d);
-            self.r_max = self.r_max.max(r);
-        }
-        self.tv_all = self.tv_all.max(l1);
-        self.r_thm31 = self.r_thm31.max(rbar);
-        self.rbar.push(rbar);
-        let kept = &mut self.kept;
-        if self.all_pairs || kept.len() < TOP || l1 > kept[kept.len() - 1].0 {
-            kept.push((l1, col.iter().zip(q).map(|(r, q)| q * (r - rbar)).collect()));
-            if !self.all_pairs {
-                kept.sort_by(|a, b| b.0.total_cmp(&a.0));
-                kept.truncate(TOP);
-            }
-        }
-    }
-
-    /// The Wasserstein case (Example 2.2): perturbations ε = −∇·(f p) move the data points with velocity
-    /// f, ‖ε‖ = ‖f‖_{L²(p)}; then (D log∘A ε)(w) = −β Σ_i p_i G(w,i) f_i with
-    /// G = ∂ₓr(w,x_i) − Σ_w' q ∂ₓr(w',x_i). One data point's column of G.
-    fn wasserstein_column(&mut self, i: usize) {
-        let n = self.inst.data.len();
-        let p = 1.0 / n as f64;
-        let x = self.inst.data[i];
-        let g: Vec<f64> = self
-            .params
-            .iter()
-            .map(|&w| self.inst.risk_dx(w, x))
-            .collect();
-        let gbar: f64 = g.iter().zip(&self.q).map(|(g, q)| q * g).sum();
-        self.r33 += p * gbar * gbar;
-        for (w, &gw) in g.iter().enumerate() {
-            let d = gw - gbar;
-            self.acc_big_g[w] += p * d * d;
-            self.acc_g[w] += p * gw * gw;
-            if self.store_b {
-                self.b[w * n + i] = self.q[w] * p.sqrt() * d;
-            }
-        }
-    }
-
-    /// The norms (call when [`NormsInProgress::is_done`]). With B(w,i) = q(w)√p_i G(w,i) and u_i = √p_i f_i
-    /// (a unit vector), ‖DA‖_{Ḣ⁻¹→L¹} = β·max_{‖u‖=1} ‖Bu‖₁: lower bound from alternating sign iterations
+    /// The norms from the merged accumulators. With B(w,i) = q(w)√p_i G(w,i) and u_i = √p_i f_i (a unit
+    /// vector), ‖DA‖_{Ḣ⁻¹→L¹} = β·max_{‖u‖=1} ‖Bu‖₁: lower bound from alternating sign iterations
     /// s = sign(Bu), u = Bᵀs/‖Bᵀs‖ (no step decreases ‖Bu‖₁) started from the heaviest row, or that row
     /// alone when B is too large to keep; upper bound Σ_w ‖B(w,·)‖₂ (triangle inequality).
-    pub fn finish(&self) -> Norms {
+    pub fn finish(&self, acc: &NormsPart) -> Norms {
         let beta = self.inst.beta;
-        let kept = &self.kept;
+        let kept = self.kept_columns(acc);
         let mut best_pair = 0.0_f64;
         for i in 0..kept.len() {
             for j in i + 1..kept.len() {
@@ -242,41 +171,202 @@ impl NormsInProgress {
         } else {
             (sorted.first().copied().unwrap_or(0.0) + sorted.get(1).copied().unwrap_or(0.0)) / 2.0
         };
-        let log_pairs = self
+        let log_pairs = acc
             .hi
             .iter()
-            .zip(&self.lo)
+            .zip(&acc.lo)
             .map(|(h, l)| (h - l) / 2.0)
             .fold(0.0, f64::max);
         let q = &self.q;
         let (m, n) = (self.params.len(), self.inst.data.len());
-        let row_norm: Vec<f64> = self.acc_big_g.iter().map(|a| a.sqrt()).collect();
+        let row_norm: Vec<f64> = acc.acc_big_g.iter().map(|a| a.sqrt()).collect();
         let upper: f64 = row_norm.iter().zip(q).map(|(r, q)| q * r).sum();
         let heaviest =
             (0..m).max_by(|&a, &c| (q[a] * row_norm[a]).total_cmp(&(q[c] * row_norm[c])));
         let mut lower = heaviest.map_or(0.0, |w| q[w] * row_norm[w]);
-        if let (true, Some(w0)) = (self.store_b, heaviest) {
-            lower = lower.max(sign_iteration(&self.b, m, n, &self.b[w0 * n..(w0 + 1) * n]));
+        if let (true, Some(w0)) = (self.store_b && acc.b_cols.len() == n, heaviest) {
+            let mut b = vec![0.0; m * n];
+            for (i, col) in &acc.b_cols {
+                for (w, v) in col.iter().enumerate() {
+                    b[w * n + i] = *v;
+                }
+            }
+            lower = lower.max(sign_iteration(&b, m, n, &b[w0 * n..(w0 + 1) * n]));
         }
         Norms {
-            tv_all: beta * self.tv_all,
+            tv_all: beta * acc.tv_all,
             tv_pairs: Interval {
                 lower: beta * best_pair,
                 upper: beta * pair_upper,
             },
-            log_all: beta * self.log_all,
+            log_all: beta * acc.log_all,
             log_pairs: beta * log_pairs,
-            r_thm31: self.r_thm31,
-            r_max: self.r_max,
+            r_thm31: acc.r_thm31,
+            r_max: acc.r_max,
             w_tv: Interval {
                 lower: beta * lower,
                 upper: beta * upper,
             },
             w_log: beta * row_norm.iter().copied().fold(0.0, f64::max),
-            r_thm33: self.r33.sqrt(),
-            r_thm33_fixed: self.acc_g.iter().zip(q).map(|(a, q)| q * a.sqrt()).sum(),
-            r_thm34: self.acc_g.iter().map(|a| a.sqrt()).fold(0.0, f64::max),
+            r_thm33: acc.r33.sqrt(),
+            r_thm33_fixed: acc.acc_g.iter().zip(q).map(|(a, q)| q * a.sqrt()).sum(),
+            r_thm34: acc.acc_g.iter().map(|a| a.sqrt()).fold(0.0, f64::max),
             pairs_exact: self.all_pairs,
+        }
+    }
+
+    /// The kept columns q(w)(r(w,x) − r̄(x)), recomputed from their candidates, with their L¹ norms.
+    fn kept_columns(&self, acc: &NormsPart) -> Vec<(f64, Vec<f64>)> {
+        let mut col = Vec::new();
+        acc.kept
+            .iter()
+            .map(|&(l1, c)| {
+                let rbar = acc.rbar.get(c).copied().unwrap_or(f64::NAN);
+                self.kernel
+                    .values(self.cands[c], 0..self.params.len(), &mut col);
+                (
+                    l1,
+                    col.iter()
+                        .zip(&self.q)
+                        .map(|(r, q)| q * (r - rbar))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// Accumulators before any column.
+    fn empty_part(&self) -> NormsPart {
+        let m = self.params.len();
+        NormsPart {
+            hi: vec![f64::NEG_INFINITY; m],
+            lo: vec![f64::INFINITY; m],
+            acc_big_g: vec![0.0; m],
+            acc_g: vec![0.0; m],
+            ..NormsPart::default()
+        }
+    }
+}
+
+/// `len` items in at most `parts` consecutive non-empty ranges of nearly equal size.
+pub fn split(len: usize, parts: usize) -> Vec<std::ops::Range<usize>> {
+    let parts = parts.clamp(1, len.max(1));
+    (0..parts)
+        .map(|i| (i * len / parts)..((i + 1) * len / parts))
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+impl NormsPart {
+    /// Folds the columns `range` into fresh accumulators, calling `progress` with the columns done
+    /// after every few of them.
+    pub fn compute(
+        ctx: &NormsContext,
+        range: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(usize),
+    ) -> NormsPart {
+        let mut part = ctx.empty_part();
+        let every = (2_000_000 / ctx.params.len().max(1)).max(1);
+        let start = range.start;
+        for c in range {
+            part.column(ctx, c);
+            if (c + 1 - start).is_multiple_of(every) {
+                progress(c + 1 - start);
+            }
+        }
+        part
+    }
+
+    /// Parts over consecutive ranges, in order, merged into the accumulators of their union.
+    pub fn merge(ctx: &NormsContext, parts: Vec<NormsPart>) -> NormsPart {
+        let mut all = ctx.empty_part();
+        for p in parts {
+            all.tv_all = all.tv_all.max(p.tv_all);
+            all.log_all = all.log_all.max(p.log_all);
+            all.r_thm31 = all.r_thm31.max(p.r_thm31);
+            all.r_max = all.r_max.max(p.r_max);
+            for (a, b) in all.hi.iter_mut().zip(&p.hi) {
+                *a = a.max(*b);
+            }
+            for (a, b) in all.lo.iter_mut().zip(&p.lo) {
+                *a = a.min(*b);
+            }
+            for (a, b) in all.acc_big_g.iter_mut().zip(&p.acc_big_g) {
+                *a += b;
+            }
+            for (a, b) in all.acc_g.iter_mut().zip(&p.acc_g) {
+                *a += b;
+            }
+            all.r33 += p.r33;
+            all.rbar.extend(p.rbar);
+            all.b_cols.extend(p.b_cols);
+            all.kept.extend(p.kept);
+            if !ctx.all_pairs {
+                all.kept.sort_by(|a, b| b.0.total_cmp(&a.0));
+                all.kept.truncate(TOP);
+            }
+        }
+        all
+    }
+
+    /// r̄(x) at every candidate of the part (all of them once merged).
+    pub fn rbar(&self) -> &[f64] {
+        &self.rbar
+    }
+
+    /// Candidate c's TV column and, for a data point, its Wasserstein column (Example 2.2):
+    /// perturbations ε = −∇·(f p) move the data points with velocity f, ‖ε‖ = ‖f‖_{L²(p)}; then
+    /// (D log∘A ε)(w) = −β Σ_i p_i G(w,i) f_i with G = ∂ₓr(w,x_i) − Σ_w' q ∂ₓr(w',x_i).
+    fn column(&mut self, ctx: &NormsContext, c: usize) {
+        let (inst, q) = (&ctx.inst, &ctx.q);
+        let point = ctx.cands[c];
+        let n = inst.data.len();
+        let wasserstein = c < n;
+        let (mut col, mut g) = (Vec::new(), Vec::new());
+        let all = 0..ctx.params.len();
+        if wasserstein {
+            ctx.kernel.values_and_dx(point, all, &mut col, &mut g);
+        } else {
+            ctx.kernel.values(point, all, &mut col);
+        }
+        let rbar: f64 = col.iter().zip(q).map(|(r, q)| q * r).sum();
+        let mut l1 = 0.0;
+        for (i, &r) in col.iter().enumerate() {
+            let d = r - rbar;
+            l1 += q[i] * d.abs();
+            self.log_all = self.log_all.max(d.abs());
+            self.hi[i] = self.hi[i].max(d);
+            self.lo[i] = self.lo[i].min(d);
+            self.r_max = self.r_max.max(r);
+        }
+        self.tv_all = self.tv_all.max(l1);
+        self.r_thm31 = self.r_thm31.max(rbar);
+        self.rbar.push(rbar);
+        let kept = &mut self.kept;
+        if ctx.all_pairs || kept.len() < TOP || l1 > kept[kept.len() - 1].0 {
+            kept.push((l1, c));
+            if !ctx.all_pairs {
+                kept.sort_by(|a, b| b.0.total_cmp(&a.0));
+                kept.truncate(TOP);
+            }
+        }
+        if !wasserstein {
+            return;
+        }
+        let p = 1.0 / n as f64;
+        let gbar: f64 = g.iter().zip(q).map(|(g, q)| q * g).sum();
+        self.r33 += p * gbar * gbar;
+        let mut b_col = Vec::with_capacity(if ctx.store_b { g.len() } else { 0 });
+        for (w, &gw) in g.iter().enumerate() {
+            let d = gw - gbar;
+            self.acc_big_g[w] += p * d * d;
+            self.acc_g[w] += p * gw * gw;
+            if ctx.store_b {
+                b_col.push(q[w] * p.sqrt() * d);
+            }
+        }
+        if ctx.store_b {
+            self.b_cols.push((c, b_col));
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::gibbs::{log_gibbs, Instance};
 
 /// What removing points does, measured three ways.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Change {
     /// ‖p − p̃‖₁ = 2c/N for c points removed out of N.
     pub dp_norm: f64,

@@ -97,7 +97,7 @@ impl CountSweep {
 }
 
 /// Remark 3.2(c) on the grid: the estimate of Thm 3.1's R against the number of exact draws from q.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GridEstimate {
     /// Draws used (the link's `samples`, capped so that draws × candidates ≤ 4·10⁶, a pause-free moment).
     pub draws: usize,

@@ -1,17 +1,19 @@
 //! The tangent DP lab (`?lab=tangent`): parameters from the link, the instance they describe, and the
 //! report the page shows (norms, bounds, the removal experiment, the pictures' data).
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::query::{
     fmt_f64, parse_number_in as number, parse_seed, parse_whole_in as whole, read_optional,
     read_param, Notice, Query,
 };
-use crate::tangent::gibbs::{log_gibbs, Instance};
-use crate::tangent::norms::{Norms, NormsInProgress};
-use crate::tangent::removal::{change, risks_after_removals, Change};
+use crate::tangent::gibbs::Instance;
+use crate::tangent::norms::Norms;
+use crate::tangent::removal::Change;
 use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Point};
 
+pub mod background;
 mod extras;
+pub mod parallel;
 pub use extras::{
     grid_estimate, grid_half_width, grid_plan, langevin_plan, markdown, picture, sweep_beta,
     sweep_beta_point, sweep_count, sweep_uses_crude_r, CountSweep, GridEstimate, SWEEP_POINTS,
@@ -208,7 +210,7 @@ impl TangentParams {
 }
 
 /// What the page shows for the link's instance (everything but the sweeps and the Monte Carlo).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Report {
     /// The instance.
     pub instance: Instance,
@@ -228,118 +230,26 @@ pub struct Report {
     pub dp_eps: f64,
 }
 
-/// Computes the report in one go (see [`TangentJob`] for the piecewise version the page uses).
+/// Computes the report on one thread, part by part in the order the page's workers use ([`parallel`]),
+/// so the numbers are the same bit for bit.
 ///
 /// # Errors
 /// Never for parameters from [`TangentParams::from_query`]; a hand-built link with a removal index out
 /// of range is refused.
 pub fn report(p: &TangentParams) -> Result<Report> {
-    let mut job = TangentJob::new(p)?;
-    loop {
-        if let Some(r) = job.advance(usize::MAX) {
-            return Ok(r);
-        }
-    }
-}
-
-/// The report computed piece by piece: the empirical risk one data point at a time, then the norms one
-/// column at a time, so that a page can pause between pieces and show progress.
-#[derive(Debug, Clone)]
-pub struct TangentJob {
-    p: TangentParams,
-    instance: Instance,
-    params: Vec<(f64, f64)>,
-    risk: Vec<f64>,
-    risk_done: usize,
-    norms: Option<(Vec<f64>, NormsInProgress)>,
-}
-
-impl TangentJob {
-    /// Starts the computation.
-    ///
-    /// # Errors
-    /// A removal index out of range.
-    pub fn new(p: &TangentParams) -> Result<Self> {
-        let instance = p.instance();
-        let n = instance.data.len();
-        if n < 2 || p.remove >= n {
-            return Err(Error::invalid(
-                "remove",
-                p.remove,
-                format!("must be a point index from 0 to {}", n.saturating_sub(1)),
-            ));
-        }
-        let params = instance.params();
-        Ok(TangentJob {
-            p: p.clone(),
-            risk: vec![0.0; params.len()],
-            instance,
-            params,
-            risk_done: 0,
-            norms: None,
-        })
-    }
-
-    /// Fraction done, in [0, 1] (by loss evaluations).
-    pub fn progress(&self) -> f64 {
-        let n = self.instance.data.len() as f64;
-        let k = self.instance.candidates().len() as f64;
-        let total = n + k + n;
-        let done = match &self.norms {
-            None => self.risk_done as f64,
-            Some((_, acc)) => n + acc.progress().0 as f64,
-        };
-        done / total
-    }
-
-    /// Does about `evals` loss evaluations; returns the report once everything is done.
-    pub fn advance(&mut self, evals: usize) -> Option<Report> {
-        let columns = (evals / self.params.len().max(1)).max(1);
-        let inst = &self.instance;
-        let n = inst.data.len();
-        if self.risk_done < n {
-            let end = self.risk_done.saturating_add(columns).min(n);
-            let weight = 1.0 / n as f64;
-            for &x in &inst.data[self.risk_done..end] {
-                for (r, &w) in self.risk.iter_mut().zip(&self.params) {
-                    *r += weight * inst.risk_at(w, x);
-                }
-            }
-            self.risk_done = end;
-            if end == n {
-                let log_q = log_gibbs(inst.beta, &self.risk);
-                let acc = NormsInProgress::new(inst, &self.params, &log_q);
-                self.norms = Some((log_q, acc));
-            }
-            return None;
-        }
-        let (log_q, acc) = self.norms.as_mut()?;
-        acc.advance(columns);
-        if !acc.is_done() {
-            return None;
-        }
-        let norms = acc.finish();
-        let log_q = log_q.clone();
-        let reduced = risks_after_removals(inst, &self.params, &self.risk, &[self.p.remove]);
-        let removal = change(
-            inst.beta,
-            &self.risk,
-            &reduced[0],
-            2.0 / n as f64,
-            norms.r_thm31,
-            norms.r_max,
-        );
-        Some(Report {
-            instance: inst.clone(),
-            params: self.params.clone(),
-            log_q,
-            risk: self.risk.clone(),
-            rbar: acc.rbar().to_vec(),
-            dp_eps: 2.0 * inst.beta * norms.r_max / n as f64,
-            norms,
-            removal,
-        })
-    }
+    let plan = parallel::Plan::new(p)?;
+    let risk: Vec<f64> = plan
+        .risk_ranges()
+        .into_iter()
+        .flat_map(|r| plan.risk_part(r, &mut |_| {}))
+        .collect();
+    let columns = plan.columns(&risk);
+    let parts = columns
+        .ranges()
+        .into_iter()
+        .map(|r| columns.part(r, &mut |_| {}))
+        .collect();
+    Ok(plan.finish(risk, parts))
 }
 
 #[cfg(test)]
@@ -419,25 +329,31 @@ mod tests {
         }
     }
 
-    /// The page's piecewise computation gives exactly the one-shot report, and its progress only grows.
+    /// The parts merge to the same bits however they are grouped: a worker per part, or one thread.
     #[test]
-    fn piecewise_job_equals_one_shot() {
+    fn parts_merge_to_one_thread_bits() {
         let p = TangentParams {
             model: Model::Linear2d,
             n: 30,
             ..TangentParams::default()
         };
         let whole = report(&p).unwrap_or_else(|e| panic!("{e}"));
-        let mut job = TangentJob::new(&p).unwrap_or_else(|e| panic!("{e}"));
-        let mut last = -1.0;
-        let piecewise = loop {
-            let progress = job.progress();
-            assert!(progress >= last && progress <= 1.0);
-            last = progress;
-            if let Some(r) = job.advance(500) {
-                break r;
-            }
-        };
-        assert_eq!(piecewise, whole);
+        let plan = parallel::Plan::new(&p).unwrap_or_else(|e| panic!("{e}"));
+        // Risk over the parameters in 3 uneven pieces instead of the plan's ranges: the same sums.
+        let m = plan.parameters();
+        let risk: Vec<f64> = [0..7, 7..m / 2, m / 2..m]
+            .into_iter()
+            .flat_map(|r| plan.risk_part(r, &mut |_| {}))
+            .collect();
+        let columns = plan.columns(&risk);
+        let mut parts: Vec<_> = columns
+            .ranges()
+            .into_iter()
+            .rev()
+            .map(|r| (r.start, columns.part(r, &mut |_| {})))
+            .collect();
+        parts.sort_by_key(|x| x.0);
+        let r = plan.finish(risk, parts.into_iter().map(|x| x.1).collect());
+        assert_eq!(r, whole);
     }
 }

@@ -16,6 +16,8 @@ mod fast_canvas;
 #[cfg(target_arch = "wasm32")]
 mod jobs;
 #[cfg(target_arch = "wasm32")]
+mod pool;
+#[cfg(target_arch = "wasm32")]
 mod url;
 
 /// Installs the panic hook (panics go to the console) and mounts the app on `<body>`.

@@ -1,23 +1,24 @@
 //! The tangent DP lab (`?lab=tangent`): the Gibbs distribution of entropic regularization, its tangent
 //! maps' norms beside the paper's bounds, the removal experiment and the Monte Carlo estimates. Everything
-//! is computed in the background, in slices, with progress; a new link abandons the old computation.
+//! is computed in the worker pool (web/src/pool.rs), in parallel where it splits, with progress; a new link
+//! cancels the old computation.
 
 use super::notices::Notices;
 use super::share_panel::SharePanel;
 use super::tangent_charts::TangentCharts;
 use super::tangent_controls::TangentControls;
 use super::tangent_results::TangentResults;
-use crate::browser::{next_tick, now_ms};
+use crate::browser::now_ms;
+use crate::pool::{self, JobEnd};
 use crate::url::use_url;
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use dp_playground::tangent::removal::Change;
-use dp_playground::tangent::sampling::{LangevinChain, RunningR};
-use dp_playground::tangent::Loss;
-use dp_playground::tangent_lab::{
-    grid_half_width, grid_plan, langevin_plan, markdown, picture, sweep_beta_point, CountSweep,
-    GridEstimate, Report, TangentJob, TangentParams, SWEEP_POINTS,
-};
+use dp_playground::tangent_lab::background::Extra;
+use dp_playground::tangent_lab::parallel::Plan;
+use dp_playground::tangent_lab::{markdown, GridEstimate, Report, TangentParams};
+use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -66,8 +67,8 @@ impl TangentState {
     }
 }
 
-/// Each slice of work lasts about this long before the page gets a turn.
-const SLICE_MS: f64 = 25.0;
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "tangent";
 
 /// The tangent DP lab.
 #[component]
@@ -97,10 +98,10 @@ pub fn TangentLab() -> impl IntoView {
         state
             .status
             .set("Computing the Gibbs distribution and the tangent maps…".into());
+        pool::cancel(GROUP);
         spawn_local(async move {
-            if let Some(report) = compute_report(&p, state, &current).await {
-                state.report.set(Some(report));
-                compute_extras(&p, state, &current).await;
+            if current() {
+                compute(&p, state).await;
             }
         });
     });
@@ -140,189 +141,141 @@ pub fn TangentLab() -> impl IntoView {
     }
 }
 
-/// The report, in slices of about [`SLICE_MS`]; `None` if the link changed meanwhile or was refused.
-async fn compute_report(
-    p: &TangentParams,
-    state: TangentState,
-    current: &impl Fn() -> bool,
-) -> Option<Report> {
-    let mut job = match TangentJob::new(p) {
-        Ok(job) => job,
+/// The report in the worker pool: the risk over the parameters in parts, ln q here, the norms' column
+/// parts, then one worker merges them into the report and goes on with the extras. `None` if the link
+/// changed meanwhile (the jobs were cancelled) or was refused.
+async fn compute(p: &TangentParams, state: TangentState) {
+    let plan = match Plan::new(p) {
+        Ok(plan) => plan,
         Err(e) => {
             state.status.set(e.to_string());
-            return None;
+            return;
         }
     };
-    let mut budget = 50_000usize;
-    // Time spent computing, without the pauses given to the page.
-    let mut busy = 0.0;
-    loop {
-        next_tick().await;
-        if !current() {
-            return None;
+    let query = p.to_query().to_query_string();
+    let total = plan.evaluations();
+    let start = now_ms();
+    // Each part's evaluations so far; the bar shows their sum.
+    let done = std::rc::Rc::new(std::cell::RefCell::new(Vec::<f64>::new()));
+    let progress = |part: usize, base: f64, value: f64| {
+        let mut d = done.borrow_mut();
+        if d.len() <= part {
+            d.resize(part + 1, 0.0);
         }
-        let slice = now_ms();
-        while now_ms() - slice < SLICE_MS {
-            let piece = now_ms();
-            let done = job.advance(budget);
-            // Grow the pieces while they are quick, so that the clock is read rarely.
-            if now_ms() - piece < SLICE_MS / 4.0 {
-                budget = budget.saturating_mul(2).min(1 << 26);
-            }
-            if let Some(r) = done {
-                state.report_ms.set(busy + now_ms() - slice);
-                return Some(r);
-            }
-        }
-        busy += now_ms() - slice;
-        state.progress.set(job.progress());
+        d[part] = value;
+        let fraction = (base + d.iter().sum::<f64>()) / total;
+        state.progress.set(fraction.min(1.0));
         state.status.set(format!(
             "Computing the tangent maps: {:.0}%…",
-            100.0 * job.progress()
+            100.0 * fraction.min(1.0)
         ));
+    };
+    let risk_jobs = plan.risk_ranges().into_iter().enumerate().map(|(i, r)| {
+        let job = Job::TangentRisk {
+            query: query.clone(),
+            from: r.start,
+            to: r.end,
+        };
+        async move {
+            let mut out = Vec::new();
+            pool::run(GROUP, &job, |u| match u {
+                JobUpdate::Progress(x) => progress(i, 0.0, x),
+                JobUpdate::Risk(r) => out = r,
+                _ => {}
+            })
+            .await
+            .map(|()| out)
+        }
+    });
+    let Some(parts) = settle(state, join_all(risk_jobs).await) else {
+        return;
+    };
+    let risk: Vec<f64> = parts.into_iter().flatten().collect();
+    let risk_evals = (plan.parameters() as f64) * (p.instance().data.len() as f64);
+    done.borrow_mut().clear();
+    let columns = plan.columns(&risk);
+    let column_jobs = columns.ranges().into_iter().enumerate().map(|(i, r)| {
+        let job = Job::TangentColumns {
+            query: query.clone(),
+            log_q: columns.log_q.clone(),
+            from: r.start,
+            to: r.end,
+        };
+        async move {
+            let mut out = Vec::new();
+            pool::run(GROUP, &job, |u| match u {
+                JobUpdate::Progress(x) => progress(i, risk_evals, x),
+                JobUpdate::NormsPart(b) => out = b,
+                _ => {}
+            })
+            .await
+            .map(|()| out)
+        }
+    });
+    let Some(parts) = settle(state, join_all(column_jobs).await) else {
+        return;
+    };
+    state
+        .status
+        .set("Merging the parts into the report…".into());
+    let parts = parts.into_iter().map(serde_bytes::ByteBuf::from).collect();
+    let job = Job::TangentFinish { query, risk, parts };
+    let ended = pool::run(GROUP, &job, |u| match u {
+        JobUpdate::TangentReport(r) => {
+            state.report_ms.set(now_ms() - start);
+            state.report.set(Some(*r));
+            state
+                .status
+                .set("Sampling the tangent map for its picture…".into());
+        }
+        JobUpdate::TangentExtra(e) => apply_extra(state, e),
+        _ => {}
+    })
+    .await;
+    match ended {
+        Ok(()) => state.status.set(String::new()),
+        Err(JobEnd::Failed(e)) => state.status.set(e),
+        Err(JobEnd::Cancelled) => {}
     }
 }
 
-/// The sweeps, the grid Monte Carlo and the Langevin chain, a piece per pause.
-async fn compute_extras(p: &TangentParams, state: TangentState, current: &impl Fn() -> bool) {
-    let Some(report) = state.report.try_get_untracked().flatten() else {
-        return;
-    };
-    // The picture first, in its own pause: computed while drawing, it lengthened the report's frame.
-    state
-        .status
-        .set("Sampling the tangent map for its picture…".into());
-    next_tick().await;
-    if !current() {
-        return;
-    }
-    let (rows, cols, _, dl) = picture(&report);
-    state.extras.update(|e| e.picture = Some((rows, cols, dl)));
-    let mut sweep = CountSweep::new(&report, p.remove);
-    let mut by_count = Vec::new();
-    loop {
-        state.status.set(format!(
-            "Removal experiment against the number of points: {}…",
-            by_count.len() + 1
-        ));
-        next_tick().await;
-        if !current() {
-            return;
-        }
-        let slice = now_ms();
-        while now_ms() - slice < SLICE_MS {
-            match sweep.step(&report) {
-                Some(point) => by_count.push(point),
-                None => break,
-            }
-        }
-        if by_count.len() == sweep.len() {
-            break;
-        }
-    }
-    state.extras.update(|e| e.by_count = by_count);
-    for i in 0..SWEEP_POINTS {
-        state.status.set(format!(
-            "Removal experiment against β: {}/{SWEEP_POINTS}…",
-            i + 1
-        ));
-        next_tick().await;
-        if !current() {
-            return;
-        }
-        let point = sweep_beta_point(&report, p.remove, i);
-        state.extras.update(|e| e.by_beta.push(point));
-    }
-    let (draws, checkpoints) = grid_plan(&report, p.samples, p.seed);
-    let mut running = RunningR::new(&report.instance);
-    let mut curve = Vec::new();
-    while running.count() < draws.len() {
-        state.status.set(format!(
-            "Monte Carlo on the grid: draw {} of {}…",
-            running.count(),
-            draws.len()
-        ));
-        next_tick().await;
-        if !current() {
-            return;
-        }
-        let slice = now_ms();
-        while running.count() < draws.len() && now_ms() - slice < SLICE_MS {
-            for &w in draws.iter().skip(running.count()).take(16) {
-                running.add(&report.instance, report.params[w]);
-                if checkpoints.contains(&running.count()) {
-                    curve.push((running.count(), running.value()));
-                }
+/// The parts' results in order, or `None` (with the failure shown) if any was cancelled or failed.
+fn settle<T>(state: TangentState, results: Vec<Result<T, JobEnd>>) -> Option<Vec<T>> {
+    let mut out = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(x) => out.push(x),
+            Err(JobEnd::Cancelled) => return None,
+            Err(JobEnd::Failed(e)) => {
+                state.status.set(e);
+                return None;
             }
         }
     }
-    let grid = GridEstimate {
-        draws: draws.len(),
-        curve,
-        half_width: grid_half_width(&report, draws.len()),
-        r_h1: running.value_h1(),
-    };
-    state.extras.update(|e| e.grid = Some(grid));
-    if report.instance.loss == Loss::ZeroOne {
-        state.status.set(String::new());
-        return;
+    Some(out)
+}
+
+/// Shows one result that came after the report.
+fn apply_extra(state: TangentState, extra: Extra) {
+    match extra {
+        Extra::Status(s) => state.status.set(s),
+        Extra::Picture(rows, cols, dl) => {
+            state.extras.update(|e| e.picture = Some((rows, cols, dl)))
+        }
+        Extra::ByCount(points) => state.extras.update(|e| e.by_count = points),
+        Extra::ByBeta(point) => state.extras.update(|e| e.by_beta.push(point)),
+        Extra::Grid(g) => state.extras.update(|e| e.grid = Some(g)),
+        Extra::Trace(shown, done, steps) => {
+            state
+                .status
+                .set(format!("Langevin dynamics: step {done} of {steps}…"));
+            state.extras.update(|e| {
+                e.trace = shown;
+                e.langevin_steps = (done, steps);
+            });
+        }
+        Extra::LangevinR(r) => state.extras.update(|e| e.langevin_r = Some(r)),
     }
-    let (steps, h, thin) = langevin_plan(&report, p.samples);
-    let mut chain = LangevinChain::new(&report.instance, h, p.seed);
-    let mut trace = Vec::with_capacity(steps);
-    let chunk = (200_000 / report.instance.data.len()).max(1);
-    let show_every = (steps / 2000).max(1);
-    while trace.len() < steps {
-        next_tick().await;
-        if !current() {
-            return;
-        }
-        let slice = now_ms();
-        while trace.len() < steps && now_ms() - slice < SLICE_MS {
-            let more = chunk.min(steps - trace.len());
-            trace.extend(chain.run(&report.instance, more));
-        }
-        let shown: Vec<(f64, f64)> = trace
-            .iter()
-            .enumerate()
-            .step_by(show_every)
-            .map(|(i, w)| ((i + 1) as f64, w.0))
-            .collect();
-        let done = trace.len();
-        state.extras.update(|e| {
-            e.trace = shown;
-            e.langevin_steps = (done, steps);
-        });
-        state
-            .status
-            .set(format!("Langevin dynamics: step {done} of {steps}…"));
-    }
-    let kept: Vec<(f64, f64)> = trace
-        .iter()
-        .skip(trace.len() / 10)
-        .step_by(thin)
-        .copied()
-        .collect();
-    let mut running = RunningR::new(&report.instance);
-    while running.count() < kept.len() {
-        state
-            .status
-            .set("Langevin dynamics: estimating R from the chain…".into());
-        next_tick().await;
-        if !current() {
-            return;
-        }
-        let slice = now_ms();
-        while running.count() < kept.len() && now_ms() - slice < SLICE_MS {
-            for &w in kept.iter().skip(running.count()).take(16) {
-                running.add(&report.instance, w);
-            }
-        }
-    }
-    state
-        .extras
-        .update(|e| e.langevin_r = Some(running.value()));
-    state.status.set(String::new());
 }
 
 /// The lab's state (panics only if used outside the lab, a programming error).

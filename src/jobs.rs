@@ -1,0 +1,195 @@
+//! The heavy work the page hands to its web workers. A [`Job`] is data (the lab's link and what an
+//! earlier job produced), [`run`] does it to the end calling `emit` with each [`Update`] as it is ready,
+//! and both cross the worker boundary as postcard bytes ([`encode`], [`decode`]): bit-exact for every
+//! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
+
+use crate::query::Query;
+use crate::tangent_lab::background::{extras, Extra};
+use crate::tangent_lab::parallel::{Columns, Plan};
+use crate::tangent_lab::{Report, TangentParams};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+/// A piece of heavy work, described by the link it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// Tangent lab, first pass: the empirical risk at the parameters `from..to`.
+    TangentRisk {
+        /// The lab's query string.
+        query: String,
+        /// First parameter.
+        from: usize,
+        /// One past the last parameter.
+        to: usize,
+    },
+    /// Tangent lab, second pass: the norms' accumulators over the columns `from..to`.
+    TangentColumns {
+        /// The lab's query string.
+        query: String,
+        /// ln q from the first pass.
+        log_q: Vec<f64>,
+        /// First column.
+        from: usize,
+        /// One past the last column.
+        to: usize,
+    },
+    /// Tangent lab: merge the parts (each [`Update::NormsPart`]'s bytes, in range order) into the
+    /// report, then run the extras ([`extras`]) in the same worker, which already holds the report.
+    TangentFinish {
+        /// The lab's query string.
+        query: String,
+        /// The whole risk.
+        risk: Vec<f64>,
+        /// The encoded column parts, in range order (as bytes: serde's default would encode each u8
+        /// as a sequence element, 10× slower on the page's thread that forwards them).
+        parts: Vec<serde_bytes::ByteBuf>,
+    },
+}
+
+/// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Update {
+    /// Work done so far, in the job's own unit (loss evaluations for the tangent lab).
+    Progress(f64),
+    /// Tangent lab: the risk at the job's parameters.
+    Risk(Vec<f64>),
+    /// Tangent lab: a column part, encoded (the page forwards it to the finishing job unread).
+    NormsPart(#[serde(with = "serde_bytes")] Vec<u8>),
+    /// Tangent lab: the report.
+    TangentReport(Box<Report>),
+    /// Tangent lab: one result after the report.
+    TangentExtra(Extra),
+    /// The job could not run (a refused link).
+    Error(String),
+    /// The job is over.
+    Done,
+}
+
+/// Runs `job` to the end, calling `emit` with each update and last with [`Update::Done`] (or
+/// [`Update::Error`]).
+pub fn run(job: Job, emit: &mut dyn FnMut(Update)) {
+    match run_job(job, emit) {
+        Ok(()) => emit(Update::Done),
+        Err(e) => emit(Update::Error(e)),
+    }
+}
+
+fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
+    match job {
+        Job::TangentRisk { query, from, to } => {
+            let (_, plan) = tangent_plan(&query)?;
+            let risk = plan.risk_part(from..to, &mut |done| emit(Update::Progress(done)));
+            emit(Update::Risk(risk));
+        }
+        Job::TangentColumns {
+            query,
+            log_q,
+            from,
+            to,
+        } => {
+            let (_, plan) = tangent_plan(&query)?;
+            let columns = Columns::from_log_q(&plan, log_q);
+            let part = columns.part(from..to, &mut |done| emit(Update::Progress(done)));
+            emit(Update::NormsPart(encode(&part)));
+        }
+        Job::TangentFinish { query, risk, parts } => {
+            let (p, plan) = tangent_plan(&query)?;
+            let parts = parts
+                .iter()
+                .map(|b| decode(b.as_slice()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let report = plan.finish(risk, parts);
+            emit(Update::TangentReport(Box::new(report.clone())));
+            extras(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+        }
+    }
+    Ok(())
+}
+
+/// The tangent lab's parameters and plan from its query string.
+fn tangent_plan(query: &str) -> Result<(TangentParams, Plan), String> {
+    let (p, _) = TangentParams::from_query(&Query::parse(query));
+    let plan = Plan::new(&p).map_err(|e| e.to_string())?;
+    Ok((p, plan))
+}
+
+/// `value` as postcard bytes.
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    // Serialising these plain data types into a Vec cannot fail; an empty message would be refused by
+    // `decode` on the other side.
+    postcard::to_allocvec(value).unwrap_or_default()
+}
+
+/// A value from postcard bytes.
+///
+/// # Errors
+/// Bytes that are not an encoded `T` (a worker built from other sources than the page).
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("a worker message could not be read: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tangent lab's jobs, run as the page runs them (split, encoded, merged), give the one-thread
+    /// report bit for bit, whatever the number of parts of the first pass.
+    #[test]
+    fn tangent_jobs_give_the_one_thread_report() {
+        let query = "lab=tangent&model=linear2d&n=40&wgrid=-3:3:15&samples=200";
+        let p = TangentParams::from_query(&Query::parse(query)).0;
+        let whole = crate::tangent_lab::report(&p).unwrap_or_else(|e| panic!("{e}"));
+        let collect = |job: Job| {
+            let mut out = Vec::new();
+            run(
+                decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
+                &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
+            );
+            assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
+            out
+        };
+        let m = 15 * 15;
+        let mut risk = Vec::new();
+        for (from, to) in [(0, 100), (100, 101), (101, m)] {
+            for u in collect(Job::TangentRisk {
+                query: query.into(),
+                from,
+                to,
+            }) {
+                if let Update::Risk(r) = u {
+                    risk.extend(r);
+                }
+            }
+        }
+        let plan = Plan::new(&p).unwrap_or_else(|e| panic!("{e}"));
+        let columns = plan.columns(&risk);
+        let mut parts = Vec::new();
+        for r in columns.ranges() {
+            let job = Job::TangentColumns {
+                query: query.into(),
+                log_q: columns.log_q.clone(),
+                from: r.start,
+                to: r.end,
+            };
+            for u in collect(job) {
+                if let Update::NormsPart(b) = u {
+                    parts.push(serde_bytes::ByteBuf::from(b));
+                }
+            }
+        }
+        let out = collect(Job::TangentFinish {
+            query: query.into(),
+            risk,
+            parts,
+        });
+        assert!(matches!(&out[0], Update::TangentReport(r) if **r == whole));
+        assert!(out
+            .iter()
+            .any(|u| matches!(u, Update::TangentExtra(Extra::LangevinR(_)))));
+    }
+
+    #[test]
+    fn foreign_bytes_are_errors() {
+        assert!(decode::<Job>(&[255, 1, 2]).is_err());
+        assert!(decode::<Update>(&[]).is_err());
+    }
+}

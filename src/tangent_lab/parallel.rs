@@ -1,0 +1,155 @@
+//! The report in parts that can run anywhere (a web worker each) and merge, in a fixed order, to the
+//! same bits whatever the number of threads: the empirical risk split over the parameters (each sum over
+//! the data runs in data order, so any split gives the same sums), then the norms' columns in
+//! [`crate::tangent::norms::PARTS`] fixed ranges whose accumulators are added in range order.
+
+use super::{Report, TangentParams};
+use crate::error::{Error, Result};
+use crate::tangent::gibbs::{log_gibbs, Instance};
+use crate::tangent::kernel::Kernel;
+use crate::tangent::norms::{split, NormsContext, NormsPart, PARTS};
+use crate::tangent::removal::{change, risks_after_removals};
+use std::ops::Range;
+
+/// A validated link's instance and parameter points.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    remove: usize,
+    instance: Instance,
+    params: Vec<(f64, f64)>,
+    kernel: Kernel,
+}
+
+/// The second pass: ln q and what every column range shares.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    /// ln q over the parameters.
+    pub log_q: Vec<f64>,
+    ctx: NormsContext,
+}
+
+impl Plan {
+    /// Checks the removal index against the data.
+    ///
+    /// # Errors
+    /// A removal index out of range, or fewer than 2 points.
+    pub fn new(p: &TangentParams) -> Result<Self> {
+        let instance = p.instance();
+        let n = instance.data.len();
+        if n < 2 || p.remove >= n {
+            return Err(Error::invalid(
+                "remove",
+                p.remove,
+                format!("must be a point index from 0 to {}", n.saturating_sub(1)),
+            ));
+        }
+        let params = instance.params();
+        Ok(Plan {
+            remove: p.remove,
+            kernel: Kernel::new(&instance, &params),
+            params,
+            instance,
+        })
+    }
+
+    /// Parameter points (grid cells).
+    pub fn parameters(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Loss evaluations in all: the risk, then a value per candidate and a slope per data point,
+    /// at every parameter (for progress).
+    pub fn evaluations(&self) -> f64 {
+        let (n, k) = (self.instance.data.len(), self.instance.candidates().len());
+        (self.params.len() as f64) * (n + k) as f64
+    }
+
+    /// The parameter ranges of the first pass ([`PARTS`] of them; any split gives the same sums).
+    pub fn risk_ranges(&self) -> Vec<Range<usize>> {
+        split(self.params.len(), PARTS)
+    }
+
+    /// The empirical risk Σ_i r(w, x_i)/N at the parameters `range` ([`Kernel`]'s values), each sum in
+    /// data order; calls
+    /// `progress` with the loss evaluations done every few million.
+    pub fn risk_part(&self, range: Range<usize>, progress: &mut dyn FnMut(f64)) -> Vec<f64> {
+        let inst = &self.instance;
+        let end = range.end.min(self.params.len());
+        let range = range.start.min(end)..end;
+        let mut risk = vec![0.0; range.len()];
+        let weight = 1.0 / inst.data.len() as f64;
+        let every = (2_000_000 / range.len().max(1)).max(1);
+        let mut values = Vec::with_capacity(range.len());
+        for (i, &x) in inst.data.iter().enumerate() {
+            self.kernel.values(x, range.clone(), &mut values);
+            for (r, v) in risk.iter_mut().zip(&values) {
+                *r += weight * v;
+            }
+            if (i + 1).is_multiple_of(every) {
+                progress(((i + 1) * range.len()) as f64);
+            }
+        }
+        risk
+    }
+
+    /// The Gibbs distribution from the whole risk, and the context of the columns' pass.
+    pub fn columns(&self, risk: &[f64]) -> Columns {
+        let log_q = log_gibbs(self.instance.beta, risk);
+        Columns {
+            ctx: NormsContext::new(&self.instance, &self.params, &log_q),
+            log_q,
+        }
+    }
+
+    /// The report from the whole risk and the column parts in range order.
+    pub fn finish(&self, risk: Vec<f64>, parts: Vec<NormsPart>) -> Report {
+        let columns = self.columns(&risk);
+        let merged = NormsPart::merge(&columns.ctx, parts);
+        let norms = columns.ctx.finish(&merged);
+        let inst = &self.instance;
+        let n = inst.data.len();
+        let reduced = risks_after_removals(inst, &self.params, &risk, &[self.remove]);
+        let removal = change(
+            inst.beta,
+            &risk,
+            &reduced[0],
+            2.0 / n as f64,
+            norms.r_thm31,
+            norms.r_max,
+        );
+        Report {
+            instance: inst.clone(),
+            params: self.params.clone(),
+            rbar: merged.rbar().to_vec(),
+            log_q: columns.log_q,
+            risk,
+            dp_eps: 2.0 * inst.beta * norms.r_max / n as f64,
+            norms,
+            removal,
+        }
+    }
+}
+
+impl Columns {
+    /// Rebuilds the pass from ln q (in a worker that received it).
+    pub fn from_log_q(plan: &Plan, log_q: Vec<f64>) -> Columns {
+        Columns {
+            ctx: NormsContext::new(&plan.instance, &plan.params, &log_q),
+            log_q,
+        }
+    }
+
+    /// The fixed column ranges (the same for any number of workers).
+    pub fn ranges(&self) -> Vec<Range<usize>> {
+        self.ctx.parts()
+    }
+
+    /// The accumulators of the columns `range`; `progress` gets the loss evaluations done.
+    pub fn part(&self, range: Range<usize>, progress: &mut dyn FnMut(f64)) -> NormsPart {
+        let cost = self.ctx.column_cost() as f64;
+        let end = range.end.min(self.ctx.columns());
+        NormsPart::compute(&self.ctx, range.start.min(end)..end, &mut |cols| {
+            progress(cols as f64 * cost)
+        })
+    }
+}

@@ -1,0 +1,325 @@
+//! The worker pool behind every heavy job: up to `navigator.hardwareConcurrency` (at most 8; the link's
+//! `threads` key overrides it) dedicated workers, each running the worker module
+//! (`dp-playground-worker`, built for speed) and the core's [`dp_playground::jobs::run`].
+//!
+//! Hosting rules it keeps: no SharedArrayBuffer (so no special headers), the worker's files are found
+//! relative to the page (any sub-path), and every worker starts from a Blob URL holding the no-modules
+//! glue plus a bootstrap, with the module compiled once on the page and posted to it, so that it also
+//! runs in cross-origin iframes and in the single-file build opened from disk (whose page defines
+//! `dpPlaygroundWorker()` returning the glue and the module's bytes). The worker module is fetched on
+//! the first job: pages that never need it never download it.
+//!
+//! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
+//! replaced on demand.
+
+use dp_playground::jobs::{decode, encode, Job, Update};
+use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
+use futures::StreamExt;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The worker's glue and module, next to the page's own files.
+const WORKER_JS: &str = "dp-playground-worker.js";
+const WORKER_WASM: &str = "dp-playground-worker_bg.wasm";
+/// Appended to the glue: the first message is the compiled module, every later one a job.
+const BOOTSTRAP: &str = "\nself.onmessage = (e) => {\n  wasm_bindgen.initSync({ module: e.data });\n  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));\n};\n";
+/// Most workers, whatever the machine reports.
+const MAX_WORKERS: usize = 8;
+
+/// How a job ended without [`Update::Done`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEnd {
+    /// A newer link (or leaving the lab) cancelled it.
+    Cancelled,
+    /// It failed: a refused link, or a worker that could not load or crashed.
+    Failed(String),
+}
+
+/// Runs `job` in a worker, calling `on_update` with each of its updates until it is done.
+///
+/// # Errors
+/// [`JobEnd::Cancelled`] when [`cancel`] stopped it, [`JobEnd::Failed`] when it failed.
+pub async fn run(
+    group: &'static str,
+    job: &Job,
+    mut on_update: impl FnMut(Update),
+) -> Result<(), JobEnd> {
+    let mut rx = submit(group, job);
+    while let Some(update) = rx.next().await {
+        match update {
+            Update::Done => return Ok(()),
+            Update::Error(e) => return Err(JobEnd::Failed(e)),
+            u => on_update(u),
+        }
+    }
+    Err(JobEnd::Cancelled)
+}
+
+/// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).
+pub fn cancel(group: &'static str) {
+    POOL.with_borrow_mut(|pool| {
+        pool.queue.retain(|q| q.group != group);
+        pool.slots.retain(|s| match &s.busy {
+            Some((g, _)) if *g == group => {
+                s.worker.terminate();
+                false
+            }
+            _ => true,
+        });
+    });
+    pump();
+}
+
+/// Workers the pool runs at most: the link's `threads` (1–8), else the machine's logical cores (≤ 8).
+pub fn size() -> usize {
+    let window = web_sys::window();
+    let from_link = window
+        .as_ref()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| {
+            dp_playground::query::Query::parse(&s)
+                .get("threads")
+                .map(str::to_owned)
+        })
+        .and_then(|t| t.parse::<usize>().ok());
+    let cores = window.map_or(2.0, |w| w.navigator().hardware_concurrency()) as usize;
+    from_link.unwrap_or(cores).clamp(1, MAX_WORKERS)
+}
+
+struct Slot {
+    id: u64,
+    worker: web_sys::Worker,
+    busy: Option<(&'static str, UnboundedSender<Update>)>,
+}
+
+struct Queued {
+    group: &'static str,
+    bytes: Vec<u8>,
+    tx: UnboundedSender<Update>,
+}
+
+enum Source {
+    NotLoaded,
+    Loading,
+    Ready { url: String, module: JsValue },
+    Failed(String),
+}
+
+struct Pool {
+    source: Source,
+    slots: Vec<Slot>,
+    queue: VecDeque<Queued>,
+    next_id: u64,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = const { RefCell::new(Pool {
+        source: Source::NotLoaded,
+        slots: Vec::new(),
+        queue: VecDeque::new(),
+        next_id: 0,
+    }) };
+}
+
+fn submit(group: &'static str, job: &Job) -> UnboundedReceiver<Update> {
+    let (tx, rx) = unbounded();
+    let bytes = encode(job);
+    POOL.with_borrow_mut(|pool| pool.queue.push_back(Queued { group, bytes, tx }));
+    pump();
+    rx
+}
+
+/// Starts queued jobs on idle (or new) workers; loads the worker module first if needed.
+fn pump() {
+    let load = POOL.with_borrow_mut(|pool| {
+        if pool.queue.is_empty() {
+            return false;
+        }
+        match &pool.source {
+            Source::NotLoaded => {
+                pool.source = Source::Loading;
+                return true;
+            }
+            Source::Loading => return false,
+            Source::Failed(e) => {
+                for q in pool.queue.drain(..) {
+                    let _ = q.tx.unbounded_send(Update::Error(e.clone()));
+                }
+                return false;
+            }
+            Source::Ready { .. } => {}
+        }
+        let size = size();
+        while let Some(q) = pool.queue.pop_front() {
+            if q.tx.is_closed() {
+                continue;
+            }
+            let idle = pool.slots.iter().position(|s| s.busy.is_none());
+            let index = match idle {
+                Some(i) => i,
+                None if pool.slots.len() < size => match pool.spawn() {
+                    Ok(slot) => {
+                        pool.slots.push(slot);
+                        pool.slots.len() - 1
+                    }
+                    Err(e) => {
+                        let _ = q.tx.unbounded_send(Update::Error(e));
+                        continue;
+                    }
+                },
+                None => {
+                    pool.queue.push_front(q);
+                    break;
+                }
+            };
+            let slot = &mut pool.slots[index];
+            let data = js_sys::Uint8Array::from(&q.bytes[..]);
+            let transfer = js_sys::Array::of1(&data.buffer());
+            if let Err(e) = slot.worker.post_message_with_transfer(&data, &transfer) {
+                let _ = q.tx.unbounded_send(Update::Error(format!("{e:?}")));
+                continue;
+            }
+            slot.busy = Some((q.group, q.tx));
+        }
+        false
+    });
+    if load {
+        wasm_bindgen_futures::spawn_local(async {
+            let source = match load_source().await {
+                Ok((url, module)) => Source::Ready { url, module },
+                Err(e) => Source::Failed(format!("the worker module could not be loaded: {e}")),
+            };
+            POOL.with_borrow_mut(|pool| pool.source = source);
+            pump();
+        });
+    }
+}
+
+impl Pool {
+    /// A new worker, already handed the compiled module.
+    fn spawn(&mut self) -> Result<Slot, String> {
+        let Source::Ready { url, module } = &self.source else {
+            return Err("the worker module is not loaded".into());
+        };
+        let worker = web_sys::Worker::new(url).map_err(|e| format!("no worker: {e:?}"))?;
+        let id = self.next_id;
+        self.next_id += 1;
+        // The handlers live as long as the page (a few bytes per worker ever started).
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
+                let update = decode::<Update>(&bytes).unwrap_or_else(Update::Error);
+                finish_or_forward(id, update);
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                e.prevent_default();
+                let message = format!("the worker stopped: {}", e.message());
+                POOL.with_borrow_mut(|pool| {
+                    if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
+                        let slot = pool.slots.remove(i);
+                        slot.worker.terminate();
+                        if let Some((_, tx)) = slot.busy {
+                            let _ = tx.unbounded_send(Update::Error(message));
+                        }
+                    }
+                });
+                pump();
+            });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+        worker
+            .post_message(module)
+            .map_err(|e| format!("the module could not be sent: {e:?}"))?;
+        Ok(Slot {
+            id,
+            worker,
+            busy: None,
+        })
+    }
+}
+
+/// Sends a worker's update to its job; frees the worker when the job is over.
+fn finish_or_forward(id: u64, update: Update) {
+    let over = matches!(update, Update::Done | Update::Error(_));
+    POOL.with_borrow_mut(|pool| {
+        let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) else {
+            return;
+        };
+        if let Some((_, tx)) = &slot.busy {
+            let _ = tx.unbounded_send(update);
+        }
+        if over {
+            slot.busy = None;
+        }
+    });
+    if over {
+        pump();
+    }
+}
+
+/// The worker script's Blob URL and the compiled module: from the single-file page's inline copy, or
+/// fetched from beside the page.
+async fn load_source() -> Result<(String, JsValue), String> {
+    let global = js_sys::global();
+    let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let (glue, bytes) = match inline {
+        Some(f) => {
+            let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
+            let glue = js_sys::Reflect::get(&o, &"js".into())
+                .ok()
+                .and_then(|j| j.as_string())
+                .ok_or("the inline worker has no glue")?;
+            let bytes = js_sys::Reflect::get(&o, &"wasm".into()).map_err(|e| format!("{e:?}"))?;
+            (glue, bytes)
+        }
+        None => {
+            let glue = fetch(WORKER_JS).await?;
+            let glue = JsFuture::from(glue.text().map_err(|e| format!("{e:?}"))?)
+                .await
+                .map_err(|e| format!("{e:?}"))?
+                .as_string()
+                .unwrap_or_default();
+            let wasm = fetch(WORKER_WASM).await?;
+            let bytes = JsFuture::from(wasm.array_buffer().map_err(|e| format!("{e:?}"))?)
+                .await
+                .map_err(|e| format!("{e:?}"))?;
+            (glue, bytes)
+        }
+    };
+    let module = JsFuture::from(js_sys::WebAssembly::compile(&bytes))
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let parts = js_sys::Array::of2(&glue.into(), &BOOTSTRAP.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("{e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    Ok((url, module))
+}
+
+/// A file beside the page (relative to its address, so any sub-path works).
+async fn fetch(name: &str) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let base = window
+        .document()
+        .and_then(|d| d.base_uri().ok().flatten())
+        .ok_or("no base address")?;
+    let url = web_sys::Url::new_with_base(name, &base).map_err(|e| format!("{e:?}"))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url.href()))
+        .await
+        .map_err(|e| format!("{name}: {e:?}"))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{name}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
