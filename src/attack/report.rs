@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::special::normal_upper_quantile;
 
 /// Everything the page shows, computed once per mechanism.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttackReport {
     /// β at the link's α from the dominating PLD: a certified lower bound on the attacker's FNR.
     pub beta_at_alpha: f64,

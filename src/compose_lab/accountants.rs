@@ -147,7 +147,7 @@ fn accountants_with(items: &[Item], delta: f64, tight: bool) -> Accountants {
 
 /// The composed PLD in both directions and from both sides (heavier: computed once per list, then
 /// read at any δ).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ComposedPld {
     /// Remove and add directions, upper side (dominating).
     pub upper: Vec<Pld>,

@@ -25,7 +25,7 @@ pub const MAX_ITEMS: usize = 20;
 pub const MAX_TIMES: u64 = 1_000_000;
 
 /// One mechanism (sensitivity 1 where it has one).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Entry {
     /// Laplace noise calibrated to ε (`lap:ε`).
     Laplace { eps: f64 },
@@ -46,7 +46,7 @@ pub enum Entry {
 }
 
 /// An entry and how many times it runs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     /// The mechanism.
     pub entry: Entry,

@@ -17,7 +17,7 @@ pub const PAIRS: usize = ROWS * (ROWS - 1) / 2;
 pub const QUANTILES: [f64; 4] = [0.05, 0.50, 0.75, 0.99];
 
 /// ε after each step for one panel and one clipping mode (index s holds ε after s + 1 steps).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Curves {
     /// The clipping norm C_t of each step.
     pub clip: Vec<f64>,

@@ -1,8 +1,9 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
 use crate::components::{
-    about::About, attack_lab::AttackLab, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab, header::SiteHeader,
-    mech_lab::MechLab, notices::Notices, rr_lab::RrLab, tangent_lab::TangentLab, wdp_lab::WdpLab,
+    about::About, attack_lab::AttackLab, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab,
+    header::SiteHeader, mech_lab::MechLab, notices::Notices, rr_lab::RrLab,
+    tangent_lab::TangentLab, wdp_lab::WdpLab,
 };
 use crate::url::UrlState;
 use dp_playground::lab::Lab;

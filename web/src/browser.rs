@@ -153,14 +153,3 @@ pub fn offscreen_canvas(width: u32, height: u32) -> Option<web_sys::HtmlCanvasEl
     canvas.set_height(height);
     Some(canvas)
 }
-
-/// Yields to the browser (a zero-delay timeout), so that a long computation split into pieces lets the
-/// page paint and respond between them.
-pub async fn next_tick() {
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}

@@ -14,8 +14,6 @@ mod components;
 #[cfg(target_arch = "wasm32")]
 mod fast_canvas;
 #[cfg(target_arch = "wasm32")]
-mod jobs;
-#[cfg(target_arch = "wasm32")]
 mod pool;
 #[cfg(target_arch = "wasm32")]
 mod url;

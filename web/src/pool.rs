@@ -38,24 +38,28 @@ pub enum JobEnd {
     Failed(String),
 }
 
-/// Runs `job` in a worker, calling `on_update` with each of its updates until it is done.
+/// Queues `job` at once and returns its run: the future calls `on_update` with each update until the
+/// job is done.
 ///
 /// # Errors
-/// [`JobEnd::Cancelled`] when [`cancel`] stopped it, [`JobEnd::Failed`] when it failed.
-pub async fn run(
+/// The future gives [`JobEnd::Cancelled`] when [`cancel`] stopped the job, [`JobEnd::Failed`] when it
+/// failed.
+pub fn run(
     group: &'static str,
     job: &Job,
     mut on_update: impl FnMut(Update),
-) -> Result<(), JobEnd> {
+) -> impl std::future::Future<Output = Result<(), JobEnd>> {
     let mut rx = submit(group, job);
-    while let Some(update) = rx.next().await {
-        match update {
-            Update::Done => return Ok(()),
-            Update::Error(e) => return Err(JobEnd::Failed(e)),
-            u => on_update(u),
+    async move {
+        while let Some(update) = rx.next().await {
+            match update {
+                Update::Done => return Ok(()),
+                Update::Error(e) => return Err(JobEnd::Failed(e)),
+                u => on_update(u),
+            }
         }
+        Err(JobEnd::Cancelled)
     }
-    Err(JobEnd::Cancelled)
 }
 
 /// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).

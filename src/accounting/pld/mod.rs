@@ -42,7 +42,7 @@ pub const DEFAULT_TAIL: f64 = 1e-15;
 pub const MIN_DELTA: f64 = 1e-10;
 
 /// Which side of the true PLD a discretization is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// Dominates the true PLD: δ̂(ε) ≥ δ(ε) everywhere, so its ε is an upper bound (pessimistic).
     Upper,
@@ -51,7 +51,7 @@ pub enum Side {
 }
 
 /// The exact ε bracketed: `lower` ≤ ε ≤ `upper`, on a grid of width `interval`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EpsilonBand {
     /// Certified upper bound (the guarantee).
     pub upper: f64,
@@ -97,7 +97,7 @@ impl EpsilonBand {
 }
 
 /// A discrete privacy loss distribution: `probs[k]` at loss (lower + k)·interval, plus mass at +∞.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Pld {
     interval: f64,
     lower: i64,

@@ -1,14 +1,16 @@
 //! The attack lab (`?lab=attack`): what a membership attacker can learn from a composition or a DP-SGD
-//! run. The accountant and the σ calibrations run in the background, one piece per pause.
+//! run. The accountant and the σ calibrations run in the worker pool, in parallel.
 
 use super::{
     attack_controls::AttackControls, attack_results::AttackResults, share_panel::SharePanel,
 };
-use crate::browser::{next_tick, now_ms};
+use crate::browser::now_ms;
+use crate::pool::{self, JobEnd};
 use crate::url::use_url;
-use dp_playground::accounting::pld::{dpsgd_epsilon, Goal, SigmaSearch, DEFAULT_INTERVAL};
 use dp_playground::attack::params::{AttackParams, Source};
-use dp_playground::attack::report::{markdown, report, AttackReport};
+use dp_playground::attack::report::{markdown, AttackReport};
+use dp_playground::jobs::labs::Calibration;
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use leptos::prelude::*;
@@ -25,7 +27,7 @@ pub struct AttackBackground {
     pub sigma_tpr: Option<Result<f64, String>>,
     /// The certified ε at δ of `sigma_adv`.
     pub eps_at_sigma: Option<f64>,
-    /// Compute time of both calibrations, without the pauses (ms).
+    /// Wall time until the last calibration arrived (they run in parallel workers, ms).
     pub calibration_ms: f64,
     /// What is being computed (empty when done).
     pub status: String,
@@ -54,6 +56,9 @@ pub fn use_attack() -> AttackState {
     expect_context::<AttackState>()
 }
 
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "attack";
+
 /// The attack lab.
 #[component]
 pub fn AttackLab() -> impl IntoView {
@@ -62,6 +67,8 @@ pub fn AttackLab() -> impl IntoView {
     let params = Memo::new(move |_| parsed.get().0);
     let background = RwSignal::new(AttackBackground::default());
     let generation = StoredValue::new(0u64);
+    // Leaving the lab stops its jobs.
+    on_cleanup(|| pool::cancel(GROUP));
     Effect::new(move |_| {
         let p = params.get();
         generation.update_value(|g| *g += 1);
@@ -71,67 +78,55 @@ pub fn AttackLab() -> impl IntoView {
             status: "PLD accountant: composing…".into(),
             ..Default::default()
         });
+        pool::cancel(GROUP);
+        let query = p.to_query().to_query_string();
+        let calibrates = matches!(p.source, Source::Dpsgd { .. });
         spawn_local(async move {
-            next_tick().await;
-            if !current() {
-                return;
-            }
+            // The report and both calibrations are independent: up to three workers at once.
             let start = now_ms();
-            let r = report(&p)
-                .map(|r| (r, now_ms() - start))
-                .map_err(|e| e.to_string());
-            background.update(|b| b.report = Some(r));
-            if let Source::Dpsgd {
-                q,
-                sigma,
-                steps,
-                neighbour,
-            } = p.source
-            {
-                let f = neighbour.factor();
-                let mut busy = 0.0;
-                let goals = [
-                    (Goal::Advantage, p.target_adv),
-                    (Goal::TprAtFpr { alpha: p.alpha }, p.target_tpr),
-                ];
-                for (i, (goal, target)) in goals.into_iter().enumerate() {
-                    background.update(|b| {
-                        b.status =
-                            format!("calibrating σ to the {} target…", ["advantage", "TPR"][i])
-                    });
-                    let found = match SigmaSearch::for_goal(
-                        q,
-                        steps,
-                        goal,
-                        target,
-                        DEFAULT_INTERVAL,
-                        sigma / f,
-                    ) {
-                        Err(e) => Some(Err(e.to_string())),
-                        Ok(s) => crate::jobs::run_search(s, current, &mut busy, |_| {}).await,
-                    };
-                    let Some(found) = found.map(|r| r.map(|s| s * f)) else {
+            let report = pool::run(GROUP, &Job::Attack(query.clone()), move |u| {
+                if let JobUpdate::AttackReport(r) = u {
+                    background.update(|b| b.report = Some(r.map(|r| (*r, now_ms() - start))));
+                }
+            });
+            let calibration = |which: Calibration| {
+                let job = Job::AttackCalibration(query.clone(), which);
+                pool::run(GROUP, &job, move |u| {
+                    let JobUpdate::Calibrated(Some(c)) = u else {
                         return;
                     };
                     background.update(|b| {
-                        b.calibration_ms = busy;
-                        if i == 0 {
-                            b.sigma_adv = Some(found)
-                        } else {
-                            b.sigma_tpr = Some(found)
+                        b.calibration_ms = now_ms() - start;
+                        match which {
+                            Calibration::Advantage => {
+                                b.sigma_adv = Some(c.sigma);
+                                b.eps_at_sigma = c.eps_at_sigma;
+                            }
+                            Calibration::Tpr => b.sigma_tpr = Some(c.sigma),
                         }
-                    });
-                }
-                next_tick().await;
-                if !current() {
-                    return;
-                }
-                if let Some(Ok(s)) = background.with_untracked(|b| b.sigma_adv.clone()) {
-                    let eps = dpsgd_epsilon(q, s / f, steps, p.delta, DEFAULT_INTERVAL).ok();
-                    background.update(|b| b.eps_at_sigma = eps);
+                    })
+                })
+            };
+            let ends = if calibrates {
+                let (a, b, c) = futures::join!(
+                    report,
+                    calibration(Calibration::Advantage),
+                    calibration(Calibration::Tpr)
+                );
+                vec![a, b, c]
+            } else {
+                vec![report.await]
+            };
+            for ended in ends {
+                match ended {
+                    Err(JobEnd::Cancelled) => return,
+                    Err(JobEnd::Failed(e)) => return background.update(|b| b.status = e),
+                    Ok(()) => {}
                 }
             }
-            background.update(|b| b.status.clear());
+            if current() {
+                background.update(|b| b.status.clear());
+            }
         });
     });
     let state = AttackState {

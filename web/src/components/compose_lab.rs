@@ -5,14 +5,16 @@ use super::number_field::NumberField;
 use super::share_panel::SharePanel;
 use super::stat::Stat;
 use super::xy_canvas::XyCanvas;
-use crate::browser::{next_tick, now_ms};
+use crate::browser::now_ms;
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::{exact, sig};
+use crate::pool::{self, JobEnd};
 use crate::url::use_url;
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::compose_lab::{
     accountants, accountants_grid, format_list, parse_list, Accountants, ComposeParams, ComposedPld,
 };
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -45,6 +47,9 @@ fn delta_grid() -> Vec<f64> {
         .collect()
 }
 
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "compose";
+
 /// The composition lab.
 #[component]
 pub fn ComposeLab() -> impl IntoView {
@@ -57,22 +62,37 @@ pub fn ComposeLab() -> impl IntoView {
     let list_only = Memo::new(move |_| params.with(|p| (p.list.clone(), p.grid)));
     let pld = RwSignal::new(None::<Result<(ComposedPld, f64), String>>);
     let generation = StoredValue::new(0u64);
+    // Leaving the lab stops its jobs.
+    on_cleanup(|| pool::cancel(GROUP));
     Effect::new(move |_| {
         let (list, grid) = list_only.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         pld.set(None);
+        pool::cancel(GROUP);
+        let query = ComposeParams {
+            list,
+            grid,
+            delta: params.with_untracked(|p| p.delta),
+        }
+        .to_query()
+        .to_query_string();
         spawn_local(async move {
-            next_tick().await;
+            let start = now_ms();
+            let mut result = None;
+            let ended = pool::run(GROUP, &Job::ComposePld(query), |u| {
+                if let JobUpdate::ComposedPld(r) = u {
+                    result = Some(r.map(|c| (*c, now_ms() - start)));
+                }
+            })
+            .await;
             if generation.try_get_value() != Some(mine) {
                 return;
             }
-            let start = now_ms();
-            let result = ComposedPld::with_grid(&list, grid)
-                .map(|c| (c, now_ms() - start))
-                .map_err(|e| e.to_string());
-            if generation.try_get_value() == Some(mine) {
-                pld.set(Some(result));
+            match ended {
+                Ok(()) => pld.set(result),
+                Err(JobEnd::Failed(e)) => pld.set(Some(Err(e))),
+                Err(JobEnd::Cancelled) => {}
             }
         });
     });

@@ -1,14 +1,14 @@
 //! The DP-SGD lab (`?lab=dpsgd`): the RDP accountant on every change, and the PLD accountant and the
-//! σ-for-target search in the background (piece by piece, yielding to the page between pieces).
+//! σ-for-target searches in the worker pool (two jobs at once).
 
 use super::{dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults, share_panel::SharePanel};
-use crate::browser::{next_tick, now_ms};
+use crate::browser::now_ms;
+use crate::pool::{self, JobEnd};
 use crate::url::use_url;
-use dp_playground::accounting::pld::{dpsgd_epsilon, EpsilonBand, DEFAULT_INTERVAL};
-use dp_playground::dpsgd_lab::{
-    library_snippet, markdown, pld_epsilon, rdp_report, sigma_for_target, sigma_search_pld,
-    DpsgdParams, RdpReport,
-};
+use dp_playground::accounting::pld::EpsilonBand;
+use dp_playground::dpsgd_lab::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
+use dp_playground::jobs::labs::DpsgdUpdate;
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use leptos::prelude::*;
@@ -27,6 +27,8 @@ pub struct Background {
     pub pld_points: Vec<(f64, f64)>,
     /// What is being computed now (empty when done).
     pub status: String,
+    /// T, where the PLD's ε at T goes on the curve.
+    pub steps: Option<f64>,
 }
 
 /// The lab's state, shared by its parts.
@@ -51,6 +53,40 @@ impl DpsgdState {
     }
 }
 
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "dpsgd";
+
+/// Shows one background result; times are measured here, from the job's start (ε) or from RDP's σ
+/// (the PLD's σ search, which starts from it).
+fn apply_update(
+    background: RwSignal<Background>,
+    u: DpsgdUpdate,
+    start: f64,
+    sigma_start: &std::cell::Cell<f64>,
+) {
+    background.update(|b| match u {
+        DpsgdUpdate::Status(s) => b.status = s,
+        DpsgdUpdate::Pld(r) => {
+            if let (Ok(e), Some(t)) = (&r, b.steps) {
+                b.pld_points.push((t, e.upper));
+                b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            b.pld = Some(r.map(|e| (e, now_ms() - start)));
+        }
+        DpsgdUpdate::CurvePoint(t, e) => {
+            b.pld_points.push((t, e));
+            b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        DpsgdUpdate::SigmaRdp(r) => {
+            sigma_start.set(now_ms());
+            b.sigma_for_target = Some(r);
+        }
+        DpsgdUpdate::SigmaPld(r) => {
+            b.sigma_for_target_pld = Some(r.map(|s| (s, now_ms() - sigma_start.get())))
+        }
+    });
+}
+
 /// The DP-SGD lab.
 #[component]
 pub fn DpsgdLab() -> impl IntoView {
@@ -64,79 +100,42 @@ pub fn DpsgdLab() -> impl IntoView {
     });
     let background = RwSignal::new(Background::default());
     let generation = StoredValue::new(0u64);
+    // Leaving the lab stops its jobs.
+    on_cleanup(|| pool::cancel(GROUP));
     Effect::new(move |_| {
         let p = params.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         let current = move || generation.try_get_value() == Some(mine);
         background.set(Background {
-            status: "searching σ for the target ε…".into(),
+            status: "PLD accountant and σ for the target ε…".into(),
+            steps: Some(p.total_steps() as f64),
             ..Default::default()
         });
+        pool::cancel(GROUP);
+        let query = p.to_query().to_query_string();
         spawn_local(async move {
-            next_tick().await;
-            if !current() {
-                return;
-            }
-            let sigma = sigma_for_target(&p).map_err(|e| e.to_string());
-            background.update(|b| {
-                b.sigma_for_target = Some(sigma);
-                b.status = "PLD accountant: T steps…".into();
-            });
-            next_tick().await;
-            if !current() {
-                return;
-            }
-            let steps = p.total_steps();
+            // ε and the σ searches are independent: two workers at once.
             let start = now_ms();
-            let eps = pld_epsilon(&p, steps)
-                .map(|e| (e, now_ms() - start))
-                .map_err(|e| e.to_string());
-            background.update(|b| {
-                if let Ok((e, _)) = eps {
-                    b.pld_points.push((steps as f64, e.upper));
-                }
-                b.pld = Some(eps);
-                b.status = "PLD accountant: σ for the target ε…".into();
-            });
-            // σ for the target by the PLD: one accountant evaluation per pause, seeded by RDP's σ.
-            let seed = background
-                .with_untracked(|b| b.sigma_for_target.clone().and_then(|r| r.ok()))
-                .unwrap_or(p.sigma);
-            let mut busy = 0.0;
-            let progress = |n: u32| {
-                background.update(|b| {
-                    b.status = format!("PLD accountant: σ for the target ε, {n} evaluations…")
-                })
-            };
-            let found = match sigma_search_pld(&p, seed) {
-                Err(e) => Err(e.to_string()),
-                Ok(search) => {
-                    match crate::jobs::run_search(search, current, &mut busy, progress).await {
-                        None => return,
-                        Some(r) => r.map(|s| (s * p.neighbour.factor(), busy)),
-                    }
+            let sigma_start = std::cell::Cell::new(start);
+            let apply = |u: JobUpdate| {
+                if let JobUpdate::Dpsgd(u) = u {
+                    apply_update(background, u, start, &sigma_start)
                 }
             };
-            background.update(|b| b.sigma_for_target_pld = Some(found));
-            for (i, fraction) in [0.125, 0.25, 0.5, 0.75].into_iter().enumerate() {
-                background.update(|b| {
-                    b.status = format!("PLD accountant: the ε-versus-steps curve, {}/4…", i + 1)
-                });
-                next_tick().await;
-                if !current() {
-                    return;
-                }
-                let t = ((steps as f64) * fraction).ceil().max(1.0) as u64;
-                let grid = p.grid.unwrap_or(DEFAULT_INTERVAL);
-                if let Ok(e) = dpsgd_epsilon(p.rate(), p.effective_sigma(), t, p.delta, grid) {
-                    background.update(|b| {
-                        b.pld_points.push((t as f64, e));
-                        b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    });
+            let pld = pool::run(GROUP, &Job::DpsgdPld(query.clone()), apply);
+            let sigma = pool::run(GROUP, &Job::DpsgdSigma(query), apply);
+            let (a, b) = futures::join!(pld, sigma);
+            for ended in [a, b] {
+                match ended {
+                    Err(JobEnd::Cancelled) => return,
+                    Err(JobEnd::Failed(e)) => return background.update(|b| b.status = e),
+                    Ok(()) => {}
                 }
             }
-            background.update(|b| b.status.clear());
+            if current() {
+                background.update(|b| b.status.clear());
+            }
         });
     });
     let state = DpsgdState {

@@ -87,6 +87,8 @@ pub fn TangentLab() -> impl IntoView {
     };
     provide_context(state);
     let generation = StoredValue::new(0u64);
+    // Leaving the lab stops its jobs.
+    on_cleanup(|| pool::cancel(GROUP));
     Effect::new(move |_| {
         let p = params.get();
         generation.update_value(|g| *g += 1);

@@ -6,12 +6,14 @@ use super::share_panel::SharePanel;
 use super::wdp_fig1::Fig1;
 use super::wdp_fig2::Fig2;
 use super::wdp_fig3::Fig3;
-use crate::browser::{next_tick, now_ms};
+use crate::browser::now_ms;
+use crate::pool;
 use crate::url::use_url;
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
 use dp_playground::wdp::accountants::Accounting;
-use dp_playground::wdp::synthetic::{Curves, SyntheticRun};
+use dp_playground::wdp::synthetic::Curves;
 use dp_playground::wdp_lab::{markdown, Figure, WdpParams};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -63,8 +65,8 @@ impl WdpState {
     }
 }
 
-/// Steps are run in slices of about this many milliseconds, with a pause for the page between slices.
-const SLICE_MS: f64 = 40.0;
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "wdp";
 
 /// The WDP lab.
 #[component]
@@ -85,6 +87,8 @@ pub fn WdpLab() -> impl IntoView {
     let needed =
         Memo::new(move |_| params.with(|p| p.fig == Figure::Accountants) || run_wanted.get());
     let generation = StoredValue::new(0u64);
+    // Leaving the lab stops its jobs.
+    on_cleanup(|| pool::cancel(GROUP));
     Effect::new(move |_| {
         let seed = seed.get();
         if !needed.get() || run.with_untracked(|r| r.seed == Some(seed)) {
@@ -99,28 +103,27 @@ pub fn WdpLab() -> impl IntoView {
             total: acc.steps,
             ..Default::default()
         });
+        pool::cancel(GROUP);
         spawn_local(async move {
             let start = now_ms();
-            let mut job = SyntheticRun::new(seed, acc);
-            while !job.is_done() {
-                next_tick().await;
-                if !current() {
+            let _ = pool::run(GROUP, &Job::WdpFig2(seed), move |u| {
+                let JobUpdate::WdpCurves(done, total, curves) = u else {
                     return;
+                };
+                let Ok(curves) = <[[Curves; 2]; 4]>::try_from(curves) else {
+                    return;
+                };
+                if current() {
+                    run.set(RunState {
+                        seed: Some(seed),
+                        done,
+                        total,
+                        ms: now_ms() - start,
+                        curves,
+                    });
                 }
-                let slice = now_ms();
-                while !job.is_done() && now_ms() - slice < SLICE_MS {
-                    job.step();
-                }
-                let (done, total) = job.progress();
-                let curves = job.curves.clone();
-                run.set(RunState {
-                    seed: Some(seed),
-                    done,
-                    total,
-                    ms: now_ms() - start,
-                    curves,
-                });
-            }
+            })
+            .await;
         });
     });
     let share_markdown = Signal::derive(move || {

@@ -3,10 +3,16 @@
 //! and both cross the worker boundary as postcard bytes ([`encode`], [`decode`]): bit-exact for every
 //! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
 
+pub mod labs;
+
+use crate::attack::report::AttackReport;
+use crate::compose_lab::ComposedPld;
 use crate::query::Query;
 use crate::tangent_lab::background::{extras, Extra};
 use crate::tangent_lab::parallel::{Columns, Plan};
 use crate::tangent_lab::{Report, TangentParams};
+use crate::wdp::synthetic::Curves;
+use labs::{Calibrated, Calibration, DpsgdUpdate};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// A piece of heavy work, described by the link it belongs to.
@@ -43,6 +49,18 @@ pub enum Job {
         /// as a sequence element, 10× slower on the page's thread that forwards them).
         parts: Vec<serde_bytes::ByteBuf>,
     },
+    /// DP-SGD lab: ε by the PLD at T steps and the curve ([`labs::dpsgd_pld`]).
+    DpsgdPld(String),
+    /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`labs::dpsgd_sigma`]).
+    DpsgdSigma(String),
+    /// Composition lab: the composed PLD pair.
+    ComposePld(String),
+    /// Attack lab: the curve and risk numbers.
+    Attack(String),
+    /// Attack lab: one calibration.
+    AttackCalibration(String, Calibration),
+    /// WDP lab: Figure 2's synthetic run from a seed.
+    WdpFig2(u64),
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -58,6 +76,16 @@ pub enum Update {
     TangentReport(Box<Report>),
     /// Tangent lab: one result after the report.
     TangentExtra(Extra),
+    /// DP-SGD lab: a result.
+    Dpsgd(DpsgdUpdate),
+    /// Composition lab: the composed PLD pair, or why not.
+    ComposedPld(Result<Box<ComposedPld>, String>),
+    /// Attack lab: the report, or why not.
+    AttackReport(Result<Box<AttackReport>, String>),
+    /// Attack lab: a calibration (`None` for a list, which has no σ).
+    Calibrated(Option<Calibrated>),
+    /// WDP lab: steps done, in all, and the curves (panels × clipping on/off).
+    WdpCurves(u32, u32, Vec<[Curves; 2]>),
     /// The job could not run (a refused link).
     Error(String),
     /// The job is over.
@@ -101,6 +129,18 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
             emit(Update::TangentReport(Box::new(report.clone())));
             extras(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
+        Job::DpsgdPld(query) => labs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
+        Job::DpsgdSigma(query) => labs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
+        Job::ComposePld(query) => {
+            emit(Update::ComposedPld(labs::compose_pld(&query).map(Box::new)))
+        }
+        Job::Attack(query) => emit(Update::AttackReport(labs::attack(&query).map(Box::new))),
+        Job::AttackCalibration(query, which) => {
+            emit(Update::Calibrated(labs::attack_calibration(&query, which)))
+        }
+        Job::WdpFig2(seed) => labs::wdp_fig2(seed, 5, &mut |done, total, curves| {
+            emit(Update::WdpCurves(done, total, curves))
+        }),
     }
     Ok(())
 }
@@ -185,6 +225,63 @@ mod tests {
         assert!(out
             .iter()
             .any(|u| matches!(u, Update::TangentExtra(Extra::LangevinR(_)))));
+    }
+
+    /// Every accountant job runs through the wire format and ends with Done, its results equal to the
+    /// direct calls'.
+    #[test]
+    fn accountant_jobs_round_trip() {
+        let collect = |job: Job| {
+            let mut out = Vec::new();
+            run(
+                decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
+                &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
+            );
+            assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
+            out
+        };
+        let dpsgd = "n=60000&batch=600&sigma=1.1&epochs=2&delta=1e-5&target_eps=1";
+        let out = collect(Job::DpsgdPld(dpsgd.into()));
+        assert!(
+            matches!(&out[0], Update::Dpsgd(DpsgdUpdate::Pld(Ok(b))) if b.upper >= b.lower && b.lower > 0.0)
+        );
+        let points = out
+            .iter()
+            .filter(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::CurvePoint(..))))
+            .count();
+        assert_eq!(points, labs::CURVE_FRACTIONS.len());
+        let out = collect(Job::DpsgdSigma(dpsgd.into()));
+        assert!(out
+            .iter()
+            .any(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::SigmaPld(Ok(s))) if *s > 0.0)));
+        let list = "list=gauss:3*10,lap:0.2*5&delta=1e-5";
+        let out = collect(Job::ComposePld(list.into()));
+        let want = labs::compose_pld(list).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(&out[0], Update::ComposedPld(Ok(c)) if **c == want));
+        let attack = "source=dpsgd&q=0.01&sigma=1&steps=100&delta=1e-5&alpha=0.01";
+        let out = collect(Job::Attack(attack.into()));
+        assert!(matches!(&out[0], Update::AttackReport(Ok(_))));
+        let out = collect(Job::AttackCalibration(
+            attack.into(),
+            Calibration::Advantage,
+        ));
+        assert!(matches!(
+            &out[0],
+            Update::Calibrated(Some(Calibrated {
+                sigma: Ok(_),
+                eps_at_sigma: Some(_)
+            }))
+        ));
+        let out = collect(Job::AttackCalibration(
+            "source=list&list=gauss:2".into(),
+            Calibration::Tpr,
+        ));
+        assert_eq!(out[0], Update::Calibrated(None));
+        let out = collect(Job::WdpFig2(1));
+        let Some(Update::WdpCurves(done, total, curves)) = out.iter().rev().nth(1) else {
+            panic!("{out:?}")
+        };
+        assert_eq!((done, curves.len()), (total, 4));
     }
 
     #[test]
