@@ -34,7 +34,8 @@ html = html
   .replace(/<link rel="stylesheet"[^>]*>/, () => `<style>\n${css}\n</style>`)
   .replace(/<script type="module">[\s\S]*?<\/script>/, '')
   .replace(/<link rel="modulepreload"[^>]*>/g, '')
-  .replace(/<link rel="preload"[^>]*>/g, '');
+  .replace(/<link rel="preload"[^>]*>/g, '')
+  .replace(/<script id="worker-preload">[\s\S]*?<\/script>/, '');
 // The glue is an ES module; inline, its exports are simply unused. It starts the app with the bytes.
 const loader = `<script type="module">
 ${js.replace(/^export \{[^}]*\};?\s*$/m, '')}

@@ -62,9 +62,18 @@ const STORE: usize = 4_000_000;
 /// Columns kept for the pairs when not all pairs are tried.
 const TOP: usize = 24;
 
-/// Columns are processed in this many consecutive parts, whatever the number of workers: parts are
-/// merged in order, so the sums (and so every norm) are the same bit for bit on 1 or 16 threads.
+/// Columns are processed in at most this many consecutive parts, however many workers there are: parts
+/// are merged in order, so the sums (and so every norm) are the same bit for bit on 1 or 16 threads.
 pub const PARTS: usize = 16;
+/// Loss evaluations below which a pass is not split further: a part costs a round trip to a worker
+/// (a few ms), so small instances go in one or two parts.
+pub const PART_WORK: usize = 4_000_000;
+
+/// How many parts a pass of `work` loss evaluations is split into: between 1 and [`PARTS`], from the
+/// instance's size alone (never from the number of workers).
+pub fn parts_for(work: usize) -> usize {
+    work.div_ceil(PART_WORK).clamp(1, PARTS)
+}
 
 /// Computes every norm and R for `inst` at its Gibbs distribution `log_q` over `params`, part by part
 /// in the same order as the parallel page does.
@@ -140,9 +149,10 @@ impl NormsContext {
         self.params.len()
     }
 
-    /// The [`PARTS`] consecutive column ranges (fewer when there are fewer columns).
+    /// The consecutive column ranges ([`parts_for`] the pass's work).
     pub fn parts(&self) -> Vec<std::ops::Range<usize>> {
-        split(self.columns(), PARTS)
+        let work = self.columns().saturating_mul(self.params.len());
+        split(self.columns(), parts_for(work))
     }
 
     /// The norms from the merged accumulators. With B(w,i) = q(w)√p_i G(w,i) and u_i = √p_i f_i (a unit

@@ -1,13 +1,13 @@
 //! The report in parts that can run anywhere (a web worker each) and merge, in a fixed order, to the
 //! same bits whatever the number of threads: the empirical risk split over the parameters (each sum over
 //! the data runs in data order, so any split gives the same sums), then the norms' columns in
-//! [`crate::tangent::norms::PARTS`] fixed ranges whose accumulators are added in range order.
+//! ranges fixed by the instance's size ([`parts_for`]) whose accumulators are added in range order.
 
 use super::{Report, TangentParams};
 use crate::error::{Error, Result};
 use crate::tangent::gibbs::{log_gibbs, Instance};
 use crate::tangent::kernel::Kernel;
-use crate::tangent::norms::{split, NormsContext, NormsPart, PARTS};
+use crate::tangent::norms::{parts_for, split, NormsContext, NormsPart};
 use crate::tangent::removal::{change, risks_after_removals};
 use std::ops::Range;
 
@@ -64,9 +64,10 @@ impl Plan {
         (self.params.len() as f64) * (n + k) as f64
     }
 
-    /// The parameter ranges of the first pass ([`PARTS`] of them; any split gives the same sums).
+    /// The parameter ranges of the first pass ([`parts_for`] its work; any split gives the same sums).
     pub fn risk_ranges(&self) -> Vec<Range<usize>> {
-        split(self.params.len(), PARTS)
+        let work = self.params.len().saturating_mul(self.instance.data.len());
+        split(self.params.len(), parts_for(work))
     }
 
     /// The empirical risk Σ_i r(w, x_i)/N at the parameters `range` ([`Kernel`]'s values), each sum in

@@ -1,10 +1,85 @@
-// Timings in the browser (not a test): `node tests/e2e/bench.mjs` after a build. Prints the lab's own
-// compute time and each chart's draw time at the heaviest settings, and the time from a slider move
-// to the redrawn charts, against the 16 ms frame and the 500 ms budget for 10^7 respondents.
+// Timings in the browser (not a test): `node tests/e2e/bench.mjs` after a build. First one table: for
+// each lab's default link and each heavy link, the time from navigation to the first number on screen,
+// to the end of every background job, and the longest main-thread task (PerformanceObserver longtask)
+// while jobs ran; then the bundle sizes. Then the lab's own compute and draw times at the heaviest
+// settings and the time from a slider move to the redrawn charts, against the 16 ms frame.
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { launchBrowser, newPage, openLab, serveDist, waitDrawn } from './harness.mjs';
 
 const server = await serveDist();
 const browser = await launchBrowser();
+
+// [lab, link, the first number's test id, the status line that empties when every job is done, or
+// `value:` and a number that becomes finite then]
+const CASES = [
+  ['rr', '?lab=rr', 'rr-p-truth', null],
+  ['mechanisms', '?lab=mechanisms', 'mech-sigma-analytic', null],
+  ['compose', '?lab=compose', 'compose-eps-basic', 'compose-status'],
+  ['compose (heavy)', '?lab=compose&list=lap:0.01*100000,gauss:2*1000&delta=1e-5', 'compose-eps-basic', 'compose-status'],
+  ['dpsgd', '?lab=dpsgd', 'dpsgd-eps-rdp', 'dpsgd-status'],
+  ['dpsgd (heavy)', '?lab=dpsgd&q=0.01&sigma=1&steps=100000&delta=1e-5&target_eps=3', 'dpsgd-eps-rdp', 'dpsgd-status'],
+  ['attack', '?lab=attack', 'attack-eps', 'attack-status'],
+  ['wdp fig 1', '?lab=wdp&fig=1', 'wdp-fig1-value', null],
+  ['wdp fig 2', '?lab=wdp&fig=2&seed=1', 'wdp-fig2-final-wdp', 'value:wdp-fig2-ms'],
+  ['tangent', '?lab=tangent', 'tdp-norm-tv', 'tdp-status'],
+  ['tangent (41², N=10³)', '?lab=tangent&model=linear2d&loss=logistic&n=1000&wgrid=-3:3:41', 'tdp-norm-tv', 'tdp-status'],
+  ['tangent (200², N=10⁴)', '?lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200', 'tdp-norm-tv', 'tdp-status'],
+  ['about', '?lab=about', 'about-sides', null],
+];
+
+/** Installed before the page's own scripts: records when each test id first appears and every long task. */
+function watch([firstId, statusId]) {
+  window.__bench = { first: null, done: null, tasks: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.tasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  const check = () => {
+    const b = window.__bench;
+    if (b.first === null && document.querySelector(`[data-testid="${firstId}"]`)) b.first = performance.now();
+    const byValue = statusId && statusId.startsWith('value:');
+    const el = statusId && document.querySelector(`[data-testid="${statusId.replace('value:', '')}"]`);
+    const over = !statusId || (el && (byValue ? Number.isFinite(parseFloat(el.dataset.value)) : el.textContent.trim() === ''));
+    if (b.first !== null && b.done === null && over) {
+      b.done = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+}
+
+const rows = [];
+for (const [name, link, firstId, statusId] of CASES.filter(([n]) => new RegExp(process.env.BENCH_CASES ?? '').test(n))) {
+  if (process.env.BENCH_VERBOSE) console.log(name);
+  const page = await newPage(browser);
+  await page.addInitScript(watch, [firstId, statusId]);
+  await page.goto(`${server.url}${link}`);
+  await page.waitForFunction(() => window.__bench && window.__bench.done !== null, null, { timeout: 120_000 }).catch(async (e) => { console.log(name, await page.evaluate(() => window.__bench)); throw e; });
+  // Let late long tasks (drawing the last results) be reported.
+  await page.waitForTimeout(300);
+  const b = await page.evaluate(() => window.__bench);
+  const during = b.tasks.filter(([t]) => t >= b.first && t < b.done + 300).map(([, d]) => d);
+  const load = b.tasks.filter(([t]) => t < b.first).map(([, d]) => d);
+  rows.push({
+    link: name,
+    'first number (ms)': b.first.toFixed(0),
+    'all jobs done (ms)': statusId ? b.done.toFixed(0) : '—',
+    'longest task after it, while jobs ran (ms)': statusId ? (during.length ? Math.max(...during).toFixed(0) : '< 50') : '—',
+    'longest task until the first number (ms)': load.length ? Math.max(...load).toFixed(0) : '< 50',
+  });
+  await page.close();
+}
+console.table(rows);
+
+const dist = new URL('../../dist/', import.meta.url);
+const sizes = readdirSync(dist).filter((f) => /\.(wasm|js|css|html)$/.test(f)).map((f) => {
+  const bytes = readFileSync(new URL(f, dist));
+  return { file: f, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length };
+});
+console.table(sizes);
+const first = sizes.filter((s) => !s.file.startsWith('dp-playground-worker'));
+const sum = (k) => first.reduce((a, s) => a + s[k], 0);
+console.log(`first download (page, glue, main module, styles): ${sum('bytes')} bytes, ${sum('gzip')} gzip, ${sum('brotli')} brotli (target 400 KB gzip = ${(sum('gzip') / 409600).toFixed(2)} of it); the worker module loads on a lab's first job`);
+
 const timings = (page) => page.evaluate(() => ({
   compute: Number(document.querySelector('[data-testid="rr-compute-ms"]').dataset.value),
   draws: [...document.querySelectorAll('canvas')].map((c) => Number(c.dataset.drawMs)),

@@ -274,7 +274,7 @@ async fn load_source() -> Result<(String, JsValue), String> {
     let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let (glue, bytes) = match inline {
+    let (glue, module) = match inline {
         Some(f) => {
             let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
             let glue = js_sys::Reflect::get(&o, &"js".into())
@@ -282,25 +282,42 @@ async fn load_source() -> Result<(String, JsValue), String> {
                 .and_then(|j| j.as_string())
                 .ok_or("the inline worker has no glue")?;
             let bytes = js_sys::Reflect::get(&o, &"wasm".into()).map_err(|e| format!("{e:?}"))?;
-            (glue, bytes)
-        }
-        None => {
-            let glue = fetch(WORKER_JS).await?;
-            let glue = JsFuture::from(glue.text().map_err(|e| format!("{e:?}"))?)
-                .await
-                .map_err(|e| format!("{e:?}"))?
-                .as_string()
-                .unwrap_or_default();
-            let wasm = fetch(WORKER_WASM).await?;
-            let bytes = JsFuture::from(wasm.array_buffer().map_err(|e| format!("{e:?}"))?)
+            let module = JsFuture::from(js_sys::WebAssembly::compile(&bytes))
                 .await
                 .map_err(|e| format!("{e:?}"))?;
-            (glue, bytes)
+            (glue, module)
+        }
+        None => {
+            // Both files at once; the module compiles as it streams in.
+            let (glue, module) = futures::join!(
+                async {
+                    let glue = fetch(WORKER_JS).await?;
+                    JsFuture::from(glue.text().map_err(|e| format!("{e:?}"))?)
+                        .await
+                        .map_err(|e| format!("{e:?}"))
+                },
+                async {
+                    let response: JsValue = fetch(WORKER_WASM).await?.into();
+                    let wasm: js_sys::Promise = js_sys::Promise::resolve(&response);
+                    match JsFuture::from(js_sys::WebAssembly::compile_streaming(&wasm)).await {
+                        Ok(module) => Ok(module),
+                        // A server that sends .wasm with another type refuses streaming: bytes then.
+                        Err(_) => {
+                            let again = fetch(WORKER_WASM).await?;
+                            let bytes =
+                                JsFuture::from(again.array_buffer().map_err(|e| format!("{e:?}"))?)
+                                    .await
+                                    .map_err(|e| format!("{e:?}"))?;
+                            JsFuture::from(js_sys::WebAssembly::compile(&bytes))
+                                .await
+                                .map_err(|e| format!("{e:?}"))
+                        }
+                    }
+                }
+            );
+            (glue?.as_string().unwrap_or_default(), module?)
         }
     };
-    let module = JsFuture::from(js_sys::WebAssembly::compile(&bytes))
-        .await
-        .map_err(|e| format!("{e:?}"))?;
     let parts = js_sys::Array::of2(&glue.into(), &BOOTSTRAP.into());
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/javascript");
