@@ -4,6 +4,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 trunk build --release --offline "$@"
-ls -l dist
+# Precompressed .gz and .br beside each asset, for servers that serve them.
+node "$(dirname "${BASH_SOURCE[0]}")/compress.mjs"
 # The same site as one HTML file that opens from disk (dist-single/dp-playground.html).
 node "$(dirname "${BASH_SOURCE[0]}")/single-file.mjs"

@@ -16,7 +16,7 @@ cargo test --workspace
 
 say "Release build of the site (trunk build --release --offline)"
 trunk build --release --offline
-ls -l dist
+node scripts/compress.mjs
 node scripts/single-file.mjs
 
 say "Browser tests (playwright-core + Debian chromium, headless)"
