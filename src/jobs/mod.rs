@@ -45,6 +45,8 @@ pub enum Job {
         query: String,
         /// The whole risk.
         risk: Vec<f64>,
+        /// ln q, as the column parts used it.
+        log_q: Vec<f64>,
         /// The encoded column parts, in range order (as bytes: serde's default would encode each u8
         /// as a sequence element, 10× slower on the page's thread that forwards them).
         parts: Vec<serde_bytes::ByteBuf>,
@@ -119,13 +121,18 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
             let part = columns.part(from..to, &mut |done| emit(Update::Progress(done)));
             emit(Update::NormsPart(encode(&part)));
         }
-        Job::TangentFinish { query, risk, parts } => {
+        Job::TangentFinish {
+            query,
+            risk,
+            log_q,
+            parts,
+        } => {
             let (p, plan) = tangent_plan(&query)?;
             let parts = parts
                 .iter()
                 .map(|b| decode(b.as_slice()))
                 .collect::<Result<Vec<_>, _>>()?;
-            let report = plan.finish(risk, parts);
+            let report = plan.finish(risk, log_q, parts);
             emit(Update::TangentReport(Box::new(report.clone())));
             extras(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
@@ -219,6 +226,7 @@ mod tests {
         let out = collect(Job::TangentFinish {
             query: query.into(),
             risk,
+            log_q: columns.log_q.clone(),
             parts,
         });
         assert!(matches!(&out[0], Update::TangentReport(r) if **r == whole));

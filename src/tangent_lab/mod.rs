@@ -249,7 +249,7 @@ pub fn report(p: &TangentParams) -> Result<Report> {
         .into_iter()
         .map(|r| columns.part(r, &mut |_| {}))
         .collect();
-    Ok(plan.finish(risk, parts))
+    Ok(plan.finish(risk, columns.log_q, parts))
 }
 
 #[cfg(test)]
@@ -353,7 +353,11 @@ mod tests {
             .map(|r| (r.start, columns.part(r, &mut |_| {})))
             .collect();
         parts.sort_by_key(|x| x.0);
-        let r = plan.finish(risk, parts.into_iter().map(|x| x.1).collect());
+        let r = plan.finish(
+            risk,
+            columns.log_q.clone(),
+            parts.into_iter().map(|x| x.1).collect(),
+        );
         assert_eq!(r, whole);
     }
 }

@@ -102,9 +102,10 @@ impl Plan {
         }
     }
 
-    /// The report from the whole risk and the column parts in range order.
-    pub fn finish(&self, risk: Vec<f64>, parts: Vec<NormsPart>) -> Report {
-        let columns = self.columns(&risk);
+    /// The report from the whole risk, the ln q the column parts used (so that no module's own
+    /// rounding of ln q can differ from theirs) and the parts in range order.
+    pub fn finish(&self, risk: Vec<f64>, log_q: Vec<f64>, parts: Vec<NormsPart>) -> Report {
+        let columns = Columns::from_log_q(self, log_q);
         let merged = NormsPart::merge(&columns.ctx, parts);
         let norms = columns.ctx.finish(&merged);
         let inst = &self.instance;

@@ -152,6 +152,8 @@ fn pump() {
                 for q in pool.queue.drain(..) {
                     let _ = q.tx.unbounded_send(Update::Error(e.clone()));
                 }
+                // The next job tries again (a network blip should not disable a lab for good).
+                pool.source = Source::NotLoaded;
                 return false;
             }
             Source::Ready { .. } => {}
@@ -215,37 +217,46 @@ impl Pool {
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
-                let update = decode::<Update>(&bytes).unwrap_or_else(Update::Error);
-                finish_or_forward(id, update);
+                match decode::<Update>(&bytes) {
+                    Ok(update) => finish_or_forward(id, update),
+                    // A worker that speaks another protocol (a stale cached module) may still be
+                    // running its job: it is stopped, never given another one.
+                    Err(e) => drop_worker(id, e),
+                }
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
         let on_error =
             Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
                 e.prevent_default();
-                let message = format!("the worker stopped: {}", e.message());
-                POOL.with_borrow_mut(|pool| {
-                    if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
-                        let slot = pool.slots.remove(i);
-                        slot.worker.terminate();
-                        if let Some((_, tx)) = slot.busy {
-                            let _ = tx.unbounded_send(Update::Error(message));
-                        }
-                    }
-                });
-                pump();
+                drop_worker(id, format!("the worker stopped: {}", e.message()));
             });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         on_error.forget();
-        worker
-            .post_message(module)
-            .map_err(|e| format!("the module could not be sent: {e:?}"))?;
+        if let Err(e) = worker.post_message(module) {
+            worker.terminate();
+            return Err(format!("the module could not be sent: {e:?}"));
+        }
         Ok(Slot {
             id,
             worker,
             busy: None,
         })
     }
+}
+
+/// Terminates worker `id` and fails its job with `message`.
+fn drop_worker(id: u64, message: String) {
+    POOL.with_borrow_mut(|pool| {
+        if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
+            let slot = pool.slots.remove(i);
+            slot.worker.terminate();
+            if let Some((_, tx)) = slot.busy {
+                let _ = tx.unbounded_send(Update::Error(message));
+            }
+        }
+    });
+    pump();
 }
 
 /// Sends a worker's update to its job; frees the worker when the job is over.
@@ -327,6 +338,22 @@ async fn load_source() -> Result<(String, JsValue), String> {
     Ok((url, module))
 }
 
+/// The page module's content hash from its file name (trunk hashes it; the worker's files are not), so
+/// that a new build never meets a worker module cached from an older one: the worker's protocol types
+/// live in the core, which is in both modules, so any change to them changes this hash. `index.html`'s
+/// preload uses the same tag.
+fn build_tag() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("link[rel=modulepreload]").ok().flatten())
+        .and_then(|l| l.get_attribute("href"))
+        .and_then(|h| {
+            let name = h.rsplit('/').next()?.strip_suffix(".js")?.to_owned();
+            Some(name.rsplit('-').next()?.to_owned())
+        })
+        .unwrap_or_default()
+}
+
 /// A file beside the page (relative to its address, so any sub-path works).
 async fn fetch(name: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -335,6 +362,7 @@ async fn fetch(name: &str) -> Result<web_sys::Response, String> {
         .and_then(|d| d.base_uri().ok().flatten())
         .ok_or("no base address")?;
     let url = web_sys::Url::new_with_base(name, &base).map_err(|e| format!("{e:?}"))?;
+    url.search_params().set("v", &build_tag());
     let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url.href()))
         .await
         .map_err(|e| format!("{name}: {e:?}"))?

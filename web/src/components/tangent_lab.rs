@@ -221,7 +221,12 @@ async fn compute(p: &TangentParams, state: TangentState) {
         .status
         .set("Merging the parts into the report…".into());
     let parts = parts.into_iter().map(serde_bytes::ByteBuf::from).collect();
-    let job = Job::TangentFinish { query, risk, parts };
+    let job = Job::TangentFinish {
+        query,
+        risk,
+        log_q: columns.log_q,
+        parts,
+    };
     let ended = pool::run(GROUP, &job, |u| match u {
         JobUpdate::TangentReport(r) => {
             state.report_ms.set(now_ms() - start);
@@ -241,7 +246,8 @@ async fn compute(p: &TangentParams, state: TangentState) {
     }
 }
 
-/// The parts' results in order, or `None` (with the failure shown) if any was cancelled or failed.
+/// The parts' results in order, or `None` (with the failure shown, and the other parts stopped) if any
+/// was cancelled or failed.
 fn settle<T>(state: TangentState, results: Vec<Result<T, JobEnd>>) -> Option<Vec<T>> {
     let mut out = Vec::with_capacity(results.len());
     for r in results {
@@ -249,6 +255,7 @@ fn settle<T>(state: TangentState, results: Vec<Result<T, JobEnd>>) -> Option<Vec
             Ok(x) => out.push(x),
             Err(JobEnd::Cancelled) => return None,
             Err(JobEnd::Failed(e)) => {
+                pool::cancel(GROUP);
                 state.status.set(e);
                 return None;
             }

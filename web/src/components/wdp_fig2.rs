@@ -123,7 +123,9 @@ pub fn Fig2() -> impl IntoView {
     });
     let status = move || {
         run.with(|r| {
-            if r.total == 0 {
+            if let Some(e) = &r.failed {
+                e.clone()
+            } else if r.total == 0 {
                 "Starting…".to_string()
             } else if r.done < r.total {
                 format!("Running the synthetic gradients: step {} of {}…", r.done, r.total)

@@ -7,7 +7,7 @@ use super::wdp_fig1::Fig1;
 use super::wdp_fig2::Fig2;
 use super::wdp_fig3::Fig3;
 use crate::browser::now_ms;
-use crate::pool;
+use crate::pool::{self, JobEnd};
 use crate::url::use_url;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
@@ -31,6 +31,8 @@ pub struct RunState {
     pub ms: f64,
     /// `curves[panel][0]` clipped, `[1]` unclipped, panels as the four quantiles.
     pub curves: [[Curves; 2]; 4],
+    /// Why the run failed (the worker could not start), if it did.
+    pub failed: Option<String>,
 }
 
 impl RunState {
@@ -106,7 +108,7 @@ pub fn WdpLab() -> impl IntoView {
         pool::cancel(GROUP);
         spawn_local(async move {
             let start = now_ms();
-            let _ = pool::run(GROUP, &Job::WdpFig2(seed), move |u| {
+            let ended = pool::run(GROUP, &Job::WdpFig2(seed), move |u| {
                 let JobUpdate::WdpCurves(done, total, curves) = u else {
                     return;
                 };
@@ -120,10 +122,18 @@ pub fn WdpLab() -> impl IntoView {
                         total,
                         ms: now_ms() - start,
                         curves,
+                        failed: None,
                     });
                 }
             })
             .await;
+            if let (Err(JobEnd::Failed(e)), true) = (ended, current()) {
+                // Shown in place of the progress; a later change of the link tries again.
+                run.update(|r| {
+                    r.seed = None;
+                    r.failed = Some(e);
+                });
+            }
         });
     });
     let share_markdown = Signal::derive(move || {
