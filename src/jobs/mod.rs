@@ -8,7 +8,7 @@ pub mod labs;
 use crate::attack::report::AttackReport;
 use crate::compose_lab::ComposedPld;
 use crate::query::Query;
-use crate::tangent_lab::background::{extras, Extra};
+use crate::tangent_lab::background::{langevin, sweeps_and_grid, Extra};
 use crate::tangent_lab::parallel::{Columns, Plan};
 use crate::tangent_lab::{Report, TangentParams};
 use crate::wdp::synthetic::Curves;
@@ -39,7 +39,8 @@ pub enum Job {
         to: usize,
     },
     /// Tangent lab: merge the parts (each [`Update::NormsPart`]'s bytes, in range order) into the
-    /// report, then run the extras ([`extras`]) in the same worker, which already holds the report.
+    /// report, then run the sweeps and the grid Monte Carlo ([`sweeps_and_grid`]) in the same worker,
+    /// which already holds the report.
     TangentFinish {
         /// The lab's query string.
         query: String,
@@ -50,6 +51,13 @@ pub enum Job {
         /// The encoded column parts, in range order (as bytes: serde's default would encode each u8
         /// as a sequence element, 10× slower on the page's thread that forwards them).
         parts: Vec<serde_bytes::ByteBuf>,
+    },
+    /// Tangent lab: the Langevin chain for a report, beside the sweeps ([`langevin`]).
+    TangentLangevin {
+        /// The lab's query string.
+        query: String,
+        /// The report.
+        report: Box<Report>,
     },
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`labs::dpsgd_pld`]).
     DpsgdPld(String),
@@ -134,7 +142,11 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
                 .collect::<Result<Vec<_>, _>>()?;
             let report = plan.finish(risk, log_q, parts);
             emit(Update::TangentReport(Box::new(report.clone())));
-            extras(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+            sweeps_and_grid(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+        }
+        Job::TangentLangevin { query, report } => {
+            let (p, _) = tangent_plan(&query)?;
+            langevin(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
         Job::DpsgdPld(query) => labs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
         Job::DpsgdSigma(query) => labs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
@@ -230,6 +242,13 @@ mod tests {
             parts,
         });
         assert!(matches!(&out[0], Update::TangentReport(r) if **r == whole));
+        assert!(out
+            .iter()
+            .any(|u| matches!(u, Update::TangentExtra(Extra::Grid(_)))));
+        let out = collect(Job::TangentLangevin {
+            query: query.into(),
+            report: Box::new(whole),
+        });
         assert!(out
             .iter()
             .any(|u| matches!(u, Update::TangentExtra(Extra::LangevinR(_)))));

@@ -33,8 +33,15 @@ pub enum Extra {
     LangevinR(f64),
 }
 
-/// Runs everything after the report, calling `emit` with each result as it is ready.
+/// Runs everything after the report, calling `emit` with each result as it is ready: on one thread,
+/// [`sweeps_and_grid`] then [`langevin`]; the page runs the two in different workers.
 pub fn extras(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {
+    sweeps_and_grid(p, report, emit);
+    langevin(p, report, emit);
+}
+
+/// The picture, the removal sweeps and the grid Monte Carlo.
+pub fn sweeps_and_grid(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {
     let status = |s: &str| Extra::Status(s.to_string());
     let (rows, cols, _, dl) = picture(report);
     emit(Extra::Picture(rows, cols, dl));
@@ -52,10 +59,6 @@ pub fn extras(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {
     }
     emit(status("Monte Carlo on the grid…"));
     emit(Extra::Grid(grid_monte_carlo(p, report)));
-    if report.instance.loss == Loss::ZeroOne {
-        return;
-    }
-    langevin(p, report, emit);
 }
 
 /// The grid Monte Carlo estimate with its curve at the plan's checkpoints.
@@ -77,8 +80,12 @@ fn grid_monte_carlo(p: &TangentParams, report: &Report) -> GridEstimate {
     }
 }
 
-/// The Langevin chain, its trace sent every ~2·10⁶ gradient evaluations, then R̂ from the kept states.
-fn langevin(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {
+/// The Langevin chain, its trace sent every ~2·10⁶ gradient evaluations, then R̂ from the kept states
+/// (nothing for the 0/1 loss, which has no gradient).
+pub fn langevin(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {
+    if report.instance.loss == Loss::ZeroOne {
+        return;
+    }
     let (steps, h, thin) = langevin_plan(report, p.samples);
     let mut chain = LangevinChain::new(&report.instance, h, p.seed);
     let mut trace = Vec::with_capacity(steps);

@@ -222,14 +222,25 @@ async fn compute(p: &TangentParams, state: TangentState) {
         .set("Merging the parts into the report…".into());
     let parts = parts.into_iter().map(serde_bytes::ByteBuf::from).collect();
     let job = Job::TangentFinish {
-        query,
+        query: query.clone(),
         risk,
         log_q: columns.log_q,
         parts,
     };
+    // The Langevin chain starts in another worker as soon as the report is here.
+    let langevin = std::cell::RefCell::new(None);
     let ended = pool::run(GROUP, &job, |u| match u {
         JobUpdate::TangentReport(r) => {
             state.report_ms.set(now_ms() - start);
+            let chain = Job::TangentLangevin {
+                query: query.clone(),
+                report: r.clone(),
+            };
+            *langevin.borrow_mut() = Some(pool::run(GROUP, &chain, move |u| {
+                if let JobUpdate::TangentExtra(e) = u {
+                    apply_extra(state, e)
+                }
+            }));
             state.report.set(Some(*r));
             state
                 .status
@@ -239,6 +250,11 @@ async fn compute(p: &TangentParams, state: TangentState) {
         _ => {}
     })
     .await;
+    let chain = langevin.borrow_mut().take();
+    let ended = match (ended, chain) {
+        (Ok(()), Some(chain)) => chain.await,
+        (ended, _) => ended,
+    };
     match ended {
         Ok(()) => state.status.set(String::new()),
         Err(JobEnd::Failed(e)) => state.status.set(e),
