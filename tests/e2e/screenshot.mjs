@@ -10,7 +10,7 @@ try {
   const page = await newPage(browser, { viewport: { width: Number(width), height: 900 } });
   await page.goto(`${site.url}${query}`);
   await page.waitForSelector('canvas[data-drawn]', { timeout: 20000 });
-  await page.waitForTimeout(800);
+  await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
   await page.screenshot({ path: out, fullPage: true });
   console.log(page.problems.length ? page.problems.join('\n') : 'console clean');
 } finally {
