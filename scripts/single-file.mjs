@@ -35,6 +35,7 @@ html = html
   .replace(/<script type="module">[\s\S]*?<\/script>/, '')
   .replace(/<link rel="modulepreload"[^>]*>/g, '')
   .replace(/<link rel="preload"[^>]*>/g, '')
+  .replace(/<!-- Labs whose numbers come from the worker pool[\s\S]*?-->\s*/, '')
   .replace(/<script id="worker-preload">[\s\S]*?<\/script>/, '');
 // The glue is an ES module; inline, its exports are simply unused. It starts the app with the bytes.
 const loader = `<script type="module">

@@ -285,8 +285,10 @@ async fn load_source() -> Result<(String, JsValue), String> {
     let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let (glue, module) = match inline {
-        Some(f) => {
+    let early = early_source().await;
+    let (glue, module) = match (early, inline) {
+        (Some(loaded), _) => loaded,
+        (None, Some(f)) => {
             let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
             let glue = js_sys::Reflect::get(&o, &"js".into())
                 .ok()
@@ -298,7 +300,7 @@ async fn load_source() -> Result<(String, JsValue), String> {
                 .map_err(|e| format!("{e:?}"))?;
             (glue, module)
         }
-        None => {
+        (None, None) => {
             // Both files at once; the module compiles as it streams in.
             let (glue, module) = futures::join!(
                 async {
@@ -336,6 +338,21 @@ async fn load_source() -> Result<(String, JsValue), String> {
         .map_err(|e| format!("{e:?}"))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
     Ok((url, module))
+}
+
+/// What `index.html` started loading while the page's own module was still downloading (the glue's
+/// text and the compiled module, as `dpPlaygroundWorkerEarly`), or `None` if it did not or failed.
+async fn early_source() -> Option<(String, JsValue)> {
+    let early = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundWorkerEarly".into()).ok()?;
+    let early: js_sys::Promise = early.dyn_into().ok()?;
+    let loaded = JsFuture::from(early).await.ok()?;
+    let glue = js_sys::Reflect::get(&loaded, &"js".into())
+        .ok()?
+        .as_string()?;
+    let module = js_sys::Reflect::get(&loaded, &"module".into()).ok()?;
+    module
+        .is_instance_of::<js_sys::WebAssembly::Module>()
+        .then_some((glue, module))
 }
 
 /// The page module's content hash from its file name (trunk hashes it; the worker's files are not), so
