@@ -190,6 +190,18 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
 mod tests {
     use super::*;
 
+    /// Runs `job` as a worker does (decoded from bytes, every update encoded and decoded) and checks
+    /// that it ends with [`Update::Done`].
+    fn collect(job: Job) -> Vec<Update> {
+        let mut out = Vec::new();
+        run(
+            decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
+            &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
+        );
+        assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
+        out
+    }
+
     /// The tangent lab's jobs, run as the page runs them (split, encoded, merged), give the one-thread
     /// report bit for bit, whatever the number of parts of the first pass.
     #[test]
@@ -197,15 +209,6 @@ mod tests {
         let query = "lab=tangent&model=linear2d&n=40&wgrid=-3:3:15&samples=200";
         let p = TangentParams::from_query(&Query::parse(query)).0;
         let whole = crate::tangent_lab::report(&p).unwrap_or_else(|e| panic!("{e}"));
-        let collect = |job: Job| {
-            let mut out = Vec::new();
-            run(
-                decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
-                &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
-            );
-            assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
-            out
-        };
         let m = 15 * 15;
         let mut risk = Vec::new();
         for (from, to) in [(0, 100), (100, 101), (101, m)] {
@@ -258,15 +261,6 @@ mod tests {
     /// direct calls'.
     #[test]
     fn accountant_jobs_round_trip() {
-        let collect = |job: Job| {
-            let mut out = Vec::new();
-            run(
-                decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
-                &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
-            );
-            assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
-            out
-        };
         let dpsgd = "n=60000&batch=600&sigma=1.1&epochs=2&delta=1e-5&target_eps=1";
         let out = collect(Job::DpsgdPld(dpsgd.into()));
         assert!(

@@ -60,8 +60,13 @@ impl Plan {
     /// Loss evaluations in all: the risk, then a value per candidate and a slope per data point,
     /// at every parameter (for progress).
     pub fn evaluations(&self) -> f64 {
-        let (n, k) = (self.instance.data.len(), self.instance.candidates().len());
-        (self.params.len() as f64) * (n + k) as f64
+        let k = self.instance.candidates().len();
+        self.risk_evaluations() + (self.params.len() as f64) * k as f64
+    }
+
+    /// Loss evaluations of the first pass (the risk): parameters × data points.
+    pub fn risk_evaluations(&self) -> f64 {
+        (self.params.len() as f64) * self.instance.data.len() as f64
     }
 
     /// The parameter ranges of the first pass ([`parts_for`] its work; any split gives the same sums).

@@ -77,6 +77,36 @@ pub fn cancel(group: &'static str) {
     pump();
 }
 
+/// One lab's jobs across link changes: each new link cancels the previous link's jobs, and late
+/// results of an old link are recognised by its generation; leaving the lab cancels them too.
+#[derive(Clone, Copy)]
+pub struct LabJobs {
+    group: &'static str,
+    generation: leptos::prelude::StoredValue<u64>,
+}
+
+impl LabJobs {
+    /// The jobs of the lab being built (call inside its component: they stop when it is left).
+    pub fn new(group: &'static str) -> Self {
+        leptos::prelude::on_cleanup(move || cancel(group));
+        LabJobs {
+            group,
+            generation: leptos::prelude::StoredValue::new(0),
+        }
+    }
+
+    /// A new link: cancels the previous one's jobs, and returns the check that this link is still
+    /// the current one (false once a newer link restarted or the lab was left).
+    pub fn restart(self) -> impl Fn() -> bool + Copy + 'static {
+        use leptos::prelude::{GetValue, UpdateValue};
+        self.generation.update_value(|g| *g += 1);
+        let mine = self.generation.get_value();
+        cancel(self.group);
+        let generation = self.generation;
+        move || generation.try_get_value() == Some(mine)
+    }
+}
+
 /// Workers the pool runs at most: the link's `threads` (1–8), else the machine's logical cores (≤ 8).
 pub fn size() -> usize {
     let window = web_sys::window();

@@ -5,7 +5,7 @@ use super::{
     attack_controls::AttackControls, attack_results::AttackResults, share_panel::SharePanel,
 };
 use crate::browser::now_ms;
-use crate::pool::{self, JobEnd};
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
 use dp_playground::attack::params::{AttackParams, Source};
 use dp_playground::attack::report::{markdown, AttackReport};
@@ -66,19 +66,14 @@ pub fn AttackLab() -> impl IntoView {
     let parsed = Memo::new(move |_| AttackParams::from_query(&url.query.get()));
     let params = Memo::new(move |_| parsed.get().0);
     let background = RwSignal::new(AttackBackground::default());
-    let generation = StoredValue::new(0u64);
-    // Leaving the lab stops its jobs.
-    on_cleanup(|| pool::cancel(GROUP));
+    let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let p = params.get();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let current = move || generation.try_get_value() == Some(mine);
+        let current = jobs.restart();
         background.set(AttackBackground {
             status: "PLD accountant: composing…".into(),
             ..Default::default()
         });
-        pool::cancel(GROUP);
         let query = p.to_query().to_query_string();
         let calibrates = matches!(p.source, Source::Dpsgd { .. });
         spawn_local(async move {

@@ -8,7 +8,7 @@ use super::xy_canvas::XyCanvas;
 use crate::browser::now_ms;
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::{exact, sig};
-use crate::pool::{self, JobEnd};
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::compose_lab::{
@@ -61,15 +61,11 @@ pub fn ComposeLab() -> impl IntoView {
     let acc = Memo::new(move |_| params.with(|p| accountants(&p.list, p.delta)));
     let list_only = Memo::new(move |_| params.with(|p| (p.list.clone(), p.grid)));
     let pld = RwSignal::new(None::<Result<(ComposedPld, f64), String>>);
-    let generation = StoredValue::new(0u64);
-    // Leaving the lab stops its jobs.
-    on_cleanup(|| pool::cancel(GROUP));
+    let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let (list, grid) = list_only.get();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
+        let current = jobs.restart();
         pld.set(None);
-        pool::cancel(GROUP);
         let query = ComposeParams {
             list,
             grid,
@@ -86,7 +82,7 @@ pub fn ComposeLab() -> impl IntoView {
                 }
             })
             .await;
-            if generation.try_get_value() != Some(mine) {
+            if !current() {
                 return;
             }
             match ended {

@@ -3,7 +3,7 @@
 
 use super::{dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults, share_panel::SharePanel};
 use crate::browser::now_ms;
-use crate::pool::{self, JobEnd};
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
 use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::dpsgd_lab::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
@@ -99,20 +99,15 @@ pub fn DpsgdLab() -> impl IntoView {
         (r, now_ms() - start)
     });
     let background = RwSignal::new(Background::default());
-    let generation = StoredValue::new(0u64);
-    // Leaving the lab stops its jobs.
-    on_cleanup(|| pool::cancel(GROUP));
+    let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let p = params.get();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let current = move || generation.try_get_value() == Some(mine);
+        let current = jobs.restart();
         background.set(Background {
             status: "PLD accountant and σ for the target ε…".into(),
             steps: Some(p.total_steps() as f64),
             ..Default::default()
         });
-        pool::cancel(GROUP);
         let query = p.to_query().to_query_string();
         spawn_local(async move {
             // ε and the σ searches are independent: two workers at once.

@@ -9,7 +9,7 @@ use super::tangent_charts::TangentCharts;
 use super::tangent_controls::TangentControls;
 use super::tangent_results::TangentResults;
 use crate::browser::now_ms;
-use crate::pool::{self, JobEnd};
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
@@ -86,21 +86,16 @@ pub fn TangentLab() -> impl IntoView {
         report_ms: RwSignal::new(f64::NAN),
     };
     provide_context(state);
-    let generation = StoredValue::new(0u64);
-    // Leaving the lab stops its jobs.
-    on_cleanup(|| pool::cancel(GROUP));
+    let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let p = params.get();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let current = move || generation.try_get_value() == Some(mine);
+        let current = jobs.restart();
         state.report.set(None);
         state.extras.set(Extras::default());
         state.progress.set(0.0);
         state
             .status
             .set("Computing the Gibbs distribution and the tangent maps…".into());
-        pool::cancel(GROUP);
         spawn_local(async move {
             if current() {
                 compute(&p, state).await;
@@ -193,7 +188,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
         return;
     };
     let risk: Vec<f64> = parts.into_iter().flatten().collect();
-    let risk_evals = (plan.parameters() as f64) * (p.instance().data.len() as f64);
+    let risk_evals = plan.risk_evaluations();
     done.borrow_mut().clear();
     let columns = plan.columns(&risk);
     let column_jobs = columns.ranges().into_iter().enumerate().map(|(i, r)| {

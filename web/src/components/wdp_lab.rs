@@ -7,7 +7,7 @@ use super::wdp_fig1::Fig1;
 use super::wdp_fig2::Fig2;
 use super::wdp_fig3::Fig3;
 use crate::browser::now_ms;
-use crate::pool::{self, JobEnd};
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
@@ -88,24 +88,19 @@ pub fn WdpLab() -> impl IntoView {
     let seed = Memo::new(move |_| params.with(|p| p.seed));
     let needed =
         Memo::new(move |_| params.with(|p| p.fig == Figure::Accountants) || run_wanted.get());
-    let generation = StoredValue::new(0u64);
-    // Leaving the lab stops its jobs.
-    on_cleanup(|| pool::cancel(GROUP));
+    let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let seed = seed.get();
         if !needed.get() || run.with_untracked(|r| r.seed == Some(seed)) {
             return;
         }
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let current = move || generation.try_get_value() == Some(mine);
+        let current = jobs.restart();
         let acc = Accounting::default();
         run.set(RunState {
             seed: Some(seed),
             total: acc.steps,
             ..Default::default()
         });
-        pool::cancel(GROUP);
         spawn_local(async move {
             let start = now_ms();
             let ended = pool::run(GROUP, &Job::WdpFig2(seed), move |u| {
