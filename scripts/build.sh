@@ -6,5 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 trunk build --release --offline "$@"
 # Precompressed .gz and .br beside each asset, for servers that serve them.
 node "$(dirname "${BASH_SOURCE[0]}")/compress.mjs"
-# The same site as one HTML file that opens from disk (dist-single/dp-playground.html).
+# The same site as one HTML file that opens from disk (dist-single/dp-playground.html), from the
+# all-labs module (single.html, built into dist-all/).
+trunk build single.html --dist dist-all --html-output single.html --release --offline
 node "$(dirname "${BASH_SOURCE[0]}")/single-file.mjs"

@@ -14,10 +14,8 @@ fi
 say "Core and chart tests (cargo test)"
 cargo test --workspace
 
-say "Release build of the site (trunk build --release --offline)"
-trunk build --release --offline
-node scripts/compress.mjs
-node scripts/single-file.mjs
+say "Release build of the site (scripts/build.sh: trunk build --release --offline)"
+"$(dirname "${BASH_SOURCE[0]}")/build.sh"
 
 say "Browser tests (playwright-core + Debian chromium, headless)"
 node --test --test-concurrency=1 tests/e2e/

@@ -1,28 +1,26 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
-use crate::components::{
-    about::About, attack_lab::AttackLab, compose_lab::ComposeLab, dpsgd_lab::DpsgdLab,
-    header::SiteHeader, mech_lab::MechLab, notices::Notices, rr_lab::RrLab,
-    tangent_lab::TangentLab, wdp_lab::WdpLab,
-};
+use crate::components::{header::SiteHeader, notices::Notices};
+use crate::labs::Labs;
 use crate::url::UrlState;
 use dp_playground::lab::Lab;
 use leptos::prelude::*;
 use leptos_router::components::Router;
 
-/// The whole playground.
+/// The whole playground, showing the labs this page module holds.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(labs: Labs) -> impl IntoView {
+    provide_context(labs);
     view! {
         <Router>
-            <Shell />
+            <Shell labs=labs />
         </Router>
     }
 }
 
 /// Everything inside the router: the URL is read here once and shared as context.
 #[component]
-fn Shell() -> impl IntoView {
+fn Shell(labs: Labs) -> impl IntoView {
     let url = UrlState::from_router();
     provide_context(url);
     let lab = Memo::new(move |_| {
@@ -51,15 +49,15 @@ fn Shell() -> impl IntoView {
         </Show>
         <main id="main" class:embed=embed>
             <Notices notices=lab_notices />
-            {move || match lab.get().0 {
-                Lab::RandomizedResponse => view! { <RrLab /> }.into_any(),
-                Lab::Mechanisms => view! { <MechLab /> }.into_any(),
-                Lab::Compose => view! { <ComposeLab /> }.into_any(),
-                Lab::Dpsgd => view! { <DpsgdLab /> }.into_any(),
-                Lab::Wdp => view! { <WdpLab /> }.into_any(),
-                Lab::Tangent => view! { <TangentLab /> }.into_any(),
-                Lab::Attack => view! { <AttackLab /> }.into_any(),
-                Lab::About => view! { <About /> }.into_any(),
+            {move || {
+                let lab = lab.get().0;
+                if labs.has(lab) {
+                    (labs.render)(lab)
+                } else {
+                    // A link inside a lab led to a lab another module holds: load the page again.
+                    crate::browser::load_module_for(lab.key());
+                    view! { <p class="loading">"Opening " {lab.title()} "…"</p> }.into_any()
+                }
             }}
         </main>
     }

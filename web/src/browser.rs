@@ -16,6 +16,23 @@ pub fn current_href() -> String {
         .unwrap_or_default()
 }
 
+/// Loads the page again, so that `index.html` picks the module holding the lab `key` (a lab another
+/// module holds was opened by a link inside the page). A link whose first `lab` value is not exactly
+/// `key` (written in a way `index.html` might read differently) is first rewritten to the plain key, so
+/// the loader and the core always agree and the page cannot reload in a loop.
+pub fn load_module_for(key: &str) {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
+    let mut query = dp_playground::query::Query::parse(&location.search().unwrap_or_default());
+    if query.get("lab") == Some(key) {
+        let _ = location.reload();
+    } else {
+        query.set("lab", key);
+        let _ = location.replace(&format!("?{}", query.to_query_string()));
+    }
+}
+
 /// Copies `text` to the clipboard; resolves to whether it worked.
 pub async fn copy_text(text: String) -> bool {
     let Some(window) = web_sys::window() else {

@@ -14,13 +14,15 @@ mod components;
 #[cfg(target_arch = "wasm32")]
 mod fast_canvas;
 #[cfg(target_arch = "wasm32")]
+pub mod labs;
+#[cfg(target_arch = "wasm32")]
 mod pool;
 #[cfg(target_arch = "wasm32")]
 mod url;
 
-/// Installs the panic hook (panics go to the console) and mounts the app on `<body>`.
+/// Installs the panic hook (panics go to the console) and mounts the app, showing `labs`, on `<body>`.
 #[cfg(target_arch = "wasm32")]
-pub fn start() {
+pub fn start(labs: labs::Labs) {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(move || leptos::view! { <app::App labs=labs /> });
 }

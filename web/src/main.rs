@@ -1,6 +1,6 @@
-//! Entry point: the panic hook, then the app.
+//! The all-labs page module, for the single-file build (each lab's own module is in `src/bin/`).
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    dp_playground_web::start();
+    dp_playground_web::start(dp_playground_web::labs::Labs::all());
 }

@@ -21,9 +21,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The worker's glue and module, next to the page's own files.
-const WORKER_JS: &str = "dp-playground-worker.js";
-const WORKER_WASM: &str = "dp-playground-worker_bg.wasm";
 /// Appended to the glue: the first message is the compiled module, every later one a job.
 const BOOTSTRAP: &str = "\nself.onmessage = (e) => {\n  wasm_bindgen.initSync({ module: e.data });\n  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));\n};\n";
 /// Most workers, whatever the machine reports.
@@ -331,22 +328,24 @@ async fn load_source() -> Result<(String, JsValue), String> {
             (glue, module)
         }
         (None, None) => {
+            let (glue_file, wasm_file) = worker_files().ok_or("this page lists no worker module")?;
+            let (glue_file, wasm_file) = (glue_file.as_str(), wasm_file.as_str());
             // Both files at once; the module compiles as it streams in.
             let (glue, module) = futures::join!(
                 async {
-                    let glue = fetch(WORKER_JS).await?;
+                    let glue = fetch(glue_file).await?;
                     JsFuture::from(glue.text().map_err(|e| format!("{e:?}"))?)
                         .await
                         .map_err(|e| format!("{e:?}"))
                 },
                 async {
-                    let response: JsValue = fetch(WORKER_WASM).await?.into();
+                    let response: JsValue = fetch(wasm_file).await?.into();
                     let wasm: js_sys::Promise = js_sys::Promise::resolve(&response);
                     match JsFuture::from(js_sys::WebAssembly::compile_streaming(&wasm)).await {
                         Ok(module) => Ok(module),
                         // A server that sends .wasm with another type refuses streaming: bytes then.
                         Err(_) => {
-                            let again = fetch(WORKER_WASM).await?;
+                            let again = fetch(wasm_file).await?;
                             let bytes =
                                 JsFuture::from(again.array_buffer().map_err(|e| format!("{e:?}"))?)
                                     .await
@@ -385,20 +384,15 @@ async fn early_source() -> Option<(String, JsValue)> {
         .then_some((glue, module))
 }
 
-/// The page module's content hash from its file name (trunk hashes it; the worker's files are not), so
-/// that a new build never meets a worker module cached from an older one: the worker's protocol types
-/// live in the core, which is in both modules, so any change to them changes this hash. `index.html`'s
-/// preload uses the same tag.
-fn build_tag() -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("link[rel=modulepreload]").ok().flatten())
-        .and_then(|l| l.get_attribute("href"))
-        .and_then(|h| {
-            let name = h.rsplit('/').next()?.strip_suffix(".js")?.to_owned();
-            Some(name.rsplit('-').next()?.to_owned())
-        })
-        .unwrap_or_default()
+/// The worker's glue and module file names (content-hashed, so a new build never meets a worker module
+/// cached from an older one), from the manifest `index.html`'s loader publishes as `dpPlaygroundFiles`.
+fn worker_files() -> Option<(String, String)> {
+    let files = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundFiles".into()).ok()?;
+    let worker: js_sys::Array = js_sys::Reflect::get(&files, &"worker".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some((worker.get(0).as_string()?, worker.get(1).as_string()?))
 }
 
 /// A file beside the page (relative to its address, so any sub-path works).
@@ -409,7 +403,6 @@ async fn fetch(name: &str) -> Result<web_sys::Response, String> {
         .and_then(|d| d.base_uri().ok().flatten())
         .ok_or("no base address")?;
     let url = web_sys::Url::new_with_base(name, &base).map_err(|e| format!("{e:?}"))?;
-    url.search_params().set("v", &build_tag());
     let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url.href()))
         .await
         .map_err(|e| format!("{name}: {e:?}"))?

@@ -1,18 +1,20 @@
 //! The site header: the project's name, the navigation between labs and the "Copy link" button.
 
 use super::copy_link::CopyLink;
+use crate::labs::Labs;
 use crate::url::use_url;
 use dp_playground::lab::Lab;
 use leptos::prelude::*;
 
 /// Header with one navigation link per lab; a link keeps the other query keys, so a lab's settings
-/// survive a visit to another lab.
+/// survive a visit to another lab. A lab another page module holds opens with a page load.
 #[component]
 pub fn SiteHeader(
     /// The lab shown now (marked in the navigation).
     current: Signal<Lab>,
 ) -> impl IntoView {
     let url = use_url();
+    let labs = use_context::<Labs>();
     view! {
         <header class="site-header">
             <div class="brand">
@@ -31,6 +33,7 @@ pub fn SiteHeader(
                         view! {
                             <a
                                 href=href
+                                rel=labs.is_some_and(|l| !l.has(lab)).then_some("external")
                                 data-testid=format!("nav-{}", lab.key())
                                 class:current=is_current
                                 aria-current=move || is_current().then_some("page")

@@ -1,0 +1,9 @@
+//! The page module for `?lab=dpsgd` alone (see `labs.rs`).
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    dp_playground_web::start(dp_playground_web::labs::Labs::one(
+        dp_playground::lab::Lab::Dpsgd,
+        dp_playground_web::labs::dpsgd,
+    ));
+}
