@@ -52,6 +52,14 @@ pub enum Job {
         /// as a sequence element, 10× slower on the page's thread that forwards them).
         parts: Vec<serde_bytes::ByteBuf>,
     },
+    /// Tangent lab: the sweeps and the grid Monte Carlo ([`sweeps_and_grid`]) for a report the page
+    /// computed itself (an instance that fits in a frame, [`Plan::fits_on_page`]).
+    TangentSweeps {
+        /// The lab's query string.
+        query: String,
+        /// The report.
+        report: Box<Report>,
+    },
     /// Tangent lab: the Langevin chain for a report, beside the sweeps ([`langevin`]).
     TangentLangevin {
         /// The lab's query string.
@@ -142,6 +150,10 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
                 .collect::<Result<Vec<_>, _>>()?;
             let report = plan.finish(risk, log_q, parts);
             emit(Update::TangentReport(Box::new(report.clone())));
+            sweeps_and_grid(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+        }
+        Job::TangentSweeps { query, report } => {
+            let (p, _) = tangent_plan(&query)?;
             sweeps_and_grid(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
         Job::TangentLangevin { query, report } => {
@@ -245,9 +257,19 @@ mod tests {
             parts,
         });
         assert!(matches!(&out[0], Update::TangentReport(r) if **r == whole));
-        assert!(out
-            .iter()
-            .any(|u| matches!(u, Update::TangentExtra(Extra::Grid(_)))));
+        let grid = |out: &[Update]| {
+            out.iter()
+                .find(|u| matches!(u, Update::TangentExtra(Extra::Grid(_))))
+                .cloned()
+        };
+        assert!(grid(&out).is_some());
+        // A report the page computed itself gets the same sweeps and Monte Carlo.
+        let sweeps = collect(Job::TangentSweeps {
+            query: query.into(),
+            report: Box::new(whole.clone()),
+        });
+        assert_eq!(grid(&sweeps), grid(&out));
+        assert_eq!(&sweeps[..], &out[1..]);
         let out = collect(Job::TangentLangevin {
             query: query.into(),
             report: Box::new(whole),

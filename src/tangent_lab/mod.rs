@@ -237,19 +237,7 @@ pub struct Report {
 /// Never for parameters from [`TangentParams::from_query`]; a hand-built link with a removal index out
 /// of range is refused.
 pub fn report(p: &TangentParams) -> Result<Report> {
-    let plan = parallel::Plan::new(p)?;
-    let risk: Vec<f64> = plan
-        .risk_ranges()
-        .into_iter()
-        .flat_map(|r| plan.risk_part(r, &mut |_| {}))
-        .collect();
-    let columns = plan.columns(&risk);
-    let parts = columns
-        .ranges()
-        .into_iter()
-        .map(|r| columns.part(r, &mut |_| {}))
-        .collect();
-    Ok(plan.finish(risk, columns.log_q, parts))
+    Ok(parallel::Plan::new(p)?.report())
 }
 
 #[cfg(test)]

@@ -64,9 +64,37 @@ impl Plan {
         self.risk_evaluations() + (self.params.len() as f64) * k as f64
     }
 
+    /// Whether the instance is small enough for the page to compute the report itself, within a frame:
+    /// at most [`Plan::ON_PAGE_EVALUATIONS`]. The page then runs [`Plan::report`], the same parts in
+    /// the same order as the workers, so the numbers are the same bits either way.
+    pub fn fits_on_page(&self) -> bool {
+        self.evaluations() <= Self::ON_PAGE_EVALUATIONS
+    }
+
+    /// Loss evaluations the page does itself: about 10 ms at the page module's speed (opt-level "z",
+    /// ≈ 3·10⁷ per second in Chromium on the 2-core test machine; see docs/design.md).
+    pub const ON_PAGE_EVALUATIONS: f64 = 3e5;
+
     /// Loss evaluations of the first pass (the risk): parameters × data points.
     pub fn risk_evaluations(&self) -> f64 {
         (self.params.len() as f64) * self.instance.data.len() as f64
+    }
+
+    /// The whole report on one thread: every part of both passes in range order, then the merge,
+    /// exactly as the workers run them (so the numbers are the same bits).
+    pub fn report(&self) -> Report {
+        let risk: Vec<f64> = self
+            .risk_ranges()
+            .into_iter()
+            .flat_map(|r| self.risk_part(r, &mut |_| {}))
+            .collect();
+        let columns = self.columns(&risk);
+        let parts = columns
+            .ranges()
+            .into_iter()
+            .map(|r| columns.part(r, &mut |_| {}))
+            .collect();
+        self.finish(risk, columns.log_q, parts)
     }
 
     /// The parameter ranges of the first pass ([`parts_for`] its work; any split gives the same sums).
@@ -158,5 +186,27 @@ impl Columns {
         NormsPart::compute(&self.ctx, range.start.min(end)..end, &mut |cols| {
             progress(cols as f64 * cost)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::Query;
+
+    fn plan(query: &str) -> Plan {
+        Plan::new(&TangentParams::from_query(&Query::parse(query)).0)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The default link is computed on the page; the browser tests' pool instances are not.
+    #[test]
+    fn only_small_instances_fit_on_the_page() {
+        let default = plan("lab=tangent");
+        assert!(default.fits_on_page(), "{}", default.evaluations());
+        let pooled =
+            plan("lab=tangent&model=linear2d&loss=savage&beta=8&n=400&seed=3&wgrid=-3:3:41");
+        assert!(!pooled.fits_on_page(), "{}", pooled.evaluations());
+        assert!(!plan("lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200").fits_on_page());
     }
 }

@@ -1,7 +1,7 @@
 // Timings in the browser (not a test): `node tests/e2e/bench.mjs` after a build. First one table: for
-// each lab's default link and each heavy link, the time from navigation to the first number on screen,
+// each lab's default link and each heavy link (medians of BENCH_RUNS cold loads, default 3), the time from navigation to the first number on screen,
 // to the end of every background job, and the longest main-thread task (PerformanceObserver longtask)
-// while jobs ran; then the bundle sizes. Then the lab's own compute and draw times at the heaviest
+// while jobs ran, and what it downloaded before its first number (gzip); then the bundle sizes. Then the lab's own compute and draw times at the heaviest
 // settings and the time from a slider move to the redrawn charts, against the 16 ms frame.
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
@@ -47,38 +47,61 @@ function watch([firstId, statusId]) {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
-const rows = [];
-for (const [name, link, firstId, statusId] of CASES.filter(([n]) => new RegExp(process.env.BENCH_CASES ?? '').test(n))) {
-  if (process.env.BENCH_VERBOSE) console.log(name);
-  const page = await newPage(browser);
-  await page.addInitScript(watch, [firstId, statusId]);
-  await page.goto(`${server.url}${link}`);
-  await page.waitForFunction(() => window.__bench && window.__bench.done !== null, null, { timeout: 120_000 }).catch(async (e) => { console.log(name, await page.evaluate(() => window.__bench)); throw e; });
-  // Let late long tasks (drawing the last results) be reported.
-  await page.waitForTimeout(300);
-  const b = await page.evaluate(() => window.__bench);
-  const during = b.tasks.filter(([t]) => t >= b.first && t < b.done + 300).map(([, d]) => d);
-  const load = b.tasks.filter(([t]) => t < b.first).map(([, d]) => d);
-  rows.push({
-    link: name,
-    'first number (ms)': b.first.toFixed(0),
-    'all jobs done (ms)': statusId ? b.done.toFixed(0) : '—',
-    'longest task after it, while jobs ran (ms)': statusId ? (during.length ? Math.max(...during).toFixed(0) : '< 50') : '—',
-    'longest task until the first number (ms)': load.length ? Math.max(...load).toFixed(0) : '< 50',
-  });
-  await page.close();
-}
-console.table(rows);
-
 const dist = new URL('../../dist/', import.meta.url);
 const sizes = readdirSync(dist).filter((f) => /\.(wasm|js|css|html)$/.test(f)).map((f) => {
   const bytes = readFileSync(new URL(f, dist));
   return { file: f, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length };
 });
+const gzipOf = Object.fromEntries(sizes.map((s) => [s.file, s.gzip]));
+
+const rows = [];
+/** One cold load of `link`: the times, the longest tasks and what was downloaded (numbers; NaN for none). */
+async function measure(link, firstId, statusId) {
+  const page = await newPage(browser);
+  await page.addInitScript(watch, [firstId, statusId]);
+  await page.goto(`${server.url}${link}`);
+  await page.waitForFunction(() => window.__bench && window.__bench.done !== null, null, { timeout: 120_000 }).catch(async (e) => { console.log(link, await page.evaluate(() => window.__bench)); throw e; });
+  // Let late long tasks (drawing the last results) be reported.
+  await page.waitForTimeout(300);
+  const b = await page.evaluate(() => window.__bench);
+  // What the page fetched before its first number: the page's own files, and the worker module's.
+  const fetched = await page.evaluate((first) => [location.href, ...performance.getEntriesByType('resource')
+    .filter((e) => e.startTime < first).map((e) => e.name)], b.first);
+  const files = fetched.map((u) => new URL(u).pathname.split('/').pop() || 'index.html');
+  const kb = (pick) => files.filter(pick).reduce((a, f) => a + (gzipOf[f] ?? 0), 0) / 1024;
+  const isWorker = (f) => f.startsWith('dp-playground-worker');
+  const during = b.tasks.filter(([t]) => t >= b.first && t < b.done + 300).map(([, d]) => d);
+  const load = b.tasks.filter(([t]) => t < b.first).map(([, d]) => d);
+  await page.context().close();
+  return {
+    first: b.first, done: statusId ? b.done : NaN, during: Math.max(0, ...during), load: Math.max(0, ...load),
+    page: kb((f) => !isWorker(f)), worker: kb(isWorker),
+  };
+}
+
+// Each link is loaded BENCH_RUNS times (default 3): the table shows medians, and the first number's range.
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+for (const [name, link, firstId, statusId] of CASES.filter(([n]) => new RegExp(process.env.BENCH_CASES ?? '').test(n))) {
+  if (process.env.BENCH_VERBOSE) console.log(name);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await measure(link, firstId, statusId));
+  const m = (k) => median(runs.map((r) => r[k]));
+  const firsts = runs.map((r) => r.first);
+  const task = (ms) => (ms < 50 ? '< 50' : ms.toFixed(0));
+  rows.push({
+    link: name,
+    'first number (ms)': `${m('first').toFixed(0)} (${Math.min(...firsts).toFixed(0)}–${Math.max(...firsts).toFixed(0)})`,
+    'all jobs done (ms)': statusId ? m('done').toFixed(0) : '—',
+    'longest task after it, while jobs ran (ms)': statusId ? task(m('during')) : '—',
+    'longest task until the first number (ms)': task(m('load')),
+    'page download (KB gzip)': m('page').toFixed(0),
+    'worker module (KB gzip)': m('worker').toFixed(0),
+  });
+}
+console.table(rows);
+console.log('page download: every file the page fetched before its first number (the document, styles, the lab\'s glue and module), gzip -9; the worker module is the compute code heavy labs load');
 console.table(sizes);
-const first = sizes.filter((s) => !s.file.startsWith('dp-playground-worker'));
-const sum = (k) => first.reduce((a, s) => a + s[k], 0);
-console.log(`first download (page, glue, main module, styles): ${sum('bytes')} bytes, ${sum('gzip')} gzip, ${sum('brotli')} brotli (target 400 KB gzip = ${(sum('gzip') / 409600).toFixed(2)} of it); the worker module loads on a lab's first job`);
 
 const timings = (page) => page.evaluate(() => ({
   compute: Number(document.querySelector('[data-testid="rr-compute-ms"]').dataset.value),

@@ -5,7 +5,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const DIST = resolve(new URL('../../dist', import.meta.url).pathname);
+// DIST_DIR serves another build (e.g. an older checkout's dist/, to compare).
+const DIST = process.env.DIST_DIR ?? resolve(new URL('../../dist', import.meta.url).pathname);
 /** The sub-path the site is served from, to prove relative links work anywhere. */
 export const SUB_PATH = '/courses/privacy/playground/';
 

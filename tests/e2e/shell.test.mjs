@@ -69,3 +69,66 @@ test('switching labs in quick succession, and back and forward, never kills the 
   await page.waitForTimeout(500);
   assert.deepEqual(page.problems, []);
 });
+
+// Each lab is its own page module (web/src/bin/lab-*.rs); index.html's loader picks one from the link.
+const LAB_READY = {
+  rr: 'rr-p-truth', mechanisms: 'mech-sigma-analytic', compose: 'compose-eps-basic', dpsgd: 'dpsgd-eps-rdp',
+  attack: 'attack-eps', wdp: 'wdp-fig1-value', tangent: 'tdp-norm-tv', about: 'about-sides',
+};
+
+/** Opens `query` and records every .wasm file the page asks for. */
+async function openRecording(query, readyId) {
+  const page = await newPage(browser);
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  await openLab(page, server.url, query, readyId);
+  return { page, wasm };
+}
+
+test('a link downloads its own lab\'s module and no other; light labs never fetch the worker module', async () => {
+  for (const [lab, ready] of Object.entries(LAB_READY)) {
+    const { page, wasm } = await openRecording(`?lab=${lab}`, ready);
+    const modules = wasm.filter((f) => f.startsWith('lab-'));
+    assert.equal(modules.length, 1, `${lab}: ${wasm}`);
+    assert.match(modules[0], new RegExp(`^lab-${lab}-[0-9a-f]{16}_bg\\.wasm$`));
+    if (['rr', 'mechanisms', 'about', 'wdp'].includes(lab)) {
+      await page.waitForTimeout(300);
+      assert.ok(!wasm.some((f) => f.startsWith('dp-playground-worker')), `${lab} fetched the worker: ${wasm}`);
+    }
+    // The navigation reaches other labs with a page load (they live in other modules).
+    assert.equal(await page.getAttribute('[data-testid="nav-about"]', 'rel'), lab === 'about' ? null : 'external');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+});
+
+test('the loader and the core read the lab key alike, and a link they would read apart is rewritten, never looped', async () => {
+  // [query, the lab shown, whether a notice names the lab key]
+  const cases = [
+    ['?lab=%20tangent%20', 'tangent', false],
+    ['?lab=+tangent', 'tangent', false],
+    ['?lab=tangent&lab=rr', 'tangent', false],
+    ['?lab=TANGENT', 'rr', true],
+    ['?lab=', 'rr', false],
+    // U+FEFF: JavaScript's trim drops it, Rust's does not; the page settles on one lab.
+    ['?lab=%EF%BB%BFtangent', null, null],
+  ];
+  for (const [query, lab, notice] of cases) {
+    const page = await newPage(browser);
+    let loads = 0;
+    page.on('load', () => { loads += 1; });
+    await page.goto(`${server.url}${query}`);
+    await page.waitForSelector('main');
+    await page.waitForTimeout(800);
+    const current = await page.getAttribute('nav a[aria-current="page"]', 'data-testid');
+    if (lab) assert.equal(current, `nav-${lab}`, query);
+    await page.waitForSelector(`[data-testid="${LAB_READY[current.replace('nav-', '')]}"]`);
+    assert.ok(loads <= 2, `${query}: ${loads} page loads`);
+    if (notice !== null) {
+      const notices = await page.locator('[data-testid="notices"]').innerText().catch(() => '');
+      assert.equal(/lab = /.test(notices), notice, `${query}: ${notices}`);
+    }
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+});

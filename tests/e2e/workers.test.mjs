@@ -37,6 +37,21 @@ test('the tangent report is the same bit for bit on 1, 2 and 5 workers', async (
   assert.deepEqual(results[2], results[0]);
 });
 
+test('a report small enough for the page equals the pool\'s bit for bit', async () => {
+  // Without `threads` the page computes this one itself (Plan::fits_on_page); with it, workers do.
+  const link = '?lab=tangent&model=linear2d&loss=logistic&beta=5&n=60&seed=4&wgrid=-2:2:15&samples=300';
+  const results = [];
+  for (const threads of ['', '&threads=2']) {
+    const page = await openLab(await newPage(browser), server.url, `${link}${threads}`, 'tdp-status');
+    await settled(page);
+    results.push(await tangentValues(page));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+  for (const id of TANGENT_IDS) assert.ok(results[0][id] !== undefined && results[0][id] !== null, id);
+  assert.deepEqual(results[1], results[0]);
+});
+
 test('a new link cancels the running job: no stale result, and the new one comes at once', async () => {
   // The largest instance takes seconds; the link changes while it runs.
   const big = '?lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200&seed=2';

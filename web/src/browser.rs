@@ -82,14 +82,6 @@ pub fn device_pixel_ratio() -> f64 {
         .clamp(1.0, 4.0)
 }
 
-/// The window's inner height in CSS pixels (a large value if unknown, so that charts still draw).
-pub fn window_height() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.inner_height().ok())
-        .and_then(|h| h.as_f64())
-        .unwrap_or(1e6)
-}
-
 /// In an iframe, tells the parent page this document's height whenever it changes (a `postMessage`
 /// of `{type: "dp-playground:height", height}` to any origin: the height is not a secret, and the
 /// embedding page may live anywhere). Does nothing outside an iframe.
@@ -140,6 +132,80 @@ pub fn report_height_to_parent() {
     }
     let _ = window.set_interval_with_callback_and_timeout_and_arguments_0(callback, 1000);
     send.forget();
+}
+
+/// Watches an element's content width (CSS pixels) with a ResizeObserver, which reports after the
+/// browser's own layout (so the reader never forces one); stops watching when dropped.
+pub struct WidthObserver {
+    observer: web_sys::ResizeObserver,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl WidthObserver {
+    /// Calls `seen` with the width now (at the next layout) and after every change; `None` if the
+    /// browser has no ResizeObserver.
+    pub fn new(el: &web_sys::Element, seen: impl Fn(f64) + 'static) -> Option<Self> {
+        let callback = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let last = entries.get(entries.length().saturating_sub(1));
+                if let Ok(entry) = last.dyn_into::<web_sys::ResizeObserverEntry>() {
+                    seen(entry.content_rect().width());
+                }
+            },
+        );
+        let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(el);
+        Some(WidthObserver {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for WidthObserver {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// Watches whether an element is within `margin` CSS pixels of the viewport (an IntersectionObserver,
+/// which reports after the browser's own layout); stops watching when dropped.
+pub struct ViewObserver {
+    observer: web_sys::IntersectionObserver,
+    _callback: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl ViewObserver {
+    /// Calls `seen` with whether the element is in view now (at the next layout) and after every
+    /// change; `None` if the browser has no IntersectionObserver.
+    pub fn new(el: &web_sys::Element, margin: f64, seen: impl Fn(bool) + 'static) -> Option<Self> {
+        let callback = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+            move |entries: js_sys::Array| {
+                let last = entries.get(entries.length().saturating_sub(1));
+                if let Ok(entry) = last.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                    seen(entry.is_intersecting());
+                }
+            },
+        );
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin(&format!("{margin}px 0px"));
+        let observer = web_sys::IntersectionObserver::new_with_options(
+            callback.as_ref().unchecked_ref(),
+            &options,
+        )
+        .ok()?;
+        observer.observe(el);
+        Some(ViewObserver {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for ViewObserver {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
 
 /// Offers a URL (a `data:` URL of a rendered image) as a file download named `filename`.

@@ -23,12 +23,18 @@ pub struct Labs {
 impl Labs {
     /// A module holding one lab.
     pub fn one(lab: Lab, render: fn(Lab) -> AnyView) -> Self {
-        Labs { only: Some(lab), render }
+        Labs {
+            only: Some(lab),
+            render,
+        }
     }
 
     /// The module holding every lab.
     pub fn all() -> Self {
-        Labs { only: None, render: any }
+        Labs {
+            only: None,
+            render: any,
+        }
     }
 
     /// Whether this module can show `lab` (otherwise opening it takes a page load).

@@ -106,18 +106,19 @@ impl LabJobs {
 
 /// Workers the pool runs at most: the link's `threads` (1–8), else the machine's logical cores (≤ 8).
 pub fn size() -> usize {
-    let window = web_sys::window();
-    let from_link = window
-        .as_ref()
-        .and_then(|w| w.location().search().ok())
-        .and_then(|s| {
-            dp_playground::query::Query::parse(&s)
-                .get("threads")
-                .map(str::to_owned)
-        })
-        .and_then(|t| t.parse::<usize>().ok());
-    let cores = window.map_or(2.0, |w| w.navigator().hardware_concurrency()) as usize;
-    from_link.unwrap_or(cores).clamp(1, MAX_WORKERS)
+    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency()) as usize;
+    threads_from_link().unwrap_or(cores).clamp(1, MAX_WORKERS)
+}
+
+/// The link's `threads` key, if it names a number of workers (it also sends work that would fit on the
+/// page to the pool, which is how the browser tests compare the two).
+pub fn threads_from_link() -> Option<usize> {
+    let search = web_sys::window()?.location().search().ok()?;
+    dp_playground::query::Query::parse(&search)
+        .get("threads")?
+        .trim()
+        .parse()
+        .ok()
 }
 
 struct Slot {
@@ -312,10 +313,8 @@ async fn load_source() -> Result<(String, JsValue), String> {
     let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let early = early_source().await;
-    let (glue, module) = match (early, inline) {
-        (Some(loaded), _) => loaded,
-        (None, Some(f)) => {
+    let (glue, module) = match inline {
+        Some(f) => {
             let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
             let glue = js_sys::Reflect::get(&o, &"js".into())
                 .ok()
@@ -327,8 +326,9 @@ async fn load_source() -> Result<(String, JsValue), String> {
                 .map_err(|e| format!("{e:?}"))?;
             (glue, module)
         }
-        (None, None) => {
-            let (glue_file, wasm_file) = worker_files().ok_or("this page lists no worker module")?;
+        None => {
+            let (glue_file, wasm_file) =
+                worker_files().ok_or("this page lists no worker module")?;
             let (glue_file, wasm_file) = (glue_file.as_str(), wasm_file.as_str());
             // Both files at once; the module compiles as it streams in.
             let (glue, module) = futures::join!(
@@ -367,21 +367,6 @@ async fn load_source() -> Result<(String, JsValue), String> {
         .map_err(|e| format!("{e:?}"))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
     Ok((url, module))
-}
-
-/// What `index.html` started loading while the page's own module was still downloading (the glue's
-/// text and the compiled module, as `dpPlaygroundWorkerEarly`), or `None` if it did not or failed.
-async fn early_source() -> Option<(String, JsValue)> {
-    let early = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundWorkerEarly".into()).ok()?;
-    let early: js_sys::Promise = early.dyn_into().ok()?;
-    let loaded = JsFuture::from(early).await.ok()?;
-    let glue = js_sys::Reflect::get(&loaded, &"js".into())
-        .ok()?
-        .as_string()?;
-    let module = js_sys::Reflect::get(&loaded, &"module".into()).ok()?;
-    module
-        .is_instance_of::<js_sys::WebAssembly::Module>()
-        .then_some((glue, module))
 }
 
 /// The worker's glue and module file names (content-hashed, so a new build never meets a worker module

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 
-/// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the window resizes.
+/// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the canvas resizes.
 /// The canvas carries `data-drawn` (how many times it was drawn) and `data-draw-ms` (the last draw's time).
 #[component]
 pub fn ChartCanvas<F>(
@@ -35,27 +35,33 @@ where
     let node = NodeRef::<leptos::html::Canvas>::new();
     let draw = std::rc::Rc::new(draw);
     let draw_png = draw.clone();
-    let resized = RwSignal::new(0u32);
-    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
-    on_cleanup(move || listener.remove());
-    let draws = StoredValue::new(0u32);
-    let width_cache = StoredValue::new(None::<i32>);
-    let width_seen = StoredValue::new(0u32);
+    // The CSS width, from a ResizeObserver: it reports after the browser's own layout, so drawing never
+    // forces one (reading clientWidth in each chart's first draw forced a layout of the whole page per
+    // chart: 160 ms of the mechanisms lab's start). The first draw waits for the first report.
+    let css_width = RwSignal::new(None::<i32>);
+    let observer = StoredValue::new_local(None::<crate::browser::WidthObserver>);
     Effect::new(move |_| {
-        resized.track();
+        if let Some(canvas) = node.get() {
+            let seen = move |w: f64| {
+                let w = (w.round() as i32).max(200);
+                if css_width.try_get_untracked() != Some(Some(w)) {
+                    css_width.try_set(Some(w));
+                }
+            };
+            observer.set_value(crate::browser::WidthObserver::new(&canvas, seen));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| o.take());
+    });
+    let draws = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        let Some(css_width) = css_width.get() else {
+            return;
+        };
         let Some(canvas) = node.get() else { return };
         let ratio = device_pixel_ratio();
         let height = height.get();
-        // The CSS width, read once and again only after a resize (reading it forces a layout).
-        let css_width = match width_cache.get_value() {
-            Some(w) if resized.get_untracked() == width_seen.get_value() => w,
-            _ => {
-                let w = canvas.client_width().max(200);
-                width_cache.set_value(Some(w));
-                width_seen.set_value(resized.get_untracked());
-                w
-            }
-        };
         let width = f64::from(css_width);
         let (w, h) = (
             (width * ratio).round() as u32,
@@ -81,9 +87,7 @@ where
     let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
     let stem = csv_name.trim_end_matches(".csv");
     let css_size = move || {
-        let width = node
-            .get_untracked()
-            .map_or(640, |c| c.client_width().max(200));
+        let width = css_width.get_untracked().unwrap_or(640);
         (width as u32, height.get_untracked().round() as u32)
     };
     let save_png = move |_| {

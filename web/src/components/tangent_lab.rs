@@ -1,7 +1,8 @@
 //! The tangent DP lab (`?lab=tangent`): the Gibbs distribution of entropic regularization, its tangent
-//! maps' norms beside the paper's bounds, the removal experiment and the Monte Carlo estimates. Everything
-//! is computed in the worker pool (web/src/pool.rs), in parallel where it splits, with progress; a new link
-//! cancels the old computation.
+//! maps' norms beside the paper's bounds, the removal experiment and the Monte Carlo estimates. A report
+//! that fits in a frame is computed on the page; larger ones, and everything after the report, in the
+//! worker pool (web/src/pool.rs), in parallel where it splits, with progress; a new link cancels the old
+//! computation.
 
 use super::notices::Notices;
 use super::share_panel::SharePanel;
@@ -138,9 +139,11 @@ pub fn TangentLab() -> impl IntoView {
     }
 }
 
-/// The report in the worker pool: the risk over the parameters in parts, ln q here, the norms' column
-/// parts, then one worker merges them into the report and goes on with the extras. `None` if the link
-/// changed meanwhile (the jobs were cancelled) or was refused.
+/// The report, then the extras. A small instance's report is computed here (the same parts in the same
+/// order as the workers', so the same bits), unless the link names a number of workers (`threads`);
+/// otherwise in the worker pool: the risk over the parameters in parts, ln q here, the norms' column
+/// parts, then one worker merges them into the report and goes on with the extras. Stops early if the
+/// link changed meanwhile (the jobs were cancelled) or was refused.
 async fn compute(p: &TangentParams, state: TangentState) {
     let plan = match Plan::new(p) {
         Ok(plan) => plan,
@@ -150,6 +153,34 @@ async fn compute(p: &TangentParams, state: TangentState) {
         }
     };
     let query = p.to_query().to_query_string();
+    if plan.fits_on_page() && pool::threads_from_link().is_none() {
+        let start = now_ms();
+        let report = plan.report();
+        state.report_ms.set(now_ms() - start);
+        state.report.set(Some(report.clone()));
+        state
+            .status
+            .set("Sampling the tangent map for its picture…".into());
+        let on_extra = move |u| {
+            if let JobUpdate::TangentExtra(e) = u {
+                apply_extra(state, e)
+            }
+        };
+        let sweeps = Job::TangentSweeps {
+            query: query.clone(),
+            report: Box::new(report.clone()),
+        };
+        let chain = Job::TangentLangevin {
+            query,
+            report: Box::new(report),
+        };
+        let (sweeps, chain) = futures::join!(
+            pool::run(GROUP, &sweeps, on_extra),
+            pool::run(GROUP, &chain, on_extra)
+        );
+        show_end(state, sweeps.and(chain));
+        return;
+    }
     let total = plan.evaluations();
     let start = now_ms();
     // Each part's evaluations so far; the bar shows their sum.
@@ -250,6 +281,12 @@ async fn compute(p: &TangentParams, state: TangentState) {
         (Ok(()), Some(chain)) => chain.await,
         (ended, _) => ended,
     };
+    show_end(state, ended);
+}
+
+/// Clears the status when every job is done, or shows why one failed (a cancelled one shows nothing:
+/// the new link's jobs own the status).
+fn show_end(state: TangentState, ended: Result<(), JobEnd>) {
     match ended {
         Ok(()) => state.status.set(String::new()),
         Err(JobEnd::Failed(e)) => state.status.set(e),

@@ -32,32 +32,27 @@ pub fn XyCanvas(
 ) -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
     let visible = RwSignal::new(false);
-    // Runs from a frame callback too, which may fire after the chart left the page: every read
-    // tolerates a disposed signal (a plain read would panic and kill the page).
-    let check = move || {
-        if let Some(el) = node.try_get_untracked().flatten() {
-            let rect = el.get_bounding_client_rect();
-            let height = crate::browser::window_height();
-            let now = rect.bottom() > -VIEW_MARGIN && rect.top() < height + VIEW_MARGIN;
-            if visible.try_get_untracked().is_some_and(|v| v != now) {
-                visible.set(now);
-            }
+    // An IntersectionObserver says when the chart comes into view or leaves it. It reports after the
+    // browser's own layout: measuring positions ourselves in a frame callback forced a layout of the
+    // whole page per chart (100 ms of the mechanisms lab's start, and again on slider moves).
+    let observer = StoredValue::new_local(None::<crate::browser::ViewObserver>);
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            let seen = move |now: bool| {
+                if visible.try_get_untracked().is_some_and(|v| v != now) {
+                    visible.set(now);
+                }
+            };
+            observer.set_value(crate::browser::ViewObserver::new(&el, VIEW_MARGIN, seen));
         }
-    };
-    let on_scroll = window_event_listener(leptos::ev::scroll, move |_| check());
-    let on_resize = window_event_listener(leptos::ev::resize, move |_| check());
+    });
     on_cleanup(move || {
-        on_scroll.remove();
-        on_resize.remove();
+        observer.try_update_value(|o| o.take());
     });
     // What the canvas shows: the chart, copied over only while in view.
     let shown = RwSignal::new(None::<XyChart>);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        node.track();
-        // Measure after the browser's own layout of this frame, never in the middle of an update
-        // (reading a position then would force an extra layout of the whole page).
-        request_animation_frame(check);
         let current = chart.get();
         let show = move |current: Option<XyChart>| {
             shown.maybe_update(|s| {
