@@ -7,6 +7,7 @@ pub mod labs;
 
 use crate::attack::report::AttackReport;
 use crate::compose_lab::ComposedPld;
+use crate::mechanisms::many_queries::{simulate_max_errors, MaxErrorSimulation};
 use crate::query::Query;
 use crate::tangent_lab::background::{langevin, sweeps_and_grid, Extra};
 use crate::tangent_lab::parallel::{Columns, Plan};
@@ -67,6 +68,10 @@ pub enum Job {
         /// The report.
         report: Box<Report>,
     },
+    /// Mechanisms lab: the many-queries simulation for (k_max, seed)
+    /// ([`crate::mechanisms::many_queries::simulate_max_errors`]; 0.8–4 million draws, 75–400 ms on the
+    /// page's thread).
+    ManyQueries(usize, u64),
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`labs::dpsgd_pld`]).
     DpsgdPld(String),
     /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`labs::dpsgd_sigma`]).
@@ -92,6 +97,8 @@ pub enum Update {
     NormsPart(#[serde(with = "serde_bytes")] Vec<u8>),
     /// Tangent lab: the report.
     TangentReport(Box<Report>),
+    /// Mechanisms lab: the many-queries simulation, or why it was refused.
+    ManyQueries(Result<MaxErrorSimulation, String>),
     /// Tangent lab: one result after the report.
     TangentExtra(Extra),
     /// DP-SGD lab: a result.
@@ -160,6 +167,9 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
             let (p, _) = tangent_plan(&query)?;
             langevin(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
+        Job::ManyQueries(k_max, seed) => emit(Update::ManyQueries(
+            simulate_max_errors(k_max, seed).map_err(|e| e.to_string()),
+        )),
         Job::DpsgdPld(query) => labs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
         Job::DpsgdSigma(query) => labs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
         Job::ComposePld(query) => {
@@ -320,6 +330,15 @@ mod tests {
             Calibration::Tpr,
         ));
         assert_eq!(out[0], Update::Calibrated(None));
+        let out = collect(Job::ManyQueries(1000, 7));
+        assert_eq!(
+            out[0],
+            Update::ManyQueries(Ok(
+                simulate_max_errors(1000, 7).unwrap_or_else(|e| panic!("{e}"))
+            ))
+        );
+        let refused = collect(Job::ManyQueries(0, 7));
+        assert!(matches!(&refused[0], Update::ManyQueries(Err(e)) if e.contains("kmax")));
         let out = collect(Job::WdpFig2(1));
         let Some(Update::WdpCurves(done, total, curves)) = out.iter().rev().nth(1) else {
             panic!("{out:?}")

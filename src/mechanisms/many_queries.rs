@@ -124,7 +124,7 @@ fn laplace_max_error_fast(k: usize, eps: f64) -> f64 {
 /// Simulated largest errors for unit-scale noise, at each k of a grid: the lab multiplies them by the
 /// Laplace scale k/ε and the Gaussian σ_k (noise is scale times a standard draw), so moving ε or δ
 /// never re-simulates.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MaxErrorSimulation {
     /// The k of each row.
     pub ks: Vec<usize>,

@@ -74,6 +74,8 @@ test('extreme inputs give finite numbers, never NaN on screen', async () => {
       const v = await valueOf(page, id);
       assert.ok(Number.isFinite(v), `${query}: ${id} = ${v}`);
     }
+    // The many-queries simulation comes from a worker: wait for its numbers.
+    await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="mech-crossover-k"]')?.dataset.value)));
     await waitDrawn(page, 'mech-chart-queries');
     const text = await page.textContent('main');
     assert.ok(!/NaN|Infinity|—/.test(text), `${query}: the page shows NaN, ∞ or a dash`);

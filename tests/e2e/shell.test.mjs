@@ -85,13 +85,13 @@ async function openRecording(query, readyId) {
   return { page, wasm };
 }
 
-test('a link downloads its own lab\'s module and no other; light labs never fetch the worker module', async () => {
+test('a link downloads its own lab\'s module and no other; the light labs never fetch the worker module', async () => {
   for (const [lab, ready] of Object.entries(LAB_READY)) {
     const { page, wasm } = await openRecording(`?lab=${lab}`, ready);
     const modules = wasm.filter((f) => f.startsWith('lab-'));
     assert.equal(modules.length, 1, `${lab}: ${wasm}`);
     assert.match(modules[0], new RegExp(`^lab-${lab}-[0-9a-f]{16}_bg\\.wasm$`));
-    if (['rr', 'mechanisms', 'about', 'wdp'].includes(lab)) {
+    if (['rr', 'about', 'wdp'].includes(lab)) {
       await page.waitForTimeout(300);
       assert.ok(!wasm.some((f) => f.startsWith('dp-playground-worker')), `${lab} fetched the worker: ${wasm}`);
     }

@@ -7,16 +7,21 @@ use super::{
     share_panel::SharePanel,
 };
 use crate::browser::now_ms;
+use crate::pool::{self, LabJobs};
 use crate::url::use_url;
+use dp_playground::jobs::{Job, Update};
 use dp_playground::lab::Lab;
 use dp_playground::mech_lab::share::{dp_accounting_snippet, markdown};
 use dp_playground::mech_lab::{
     calibrate, exponential, many_queries, noise, pictures, samples, Calibration, ExponentialReport,
     ManyQueries, MechParams, Mechanism, Noise, Pictures, Samples,
 };
-use dp_playground::mechanisms::many_queries::simulate_max_errors;
+use dp_playground::mechanisms::many_queries::MaxErrorSimulation;
 use dp_playground::query::Notice;
 use leptos::prelude::*;
+
+/// The pool's name for this lab's jobs.
+const SIM_GROUP: &str = "mech-queries";
 
 /// The lab's derived state, shared by its parts.
 #[derive(Clone, Copy)]
@@ -72,9 +77,27 @@ pub fn MechLab() -> impl IntoView {
     let noise = Memo::new(move |_| timed.with(|t| t.1));
     let sample_inputs = Memo::new(move |_| params.with(|p| (p.draws, p.seed, p.sens, p.mech)));
     let sim_inputs = Memo::new(move |_| params.with(|p| (p.kmax, p.seed)));
-    let sim = Memo::new(move |_| {
+    // The many-queries simulation (0.8–4 million draws: 75–400 ms) runs in a worker; moving ε or Δ
+    // only rescales it, so it runs again only when k_max or the seed changes.
+    let sim = RwSignal::new(None::<MaxErrorSimulation>);
+    let sim_jobs = LabJobs::new(SIM_GROUP);
+    Effect::new(move |_| {
         let (kmax, seed) = sim_inputs.get();
-        simulate_max_errors(kmax, seed).ok()
+        let current = sim_jobs.restart();
+        sim.set(None);
+        leptos::task::spawn_local(async move {
+            let mut out = None;
+            let job = Job::ManyQueries(kmax, seed);
+            let ended = pool::run(SIM_GROUP, &job, |u| {
+                if let Update::ManyQueries(r) = u {
+                    out = r.ok();
+                }
+            })
+            .await;
+            if ended.is_ok() && current() {
+                sim.set(out);
+            }
+        });
     });
     let state = MechState {
         params,
