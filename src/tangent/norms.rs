@@ -62,6 +62,38 @@ const STORE: usize = 4_000_000;
 /// Columns kept for the pairs when not all pairs are tried.
 const TOP: usize = 24;
 
+/// Whether every pair of the `k` candidates' columns (over `m` parameters) is tried.
+fn pairs_exact(k: usize, m: usize) -> bool {
+    k * m <= STORE && (k as f64) * (k as f64) * (m as f64) / 2.0 <= PAIR_WORK
+}
+
+/// Whether B (`m` parameters × `n` data points) is kept for the sign iteration.
+fn keeps_b(m: usize, n: usize) -> bool {
+    m * n <= STORE
+}
+
+/// Iterations of the sign iteration at most.
+const SIGN_ITERATIONS: usize = 100;
+
+/// An upper bound on [`NormsContext::finish`]'s work for `k` candidates, `m` parameters and `n` data
+/// points, in loss evaluations (one exponential and a few multiply-adds, counted as 10 of the
+/// multiply-adds the pairs and the sign iteration do): the kept columns recomputed, every pair of them
+/// compared, and at most [`SIGN_ITERATIONS`] products with B and its transpose.
+pub fn finish_work(k: usize, m: usize, n: usize) -> f64 {
+    let (k, m, n) = (k as f64, m as f64, n as f64);
+    let kept = if pairs_exact(k as usize, m as usize) {
+        k
+    } else {
+        TOP.min(k as usize) as f64
+    };
+    let sign = if keeps_b(m as usize, n as usize) {
+        SIGN_ITERATIONS as f64 * 2.0 * m * n
+    } else {
+        0.0
+    };
+    kept * m + (kept * kept * m / 2.0 + sign) / 10.0
+}
+
 /// Columns are processed in at most this many consecutive parts, however many workers there are: parts
 /// are merged in order, so the sums (and so every norm) are the same bit for bit on 1 or 16 threads.
 pub const PARTS: usize = 16;
@@ -132,8 +164,8 @@ impl NormsContext {
             inst: inst.clone(),
             params: params.to_vec(),
             q: log_q.iter().map(|l| l.exp()).collect(),
-            all_pairs: (k * m <= STORE) && (k as f64) * (k as f64) * (m as f64) / 2.0 <= PAIR_WORK,
-            store_b: m * n <= STORE,
+            all_pairs: pairs_exact(k, m),
+            store_b: keeps_b(m, n),
             kernel: Kernel::new(inst, params),
             cands,
         }
@@ -390,7 +422,7 @@ fn sign_iteration(b: &[f64], m: usize, n: usize, start: &[f64]) -> f64 {
     }
     let mut u: Vec<f64> = start.iter().map(|x| x / s0).collect();
     let mut best = 0.0_f64;
-    for _ in 0..100 {
+    for _ in 0..SIGN_ITERATIONS {
         let bu: Vec<f64> = (0..m)
             .map(|w| {
                 b[w * n..(w + 1) * n]

@@ -7,7 +7,7 @@ use super::{Report, TangentParams};
 use crate::error::{Error, Result};
 use crate::tangent::gibbs::{log_gibbs, Instance};
 use crate::tangent::kernel::Kernel;
-use crate::tangent::norms::{parts_for, split, NormsContext, NormsPart};
+use crate::tangent::norms::{finish_work, parts_for, split, NormsContext, NormsPart};
 use crate::tangent::removal::{change, risks_after_removals};
 use std::ops::Range;
 
@@ -64,16 +64,24 @@ impl Plan {
         self.risk_evaluations() + (self.params.len() as f64) * k as f64
     }
 
-    /// Whether the instance is small enough for the page to compute the report itself, within a frame:
-    /// at most [`Plan::ON_PAGE_EVALUATIONS`]. The page then runs [`Plan::report`], the same parts in
-    /// the same order as the workers, so the numbers are the same bits either way.
+    /// Whether the instance is small enough for the page to compute the report itself: both passes and
+    /// an upper bound on the merge's work ([`finish_work`]: the pairs and the sign iteration, which
+    /// can dwarf the passes when there are few parameters and many candidates) come to at most
+    /// [`Plan::ON_PAGE_WORK`]. The page then runs [`Plan::report`], the same parts in the same order
+    /// as the workers, so the numbers are the same bits either way.
     pub fn fits_on_page(&self) -> bool {
-        self.evaluations() <= Self::ON_PAGE_EVALUATIONS
+        self.page_work() <= Self::ON_PAGE_WORK
     }
 
-    /// Loss evaluations the page does itself: about 10 ms at the page module's speed (opt-level "z",
-    /// ≈ 3·10⁷ per second in Chromium on the 2-core test machine; see docs/design.md).
-    pub const ON_PAGE_EVALUATIONS: f64 = 3e5;
+    /// The whole report's work in loss evaluations, the merge counted by its upper bound.
+    pub fn page_work(&self) -> f64 {
+        let k = self.instance.candidates().len();
+        self.evaluations() + finish_work(k, self.params.len(), self.instance.data.len())
+    }
+
+    /// Work the page does itself: the default link's bound is 8.7·10⁵ and its report takes 25 ms cold,
+    /// 6–16 ms warm in Chromium on the 2-core test machine (see docs/design.md).
+    pub const ON_PAGE_WORK: f64 = 2e6;
 
     /// Loss evaluations of the first pass (the risk): parameters × data points.
     pub fn risk_evaluations(&self) -> f64 {
@@ -203,10 +211,18 @@ mod tests {
     #[test]
     fn only_small_instances_fit_on_the_page() {
         let default = plan("lab=tangent");
-        assert!(default.fits_on_page(), "{}", default.evaluations());
+        assert!(default.fits_on_page(), "{}", default.page_work());
+        // The browser test that compares the page's report with the pool's.
+        let small =
+            plan("lab=tangent&model=linear2d&loss=logistic&beta=5&n=60&seed=4&wgrid=-2:2:15");
+        assert!(small.fits_on_page(), "{}", small.page_work());
         let pooled =
             plan("lab=tangent&model=linear2d&loss=savage&beta=8&n=400&seed=3&wgrid=-3:3:41");
         assert!(!pooled.fits_on_page(), "{}", pooled.evaluations());
         assert!(!plan("lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200").fits_on_page());
+        // Few parameters and many candidates: few loss evaluations, but every pair of 6000 columns.
+        let pairs = plan("lab=tangent&n=6000&wgrid=-3:3:10");
+        assert!(pairs.evaluations() < 3e5, "{}", pairs.evaluations());
+        assert!(!pairs.fits_on_page(), "{}", pairs.page_work());
     }
 }
