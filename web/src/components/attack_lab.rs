@@ -112,15 +112,12 @@ pub fn AttackLab() -> impl IntoView {
             } else {
                 vec![report.await]
             };
-            for ended in ends {
-                match ended {
-                    Err(JobEnd::Cancelled) => return,
-                    Err(JobEnd::Failed(e)) => return background.update(|b| b.status = e),
-                    Ok(()) => {}
-                }
-            }
-            if current() {
-                background.update(|b| b.status.clear());
+            // The first job that failed or was cancelled, in order.
+            match ends.into_iter().collect::<Result<(), JobEnd>>() {
+                Err(JobEnd::Cancelled) => {}
+                Err(JobEnd::Failed(e)) => background.update(|b| b.status = e),
+                Ok(()) if current() => background.update(|b| b.status.clear()),
+                Ok(()) => {}
             }
         });
     });

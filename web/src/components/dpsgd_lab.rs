@@ -121,15 +121,12 @@ pub fn DpsgdLab() -> impl IntoView {
             let pld = pool::run(GROUP, &Job::DpsgdPld(query.clone()), apply);
             let sigma = pool::run(GROUP, &Job::DpsgdSigma(query), apply);
             let (a, b) = futures::join!(pld, sigma);
-            for ended in [a, b] {
-                match ended {
-                    Err(JobEnd::Cancelled) => return,
-                    Err(JobEnd::Failed(e)) => return background.update(|b| b.status = e),
-                    Ok(()) => {}
-                }
-            }
-            if current() {
-                background.update(|b| b.status.clear());
+            // The first job that failed or was cancelled, in order.
+            match [a, b].into_iter().collect::<Result<(), JobEnd>>() {
+                Err(JobEnd::Cancelled) => {}
+                Err(JobEnd::Failed(e)) => background.update(|b| b.status = e),
+                Ok(()) if current() => background.update(|b| b.status.clear()),
+                Ok(()) => {}
             }
         });
     });
