@@ -20,9 +20,7 @@ use crate::error::Result;
 use crate::mechanisms::exponential::{selection_probabilities, worst_neighbour_probabilities};
 use crate::mechanisms::gaussian::{sigma_analytic, sigma_classical, sigma_lecture, Gaussian};
 use crate::mechanisms::laplace::{calibrated_scale, Laplace};
-use crate::mechanisms::many_queries::{
-    crossover, gaussian_max_error, laplace_max_error, MaxErrorSimulation,
-};
+use crate::mechanisms::many_queries::{crossover_from_grid, MaxErrorSimulation};
 use crate::mechanisms::truncated_laplace::{tau_for, TruncatedLaplace};
 
 /// One way of choosing σ for the target (ε, δ), and what it really achieves.
@@ -239,11 +237,18 @@ pub struct ManyQueries {
 pub fn many_queries(p: &MechParams, sim: &MaxErrorSimulation) -> Result<ManyQueries> {
     let sigma1 = sigma_analytic(p.eps, p.delta, 1.0)?;
     let ks = sim.ks.clone();
-    let laplace_exact: Vec<f64> = ks.iter().map(|&k| laplace_max_error(k, p.eps)).collect();
-    let gaussian_exact = ks
+    // (k/ε)·H_k (laplace_max_error), H_k from the simulation's closed forms.
+    let laplace_exact: Vec<f64> = ks
         .iter()
-        .map(|&k| gaussian_max_error(k, p.eps, p.delta))
-        .collect::<Result<Vec<_>>>()?;
+        .zip(&sim.laplace_unit_closed_form)
+        .map(|(&k, h)| k as f64 / p.eps * h)
+        .collect();
+    // σ_k·E max|N| (gaussian_max_error) with the ε-free factor from the simulation's closed forms.
+    let gaussian_exact: Vec<f64> = ks
+        .iter()
+        .zip(&sim.gaussian_unit_closed_form)
+        .map(|(&k, unit)| (k as f64).sqrt() * sigma1 * unit)
+        .collect();
     let laplace_simulated = ks
         .iter()
         .zip(&sim.laplace_unit)
@@ -279,7 +284,7 @@ pub fn many_queries(p: &MechParams, sim: &MaxErrorSimulation) -> Result<ManyQuer
         gaussian_simulated,
         laplace_order,
         gaussian_order,
-        crossover: crossover(p.eps, p.delta)?,
+        crossover: crossover_from_grid(p.eps, p.delta, &sim.ks, &sim.gaussian_unit_closed_form)?,
         rule_of_thumb,
         reps: sim.reps,
     })
@@ -354,6 +359,31 @@ mod tests {
                     .chain(&mq.laplace_order)
                     .all(|x| x.is_finite()),
                 "{link}"
+            );
+        }
+    }
+
+    #[test]
+    fn many_queries_scales_the_closed_forms_exactly() {
+        // The view scales ε-free values the simulation carries; the direct formulas must agree.
+        use crate::mechanisms::many_queries::{crossover, gaussian_max_error, laplace_max_error};
+        let sim = simulate_max_errors(100_000, 1).unwrap_or_else(|e| panic!("{e}"));
+        for (eps, delta) in [(0.1, 1e-5), (1.0, 1e-5), (3.0, 1e-9)] {
+            let p = MechParams {
+                eps,
+                delta,
+                kmax: 100_000,
+                ..MechParams::default()
+            };
+            let mq = many_queries(&p, &sim).unwrap_or_else(|e| panic!("{e}"));
+            for (i, &k) in mq.ks.iter().enumerate() {
+                let g = gaussian_max_error(k, eps, delta).unwrap_or_else(|e| panic!("{e}"));
+                assert!((mq.gaussian_exact[i] / g - 1.0).abs() < 1e-13, "k={k}");
+                assert!((mq.laplace_exact[i] / laplace_max_error(k, eps) - 1.0).abs() < 1e-13);
+            }
+            assert_eq!(
+                mq.crossover,
+                crossover(eps, delta).unwrap_or_else(|e| panic!("{e}"))
             );
         }
     }

@@ -85,21 +85,51 @@ pub fn gaussian_max_error(k: usize, eps: f64, delta: f64) -> Result<f64> {
 /// # Errors
 /// ε or δ out of their domains.
 pub fn crossover(eps: f64, delta: f64) -> Result<Option<usize>> {
+    crossover_from_grid(eps, delta, &[], &[])
+}
+
+/// [`crossover`], starting from E max|N| already known at the ascending `ks` (`unit[i]` at `ks[i]`, as
+/// [`MaxErrorSimulation::gaussian_unit_closed_form`] holds them): the grid brackets the crossing, so the
+/// search computes the integral only between two grid points (about half the work on a slider move).
+/// The same answer as [`crossover`]: both find the smallest k where the Gaussian wins, and whether it
+/// wins falls one way as k grows.
+///
+/// # Errors
+/// ε or δ out of their domains.
+pub fn crossover_from_grid(
+    eps: f64,
+    delta: f64,
+    ks: &[usize],
+    unit: &[f64],
+) -> Result<Option<usize>> {
     let sigma1 = sigma_analytic(eps, delta, 1.0)?;
-    let gauss_wins = |k: usize| {
-        (k as f64).sqrt() * sigma1 * gaussian_unit_max_abs(k) < laplace_max_error_fast(k, eps)
+    let unit_at = |k: usize| match ks.binary_search(&k) {
+        Ok(i) if i < unit.len() => unit[i],
+        _ => gaussian_unit_max_abs(k),
     };
+    let gauss_wins =
+        |k: usize| (k as f64).sqrt() * sigma1 * unit_at(k) < laplace_max_error_fast(k, eps);
     if gauss_wins(1) {
         return Ok(Some(1));
     }
-    let (mut lo, mut hi) = (1usize, 2usize);
-    while !gauss_wins(hi) {
-        if hi >= 1_000_000_000 {
-            return Ok(None);
+    let known = &ks[..ks.len().min(unit.len())];
+    let (mut lo, mut hi) = match known.iter().position(|&k| gauss_wins(k)) {
+        // ks[0] is 1 or larger: no crossing below it was seen, so bracket from 1.
+        Some(0) => (1, known[0]),
+        Some(i) => (known[i - 1], known[i]),
+        None => {
+            let mut lo = known.last().copied().unwrap_or(1);
+            let mut hi = 2 * lo;
+            while !gauss_wins(hi) {
+                if hi >= 1_000_000_000 {
+                    return Ok(None);
+                }
+                lo = hi;
+                hi *= 2;
+            }
+            (lo, hi)
         }
-        lo = hi;
-        hi *= 2;
-    }
+    };
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if gauss_wins(mid) {
@@ -134,6 +164,12 @@ pub struct MaxErrorSimulation {
     pub gaussian_unit: Vec<f64>,
     /// Repetitions behind each mean.
     pub reps: usize,
+    /// E max|N| over k standard normals at each k, the closed form ([`gaussian_unit_max_abs`]).
+    /// With the next field: the closed forms do not depend on ε or δ, so they are computed here once
+    /// rather than on every slider move.
+    pub gaussian_unit_closed_form: Vec<f64>,
+    /// E max|L| over k standard Laplace draws at each k: H_k ([`laplace_max_error`] at ε = k).
+    pub laplace_unit_closed_form: Vec<f64>,
 }
 
 /// About 24 k values from 1 to `k_max`, log-spaced, distinct.
@@ -178,11 +214,15 @@ pub fn simulate_max_errors(k_max: usize, seed: u64) -> Result<MaxErrorSimulation
     for v in laplace_unit.iter_mut().chain(gaussian_unit.iter_mut()) {
         *v /= reps as f64;
     }
+    let gaussian_unit_closed_form = ks.iter().map(|&k| gaussian_unit_max_abs(k)).collect();
+    let laplace_unit_closed_form = ks.iter().map(|&k| laplace_max_error(k, k as f64)).collect();
     Ok(MaxErrorSimulation {
         ks,
         laplace_unit,
         gaussian_unit,
         reps,
+        gaussian_unit_closed_form,
+        laplace_unit_closed_form,
     })
 }
 
@@ -243,6 +283,24 @@ mod tests {
         assert!(k > 1);
         let g = |k| gaussian_max_error(k, 1.0, 1e-5).unwrap_or_else(|e| panic!("{e}"));
         assert!(g(k) < laplace_max_error(k, 1.0) && g(k - 1) >= laplace_max_error(k - 1, 1.0));
+    }
+
+    #[test]
+    fn crossover_from_the_grid_is_the_plain_search() {
+        // The grid only shortens the search: the same k for every (ε, δ, k_max), inside the grid's
+        // range, below it and beyond it (ε = 10 crosses at k = 1 or not below 10⁹).
+        for kmax in [1, 10, 1000, MAX_K] {
+            let ks = k_grid(kmax);
+            let unit: Vec<f64> = ks.iter().map(|&k| gaussian_unit_max_abs(k)).collect();
+            for eps in [0.05, 0.3, 1.0, 2.0, 10.0] {
+                for delta in [1e-3, 1e-5, 1e-8, 1e-12] {
+                    let plain = crossover(eps, delta).unwrap_or_else(|e| panic!("{e}"));
+                    let fast = crossover_from_grid(eps, delta, &ks, &unit)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    assert_eq!(plain, fast, "eps={eps} delta={delta} kmax={kmax}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -117,44 +117,29 @@ for (const [name, query] of [
   const total = t.compute + t.draws.reduce((a, b) => a + b, 0);
   console.log(`${name}: compute ${t.compute.toFixed(1)} ms, draws ${t.draws.map((d) => d.toFixed(1)).join(' + ')} ms, total ${total.toFixed(1)} ms (${(total / 500).toFixed(3)} of 500 ms)`);
 }
-const page = await openLab(await newPage(browser), server.url, '?lab=rr&seed=1');
-await waitDrawn(page, 'rr-chart-histogram');
-const moves = [];
-for (let i = 0; i < 20; i++) {
-  const eps = (0.5 + i * 0.1).toFixed(2);
-  const ms = await page.evaluate(async (value) => {
-    const slider = document.querySelector('[data-testid="slider-eps"]');
-    const start = performance.now();
-    slider.value = value;
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => r()));
-    return performance.now() - start;
-  }, eps);
-  moves.push(ms);
-}
-moves.sort((a, b) => a - b);
-console.log(`ε slider move to next frame (default lab, 20 moves): median ${moves[10].toFixed(1)} ms, max ${moves[19].toFixed(1)} ms (${(moves[10] / 16).toFixed(3)} of a 16 ms frame)`);
-
-// Mechanisms lab: time from an ε slider move until every chart that depends on ε has been redrawn
-// (a MutationObserver sees each canvas's data-drawn change), i.e. the work a frame must hold.
-for (const mech of ['gaussian', 'laplace', 'tlap', 'exponential']) {
-  const page = await openLab(await newPage(browser), server.url, `?lab=mechanisms&mech=${mech}&seed=1`, 'mech-sigma-analytic');
-  await waitDrawn(page, 'mech-chart-queries');
-  const works = [];
+/**
+ * Twenty ε slider moves on `query`. For each: the time from the input event until every chart in view
+ * has been redrawn (a MutationObserver sees each canvas's data-drawn change), the work a frame must hold;
+ * and until the frame that shows it has been painted (a message posted from the next frame callback
+ * runs after that frame's style, layout and paint), which adds the wait for the screen's next frame.
+ */
+async function sliderMoves(query, ready, firstChart) {
+  const page = await openLab(await newPage(browser), server.url, query, ready);
+  await waitDrawn(page, firstChart);
+  await page.waitForTimeout(500);
+  const redrawn = [];
+  const painted = [];
   for (let i = 0; i < 20; i++) {
     const eps = (0.5 + i * 0.1).toFixed(2);
-    works.push(await page.evaluate(async (value) => {
-      const ids = mechCharts();
+    const [work, paint] = await page.evaluate(async (value) => {
       // Charts off screen wait until they scroll into view, so only those in sight are redrawn.
-      function mechCharts() {
-        return [...document.querySelectorAll('canvas[data-testid^="mech-chart"]')]
-          .filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
-          .map((c) => c.dataset.testid);
-      }
+      const ids = [...document.querySelectorAll('canvas[data-testid]')]
+        .filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+        .map((c) => c.dataset.testid);
       const before = Object.fromEntries(ids.map((id) => [id, document.querySelector(`[data-testid="${id}"]`).dataset.drawn]));
       const slider = document.querySelector('[data-testid="slider-eps"]');
       const start = performance.now();
-      const done = new Promise((resolve) => {
+      const drawn = new Promise((resolve) => {
         const pending = new Set(ids);
         const observer = new MutationObserver(() => {
           for (const id of [...pending]) {
@@ -164,14 +149,41 @@ for (const mech of ['gaussian', 'laplace', 'tlap', 'exponential']) {
         });
         observer.observe(document.querySelector('main'), { attributes: true, subtree: true, attributeFilter: ['data-drawn'] });
       });
+      const shown = new Promise((resolve) => requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(performance.now() - start);
+        channel.port2.postMessage(null);
+      }));
       slider.value = value;
       slider.dispatchEvent(new Event('input', { bubbles: true }));
-      return done;
-    }, eps));
+      return [await drawn, await shown];
+    }, eps);
+    redrawn.push(work);
+    painted.push(paint);
+    await page.waitForTimeout(50);
   }
-  works.sort((a, b) => a - b);
-  const compute = await page.evaluate(() => Number(document.querySelector('[data-testid="mech-compute-ms"]').dataset.value));
-  console.log(`mechanisms, ${mech}: ε slider move to all charts redrawn (20 moves, ${await page.evaluate(() => [...document.querySelectorAll('canvas')].filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length)} charts in view): median ${works[10].toFixed(1)} ms, max ${works[19].toFixed(1)} ms (${(works[10] / 16).toFixed(3)} of a 16 ms frame); core compute ${compute.toFixed(2)} ms`);
+  const charts = await page.evaluate(() => [...document.querySelectorAll('canvas')].filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).length);
+  await page.context().close();
+  const median = (xs) => [...xs].sort((a, b) => a - b)[10];
+  const max = (xs) => Math.max(...xs);
+  return { page, charts, redrawn: median(redrawn), redrawnMax: max(redrawn), painted: median(painted), paintedMax: max(painted) };
 }
+
+const sliderRows = [];
+for (const [name, query, ready, chart] of [
+  ['rr (default)', '?lab=rr&seed=1', 'rr-p-truth', 'rr-chart-histogram'],
+  ...['gaussian', 'laplace', 'tlap', 'exponential'].map((mech) => [`mechanisms, ${mech}`, `?lab=mechanisms&mech=${mech}&seed=1`, 'mech-sigma-analytic', 'mech-chart-queries']),
+]) {
+  const m = await sliderMoves(query, ready, chart);
+  sliderRows.push({
+    link: name,
+    'charts in view': m.charts,
+    'to charts redrawn, median (max) ms': `${m.redrawn.toFixed(1)} (${m.redrawnMax.toFixed(1)})`,
+    'of a 16 ms frame': (m.redrawn / 16).toFixed(2),
+    'to the frame painted, median (max) ms': `${m.painted.toFixed(1)} (${m.paintedMax.toFixed(1)})`,
+  });
+}
+console.log('ε slider moves (20 each): from the input event to every chart in view redrawn, and to the next frame painted (adds the wait for the frame)');
+console.table(sliderRows);
 await browser.close();
 await server.close();

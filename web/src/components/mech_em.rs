@@ -16,6 +16,7 @@ pub fn MechEm() -> impl IntoView {
             .with(|p| p.cands.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
     });
     let report = Memo::new(move |_| mech.em.get().ok());
+    let cands = Memo::new(move |_| mech.params.with(|p| p.cands.clone()));
     let bars =
         Memo::new(move |_| report.with(|r| r.as_ref().map(|r| em_bars_chart(r, &names.get()))));
     let by_eps = Memo::new(move |_| {
@@ -42,19 +43,22 @@ pub fn MechEm() -> impl IntoView {
                     <tr><th scope="col">"candidate"</th><th scope="col">"score u"</th><th scope="col">"P[selected | x]"</th><th scope="col">"P[selected | worst x′]"</th></tr>
                 </thead>
                 <tbody>
-                    {move || report.get().map(|r| {
-                        mech.params.get().cands.into_iter().enumerate().map(|(i, c)| {
-                            let (p, q) = (r.probs[i], r.neighbour_probs[i]);
-                            view! {
-                                <tr>
-                                    <th scope="row">{c.name}</th>
-                                    <td>{sig(c.score, 6)}</td>
-                                    <td data-testid=format!("mech-em-prob-{i}") data-value=exact(p)>{sig(p, 4)}</td>
-                                    <td data-testid=format!("mech-em-neighbour-prob-{i}") data-value=exact(q)>{sig(q, 4)}</td>
-                                </tr>
-                            }
-                        }).collect_view()
-                    })}
+                    // Rows follow the candidates (name and score); an ε move only updates the two
+                    // probability cells of each, in place.
+                    {move || cands.get().into_iter().enumerate().map(|(i, c)| {
+                        let prob = move |f: fn(&dp_playground::mech_lab::ExponentialReport) -> &Vec<f64>| {
+                            Signal::derive(move || report.with(|r| r.as_ref().and_then(|r| f(r).get(i).copied()).unwrap_or(f64::NAN)))
+                        };
+                        let (p, q) = (prob(|r| &r.probs), prob(|r| &r.neighbour_probs));
+                        view! {
+                            <tr>
+                                <th scope="row">{c.name}</th>
+                                <td>{sig(c.score, 6)}</td>
+                                <td data-testid=format!("mech-em-prob-{i}") data-value=move || exact(p.get())>{move || sig(p.get(), 4)}</td>
+                                <td data-testid=format!("mech-em-neighbour-prob-{i}") data-value=move || exact(q.get())>{move || sig(q.get(), 4)}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
                 </tbody>
             </table>
         </div>

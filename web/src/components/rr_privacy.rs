@@ -21,11 +21,12 @@ pub fn RrPrivacy() -> impl IntoView {
     let q = value(|r| r.p_other);
     let ratio = value(|r| r.max_ratio);
     let eps = move || rr.params.with(|p| sig(p.eps, 4));
-    let k = move || rr.params.with(|p| p.k);
+    // The table's shape depends on K alone: rebuilt when K changes, its cells updated in place on
+    // an ε move (rebuilding it per move cost a relayout of the whole page).
+    let k = Memo::new(move |_| rr.params.with(|p| p.k));
     let matrix = move || {
-        let k = k();
+        let k = k.get();
         (k <= MATRIX_MAX_K).then(|| {
-            let (pv, qv) = (p.get(), q.get());
             view! {
                 <table class="matrix">
                     <caption>"P[report | true answer]"</caption>
@@ -43,8 +44,8 @@ pub fn RrPrivacy() -> impl IntoView {
                                         <th scope="row">{i}</th>
                                         {(0..k)
                                             .map(|j| {
-                                                let (v, class) = if i == j { (pv, "diag") } else { (qv, "") };
-                                                view! { <td class=class>{sig(v, 3)}</td> }
+                                                let (v, class) = if i == j { (p, "diag") } else { (q, "") };
+                                                view! { <td class=class>{move || sig(v.get(), 3)}</td> }
                                             })
                                             .collect_view()}
                                     </tr>

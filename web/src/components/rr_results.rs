@@ -28,14 +28,17 @@ pub fn RrResults() -> impl IntoView {
     let with_report = move |f: fn(&RrReport) -> f64| {
         Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
-    let categories = Signal::derive(move || {
+    // A memo, not a derived signal: every table cell reads it, and it should be cloned once a move.
+    let categories: Signal<Vec<CategoryResult>> = Signal::from(Memo::new(move |_| {
         report.with(|r| r.as_ref().map(|r| r.categories.clone()).unwrap_or_default())
-    });
+    }));
     let truthful_share = with_report(|r| {
         r.survey.truthful as f64 / r.survey.reported_counts.iter().sum::<u64>() as f64
     });
     let n = move || rr.params.with(|p| p.n);
     let cat = move || report.with(|r| r.as_ref().map_or(0, |r| r.histogram.category));
+    // The selector's options depend on K alone: rebuilt when it changes, not on every ε move.
+    let k = Memo::new(move |_| rr.params.with(|p| p.k));
 
     view! {
         {move || rr.report.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
@@ -101,7 +104,7 @@ pub fn RrResults() -> impl IntoView {
                 prop:value=move || cat().to_string()
             >
                 {move || {
-                    (0..rr.params.with(|p| p.k))
+                    (0..k.get())
                         .map(|j| view! { <option value=j.to_string()>{j}</option> })
                         .collect_view()
                 }}
@@ -119,8 +122,10 @@ fn CategoryTable(
     /// The per-category results.
     categories: Signal<Vec<CategoryResult>>,
 ) -> impl IntoView {
-    let cell =
-        |v: f64, id: String| view! { <td data-testid=id data-value=exact(v)>{sig(v, 4)}</td> };
+    let cell = |v: Signal<f64>, id: String| {
+        view! { <td data-testid=id data-value=move || exact(v.get())>{move || sig(v.get(), 4)}</td> }
+    };
+    let k = Memo::new(move |_| categories.with(Vec::len));
     view! {
         <div class="table-wrap">
             <table class="results-table" data-testid="rr-table">
@@ -139,30 +144,28 @@ fn CategoryTable(
                     </tr>
                 </thead>
                 <tbody>
-                    {move || {
-                        categories
-                            .get()
-                            .into_iter()
-                            .enumerate()
-                            .map(|(j, c)| {
-                                view! {
-                                    <tr>
-                                        <th scope="row">{j}</th>
-                                        <td>{sig(c.truth, 4)}</td>
-                                        <td>{sig(c.reported, 4)}</td>
-                                        {cell(c.estimate, format!("rr-estimate-{j}"))}
-                                        {cell(c.stderr, format!("rr-stderr-{j}"))}
-                                        {cell(c.stderr_iid, format!("rr-se-iid-{j}"))}
-                                        {cell(c.stderr_fixed, format!("rr-se-fixed-{j}"))}
-                                        <td data-testid=format!("rr-ci-{j}")>
-                                            {format!("[{}, {}]", sig(c.ci.0, 3), sig(c.ci.1, 3))}
-                                        </td>
-                                        {cell(c.empirical_sd, format!("rr-empirical-sd-{j}"))}
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    // One row per category, rebuilt only when K changes; an ε move updates the cells.
+                    {move || (0..k.get()).map(|j| {
+                        let value = move |f: fn(&CategoryResult) -> f64| {
+                            Signal::derive(move || categories.with(|c| c.get(j).map_or(f64::NAN, f)))
+                        };
+                        let ci = Signal::derive(move || categories.with(|c| c.get(j).map_or((f64::NAN, f64::NAN), |c| c.ci)));
+                        view! {
+                            <tr>
+                                <th scope="row">{j}</th>
+                                <td>{move || sig(value(|c| c.truth).get(), 4)}</td>
+                                <td>{move || sig(value(|c| c.reported).get(), 4)}</td>
+                                {cell(value(|c| c.estimate), format!("rr-estimate-{j}"))}
+                                {cell(value(|c| c.stderr), format!("rr-stderr-{j}"))}
+                                {cell(value(|c| c.stderr_iid), format!("rr-se-iid-{j}"))}
+                                {cell(value(|c| c.stderr_fixed), format!("rr-se-fixed-{j}"))}
+                                <td data-testid=format!("rr-ci-{j}")>
+                                    {move || { let (lo, hi) = ci.get(); format!("[{}, {}]", sig(lo, 3), sig(hi, 3)) }}
+                                </td>
+                                {cell(value(|c| c.empirical_sd), format!("rr-empirical-sd-{j}"))}
+                            </tr>
+                        }
+                    }).collect_view()}
                 </tbody>
             </table>
         </div>
