@@ -253,6 +253,38 @@ impl ComposedPld {
         }
     }
 
+    /// [`ComposedPld::band`] at every δ of `deltas`: one walk down each PLD for all of them
+    /// ([`Pld::epsilons_for_deltas`]), the same numbers bit for bit.
+    pub fn bands(&self, deltas: &[f64]) -> Vec<EpsilonBand> {
+        let most = |plds: &[Pld]| {
+            plds.iter()
+                .map(|p| p.epsilons_for_deltas(deltas))
+                .fold(vec![0.0; deltas.len()], |acc, e| {
+                    acc.iter().zip(&e).map(|(x, y)| f64::max(*x, *y)).collect()
+                })
+        };
+        let (upper, lower) = (most(&self.upper), most(&self.lower));
+        deltas
+            .iter()
+            .enumerate()
+            .map(|(j, &delta)| {
+                if !(MIN_DELTA..1.0).contains(&delta) {
+                    return EpsilonBand {
+                        upper: f64::NAN,
+                        lower: f64::NAN,
+                        interval: self.interval,
+                    };
+                }
+                let up = upper[j].min(basic(&pairs(&self.items, delta)).0);
+                EpsilonBand {
+                    upper: up,
+                    lower: lower[j].min(up),
+                    interval: self.interval,
+                }
+            })
+            .collect()
+    }
+
     /// The certified lower ε at δ (the larger direction's lower ε); NaN below [`MIN_DELTA`].
     pub fn epsilon_lower(&self, delta: f64) -> f64 {
         if !(MIN_DELTA..1.0).contains(&delta) {

@@ -105,3 +105,25 @@ fn gaussian_composition_matches_the_closed_form() {
         "{a:?}"
     );
 }
+
+#[test]
+fn bands_in_one_walk_are_the_single_bands() {
+    // The ε-against-δ curve's one walk per PLD gives each δ's band bit for bit, including δ outside
+    // [MIN_DELTA, 1) (NaN) and a pure entry whose basic bound caps the upper side.
+    let list =
+        parse_list("gauss:2*10,lap:0.5*1,sgauss:0.01:1*1000").unwrap_or_else(|e| panic!("{e}"));
+    let c = ComposedPld::new(&list).unwrap_or_else(|e| panic!("{e}"));
+    let deltas: Vec<f64> = (0..=30)
+        .map(|i| 10f64.powf(-13.0 + i as f64 / 2.0))
+        .chain([0.0, 0.5, 1e-5])
+        .collect();
+    for (d, b) in deltas.iter().zip(c.bands(&deltas)) {
+        let one = c.band(*d);
+        for (x, y) in [(one.upper, b.upper), (one.lower, b.lower)] {
+            assert!(
+                x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+                "δ = {d}: {x} vs {y}"
+            );
+        }
+    }
+}

@@ -12,6 +12,8 @@ mod browser;
 #[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
+mod draw_budget;
+#[cfg(target_arch = "wasm32")]
 mod fast_canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod labs;

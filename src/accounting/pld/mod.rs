@@ -259,6 +259,47 @@ impl Pld {
         0.0
     }
 
+    /// [`Pld::epsilon_for_delta`] at every δ of `deltas`, in one walk down the grid instead of one walk
+    /// each (the composition lab's ε-against-δ curve took 32 ms natively as 112 walks). The same atoms
+    /// are summed in the same order, so each answer is bit for bit the single call's: δ is answered at
+    /// the first atom from the top where δ̂ just below it exceeds δ, and the pending δs that do are
+    /// exactly the smallest ones. NaN in `deltas` answers NaN.
+    pub fn epsilons_for_deltas(&self, deltas: &[f64]) -> Vec<f64> {
+        let mut out = vec![f64::NAN; deltas.len()];
+        let mut order: Vec<usize> = (0..deltas.len()).filter(|&j| !deltas[j].is_nan()).collect();
+        order.sort_by(|&x, &y| deltas[x].total_cmp(&deltas[y]));
+        // Those under the mass at +∞ are ∞, as in the single call; they come first in the order.
+        let infinite = order.partition_point(|&j| self.infinity > deltas[j]);
+        for &j in &order[..infinite] {
+            out[j] = f64::INFINITY;
+        }
+        let mut pending = order[infinite..].iter().peekable();
+        let h = self.interval;
+        let decay = (-h).exp();
+        let (mut a, mut b) = (0.0, 0.0);
+        for i in (0..self.probs.len()).rev() {
+            let eps_i = (self.lower + i as i64) as f64 * h;
+            a += self.probs[i];
+            b += self.probs[i];
+            let below = self.infinity + a - b * decay;
+            while let Some(&&j) = pending.peek() {
+                if below <= deltas[j] {
+                    break;
+                }
+                out[j] = (eps_i + ((self.infinity + a - deltas[j]) / b).ln()).max(0.0);
+                pending.next();
+            }
+            if pending.peek().is_none() {
+                return out;
+            }
+            b *= decay;
+        }
+        for &j in pending {
+            out[j] = 0.0;
+        }
+        out
+    }
+
     /// δ̂(ε): the discrete PLD's hockey-stick divergence (above or below the true δ(ε), by its side).
     pub fn delta_for_epsilon(&self, eps: f64) -> f64 {
         let h = self.interval;
@@ -381,6 +422,34 @@ mod tests {
                     (pld.delta_for_epsilon(eps) / delta - 1.0).abs() < 1e-6,
                     "{side:?} δ = {delta}: ε = {eps}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn one_walk_answers_every_delta_as_single_calls_do() {
+        // Bit for bit, unsorted and repeated δs, NaN, δ under the mass at +∞ (a pure part), δ = 0 and 1.
+        let gauss =
+            Pld::subsampled_gaussian(0.02, 0.9, Direction::Remove, 1e-4, 1e-15, Side::Upper)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .self_compose(300, 1e-15);
+        let mut deltas: Vec<f64> = (0..=30)
+            .map(|i| 10f64.powf(-12.0 + 0.4 * i as f64))
+            .collect();
+        deltas.extend([0.0, 1.0, 0.5, 1e-3, 1e-3, f64::NAN, 2e-9, 1e-300]);
+        deltas.reverse();
+        for side in [Side::Upper, Side::Lower] {
+            let pure = Pld::subsampled_gaussian(0.5, 0.3, Direction::Add, 1e-3, 1e-6, side)
+                .unwrap_or_else(|e| panic!("{e}"));
+            for pld in [&gauss, &pure] {
+                let many = pld.epsilons_for_deltas(&deltas);
+                for (d, e) in deltas.iter().zip(&many) {
+                    let one = pld.epsilon_for_delta(*d);
+                    assert!(
+                        one.to_bits() == e.to_bits() || (d.is_nan() && e.is_nan()),
+                        "δ = {d}: {one} vs {e}"
+                    );
+                }
             }
         }
     }

@@ -55,11 +55,22 @@ where
         observer.try_update_value(|o| o.take());
     });
     let draws = StoredValue::new(0u32);
+    // Bumped to draw a chart that had to wait for a later task (crate::draw_budget).
+    let again = RwSignal::new(0u32);
     Effect::new(move |_| {
+        again.track();
         let Some(css_width) = css_width.get() else {
             return;
         };
         let Some(canvas) = node.get() else { return };
+        if !crate::draw_budget::may_draw() {
+            // This run reads none of the chart's data, so it stops following it; the later run reads
+            // the data as it is then, and follows it again.
+            crate::draw_budget::later(move || {
+                again.try_update(|n| *n = n.wrapping_add(1));
+            });
+            return;
+        }
         let ratio = device_pixel_ratio();
         let height = height.get();
         let width = f64::from(css_width);
