@@ -9,6 +9,7 @@ use crate::attack::report::AttackReport;
 use crate::compose_lab::ComposedPld;
 use crate::mechanisms::many_queries::{simulate_max_errors, MaxErrorSimulation};
 use crate::query::Query;
+use crate::rr::{repetitions, Repetitions, RrParams};
 use crate::tangent_lab::background::{langevin, sweeps_and_grid, Extra};
 use crate::tangent_lab::parallel::{Columns, Plan};
 use crate::tangent_lab::{Report, TangentParams};
@@ -72,6 +73,9 @@ pub enum Job {
     /// ([`crate::mechanisms::many_queries::simulate_max_errors`]; 0.8–4 million draws, 75–400 ms on the
     /// page's thread).
     ManyQueries(usize, u64),
+    /// Randomized-response lab: the repeated surveys of a link whose repetitions do not fit on the
+    /// page ([`crate::rr::repetitions`]; up to 10⁷ binomial draws, 50 ms at K = 50, R = 1000).
+    RrRepetitions(String),
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`labs::dpsgd_pld`]).
     DpsgdPld(String),
     /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`labs::dpsgd_sigma`]).
@@ -101,6 +105,8 @@ pub enum Update {
     ManyQueries(Result<MaxErrorSimulation, String>),
     /// Tangent lab: one result after the report.
     TangentExtra(Extra),
+    /// Randomized-response lab: the repeated surveys, or why not.
+    RrRepetitions(Result<Repetitions, String>),
     /// DP-SGD lab: a result.
     Dpsgd(DpsgdUpdate),
     /// Composition lab: the composed PLD pair, or why not.
@@ -170,6 +176,12 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
         Job::ManyQueries(k_max, seed) => emit(Update::ManyQueries(
             simulate_max_errors(k_max, seed).map_err(|e| e.to_string()),
         )),
+        Job::RrRepetitions(query) => {
+            let (p, _) = RrParams::from_query(&Query::parse(&query));
+            emit(Update::RrRepetitions(
+                repetitions(&p).map_err(|e| e.to_string()),
+            ))
+        }
         Job::DpsgdPld(query) => labs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
         Job::DpsgdSigma(query) => labs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
         Job::ComposePld(query) => {
@@ -339,6 +351,12 @@ mod tests {
         );
         let refused = collect(Job::ManyQueries(0, 7));
         assert!(matches!(&refused[0], Update::ManyQueries(Err(e)) if e.contains("kmax")));
+        // The worker's repetitions, through the message encoding, are the page's own.
+        let query = "k=50&reps=1000&n=1000000&seed=3";
+        let out = collect(Job::RrRepetitions(query.into()));
+        let (p, _) = RrParams::from_query(&Query::parse(query));
+        let want = repetitions(&p).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out[0], Update::RrRepetitions(Ok(want)));
         let out = collect(Job::WdpFig2(1));
         let Some(Update::WdpCurves(done, total, curves)) = out.iter().rev().nth(1) else {
             panic!("{out:?}")

@@ -38,7 +38,7 @@ pub struct CategoryResult {
 }
 
 /// Histogram of one category's estimates over the repeated surveys, beside its theoretical normal law.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EstimateHistogram {
     /// The category shown.
     pub category: usize,
@@ -72,56 +72,58 @@ pub struct RrReport {
 /// Points on the normal curve drawn over the histogram.
 const CURVE_POINTS: usize = 121;
 
+/// Repetition work (surveys × categories: one binomial draw each, about 1 µs in the page) up to which
+/// the page simulates the repeated surveys itself, within a frame; beyond it they run in a worker
+/// ([`repetitions`]) while the page shows everything else.
+pub const ON_PAGE_REPETITION_WORK: usize = 5_000;
+
+/// The repeated surveys' part of the report: each category's empirical mean and spread, and the
+/// chosen category's histogram.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Repetitions {
+    /// (mean, standard deviation) of each category's estimate over the surveys.
+    pub empirical: Vec<(f64, f64)>,
+    /// The chosen category's histogram.
+    pub histogram: EstimateHistogram,
+}
+
+/// Whether the repeated surveys of `params` fit on the page ([`ON_PAGE_REPETITION_WORK`]).
+pub fn repetitions_fit_on_page(params: &RrParams) -> bool {
+    params.reps.saturating_mul(params.k) <= ON_PAGE_REPETITION_WORK
+}
+
 /// Runs the lab: one seeded survey, its estimates, and `reps` further surveys for the empirical spread
 /// (drawn from a second stream of the same seed, so changing `reps` leaves the first survey alone).
+/// The same numbers as [`run_without_repetitions`] completed by [`repetitions`].
+///
 /// With [`Population::Fixed`] every survey asks the same people ([`fixed_counts`]); only the reports
 /// are redrawn.
 ///
 /// # Errors
 /// If the parameters are invalid (they are valid whenever they came from [`RrParams::from_query`]).
 pub fn run(params: &RrParams) -> Result<RrReport> {
-    let p = RrParams::new(
-        params.eps,
-        params.k,
-        params.n,
-        params.truth.clone(),
-        params.reps,
-        params.seed,
-    )?;
-    let mech = RandomizedResponse::new(p.eps, p.k)?;
+    Ok(run_without_repetitions(params)?.with_repetitions(repetitions(params)?))
+}
+
+/// Everything but the repeated surveys: their means and spreads are NaN and the histogram has no
+/// counts until [`RrReport::with_repetitions`] fills them in.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_without_repetitions(params: &RrParams) -> Result<RrReport> {
+    let (p, mech, counts, truth) = setup(params)?;
     let population = params.population;
     let n = p.n as f64;
-    let counts = fixed_counts(p.n, &p.truth_normalised());
-    let truth = match population {
-        Population::Iid => p.truth_normalised(),
-        Population::Fixed => counts.iter().map(|&c| c as f64 / n).collect(),
-    };
-
     let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
     let survey = match population {
         Population::Iid => simulate_survey(&mut rng, &mech, p.n, &truth),
         Population::Fixed => simulate_fixed_survey(&mut rng, &mech, &counts),
     };
-
-    let mut rep_rng = ChaCha8Rng::seed_from_u64(p.seed);
-    rep_rng.set_stream(1);
-    let mut estimates = vec![Vec::with_capacity(p.reps); p.k];
-    for _ in 0..p.reps {
-        let reported = match population {
-            Population::Iid => simulate_reported_counts(&mut rep_rng, &mech, p.n, &truth),
-            Population::Fixed => simulate_fixed_reported_counts(&mut rep_rng, &mech, &counts),
-        };
-        for (est, c) in estimates.iter_mut().zip(reported) {
-            est.push(mech.estimate(c as f64 / n));
-        }
-    }
-
     let categories: Vec<CategoryResult> = (0..p.k)
         .map(|j| {
             let reported = survey.reported_counts[j] as f64 / n;
             let estimate = mech.estimate(reported);
             let half = Z_95 * mech.variance_from_reported(reported, p.n).sqrt();
-            let (empirical_mean, empirical_sd) = mean_sd(&estimates[j]);
             CategoryResult {
                 truth: truth[j],
                 reported,
@@ -130,14 +132,13 @@ pub fn run(params: &RrParams) -> Result<RrReport> {
                 stderr_iid: mech.variance(truth[j], p.n).sqrt(),
                 stderr_fixed: mech.variance_fixed(truth[j], p.n).sqrt(),
                 ci: (estimate - half, estimate + half),
-                empirical_mean,
-                empirical_sd,
+                empirical_mean: f64::NAN,
+                empirical_sd: f64::NAN,
             }
         })
         .collect();
-
     let cat = params.cat.min(p.k - 1);
-    let histogram = estimate_histogram(cat, &estimates[cat], &categories[cat]);
+    let histogram = estimate_histogram(cat, &[], truth[cat], categories[cat].stderr);
     Ok(RrReport {
         mech,
         p_truth: mech.p_truth(),
@@ -149,13 +150,69 @@ pub fn run(params: &RrParams) -> Result<RrReport> {
     })
 }
 
+/// The repeated surveys alone: the heavy part of [`run`], which a worker runs for large settings.
+///
+/// # Errors
+/// As [`run`].
+pub fn repetitions(params: &RrParams) -> Result<Repetitions> {
+    let (p, mech, counts, truth) = setup(params)?;
+    let n = p.n as f64;
+    let mut rep_rng = ChaCha8Rng::seed_from_u64(p.seed);
+    rep_rng.set_stream(1);
+    let mut estimates = vec![Vec::with_capacity(p.reps); p.k];
+    for _ in 0..p.reps {
+        let reported = match params.population {
+            Population::Iid => simulate_reported_counts(&mut rep_rng, &mech, p.n, &truth),
+            Population::Fixed => simulate_fixed_reported_counts(&mut rep_rng, &mech, &counts),
+        };
+        for (est, c) in estimates.iter_mut().zip(reported) {
+            est.push(mech.estimate(c as f64 / n));
+        }
+    }
+    let cat = params.cat.min(p.k - 1);
+    let stderr = mech.variance_for(params.population, truth[cat], p.n).sqrt();
+    Ok(Repetitions {
+        empirical: estimates.iter().map(|e| mean_sd(e)).collect(),
+        histogram: estimate_histogram(cat, &estimates[cat], truth[cat], stderr),
+    })
+}
+
+impl RrReport {
+    /// The report with the repeated surveys' numbers filled in.
+    pub fn with_repetitions(mut self, reps: Repetitions) -> RrReport {
+        for (c, (mean, sd)) in self.categories.iter_mut().zip(reps.empirical) {
+            c.empirical_mean = mean;
+            c.empirical_sd = sd;
+        }
+        self.histogram = reps.histogram;
+        self
+    }
+}
+
+/// The validated parameters, the mechanism, the fixed population's counts and the true proportions.
+fn setup(params: &RrParams) -> Result<(RrParams, RandomizedResponse, Vec<u64>, Vec<f64>)> {
+    let p = RrParams::new(
+        params.eps,
+        params.k,
+        params.n,
+        params.truth.clone(),
+        params.reps,
+        params.seed,
+    )?;
+    let mech = RandomizedResponse::new(p.eps, p.k)?;
+    let counts = fixed_counts(p.n, &p.truth_normalised());
+    let truth = match params.population {
+        Population::Iid => p.truth_normalised(),
+        Population::Fixed => {
+            let n = p.n as f64;
+            counts.iter().map(|&c| c as f64 / n).collect()
+        }
+    };
+    Ok((p, mech, counts, truth))
+}
+
 /// Bins cover the estimates and the normal law's ±4 SE; Rice's rule (2·R^(1/3)) picks the bin count.
-fn estimate_histogram(
-    category: usize,
-    estimates: &[f64],
-    result: &CategoryResult,
-) -> EstimateHistogram {
-    let (mu, se) = (result.truth, result.stderr);
+fn estimate_histogram(category: usize, estimates: &[f64], mu: f64, se: f64) -> EstimateHistogram {
     let lo = estimates.iter().copied().fold(mu - 4.0 * se, f64::min);
     let hi = estimates.iter().copied().fold(mu + 4.0 * se, f64::max);
     let bins = (2.0 * (estimates.len() as f64).cbrt())
@@ -344,5 +401,60 @@ mod tests {
                 .iter()
                 .all(|(x, y)| x.is_finite() && y.is_finite()));
         }
+    }
+
+    #[test]
+    fn split_run_keeps_the_numbers_of_the_single_run() {
+        // Values printed by `run` before it was split into the page's part and the worker's part
+        // (commit 7d536b3): the same streams give the same bits, whichever side simulates.
+        use crate::query::Query;
+        type Case<'a> = (&'a str, [(f64, f64); 2], &'a [u64]);
+        let cases: [Case; 3] = [
+            (
+                "",
+                [
+                    (0.299_498_896_450_045_2, 0.033_465_931_975_193_146),
+                    (0.700_501_103_549_955_1, 0.033_465_931_975_193_215),
+                ],
+                &[0, 3, 2, 11, 37, 40, 61, 29, 13, 4, 0, 0],
+            ),
+            (
+                "k=5&n=1000&reps=300&seed=7&population=fixed&cat=3",
+                [
+                    (0.339_608_908_066_403_5, 0.052_328_846_210_648_5),
+                    (0.259_195_636_710_008_06, 0.049_342_763_568_291_15),
+                ],
+                &[0, 2, 1, 2, 34, 54, 48, 64, 60, 22, 9, 3, 0, 1],
+            ),
+            (
+                "n=10000000&k=50&reps=1000&seed=1",
+                [
+                    (0.038_970_757_147_834_18, 0.001_364_972_693_029_803_4),
+                    (0.038_007_151_963_963_82, 0.001_387_887_984_766_451_3),
+                ],
+                &[
+                    0, 0, 1, 4, 24, 34, 60, 112, 117, 146, 136, 151, 106, 66, 26, 11, 4, 1, 0, 1,
+                ],
+            ),
+        ];
+        for (query, empirical, counts) in cases {
+            let (p, _) = RrParams::from_query(&Query::parse(query));
+            let page = run_without_repetitions(&p).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                page.categories.iter().all(|c| c.empirical_sd.is_nan()),
+                "{query}"
+            );
+            let worker = repetitions(&p).unwrap_or_else(|e| panic!("{e}"));
+            let full = page.with_repetitions(worker);
+            assert_eq!(full, report(&p), "{query}");
+            for (c, (mean, sd)) in full.categories.iter().zip(empirical) {
+                assert_eq!((c.empirical_mean, c.empirical_sd), (mean, sd), "{query}");
+            }
+            assert_eq!(full.histogram.counts, counts, "{query}");
+        }
+        // The default link simulates on the page; the heavy one in a worker.
+        assert!(repetitions_fit_on_page(&RrParams::default()));
+        let (heavy, _) = RrParams::from_query(&Query::parse("k=50&reps=1000"));
+        assert!(!repetitions_fit_on_page(&heavy));
     }
 }

@@ -12,7 +12,10 @@ pub mod params;
 pub mod share;
 mod simulate;
 
-pub use lab::{run, CategoryResult, EstimateHistogram, RrReport};
+pub use lab::{
+    repetitions, repetitions_fit_on_page, run, run_without_repetitions, CategoryResult,
+    EstimateHistogram, Repetitions, RrReport, ON_PAGE_REPETITION_WORK,
+};
 pub use params::{default_truth, format_truth, Population, RrParams, MAX_N, MAX_REPS, MIN_REPS};
 pub use simulate::{
     multinomial, simulate_fixed_reported_counts, simulate_fixed_survey, simulate_reported_counts,

@@ -14,6 +14,7 @@ const browser = await launchBrowser();
 // `value:` and a number that becomes finite then]
 const CASES = [
   ['rr', '?lab=rr', 'rr-p-truth', null],
+  ['rr (heavy)', '?lab=rr&n=1e7&k=50&reps=1000&seed=1', 'rr-p-truth', 'rr-status'],
   ['mechanisms', '?lab=mechanisms', 'mech-sigma-analytic', null],
   ['compose', '?lab=compose', 'compose-eps-basic', 'compose-status'],
   ['compose (heavy)', '?lab=compose&list=lap:0.01*100000,gauss:2*1000&delta=1e-5', 'compose-eps-basic', 'compose-status'],

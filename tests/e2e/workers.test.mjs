@@ -102,3 +102,31 @@ test('a lab embedded in a page on another origin computes in workers', async () 
     await new Promise((ok) => host.close(ok));
   }
 });
+
+test('large RR repetitions run in a worker: the core\'s numbers, and a new link drops the old job', async () => {
+  // src/rr/lab.rs pins this link's first category (split_run_keeps_the_numbers_of_the_single_run).
+  const heavy = '?lab=rr&n=10000000&k=50&reps=1000&seed=1';
+  const page = await openLab(await newPage(browser), server.url, heavy);
+  const done = () => page.waitForFunction(
+    () => document.querySelector('[data-testid="rr-status"]')?.textContent === ''
+      && Number.isFinite(Number(document.querySelector('[data-testid="rr-empirical-sd-0"]')?.dataset.value)),
+    null, { timeout: 60_000 });
+  await done();
+  assert.equal(await valueOf(page, 'rr-empirical-sd-0'), 0.0013649726930298034);
+  // Another large link, then at once one small enough for the page: the first job is cancelled, and
+  // its result, had it come, would not show.
+  await page.evaluate(() => {
+    history.replaceState(null, '', location.href.replace('seed=1', 'seed=2'));
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.evaluate(() => {
+    history.replaceState(null, '', location.href.replace(/\?.*/, '?lab=rr&k=5&n=1000&reps=300&seed=7&population=fixed&cat=3'));
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await done();
+  await page.waitForTimeout(1500);
+  assert.equal(await valueOf(page, 'rr-empirical-sd-0'), 0.0523288462106485);
+  assert.equal(await page.textContent('[data-testid="rr-status"]'), '');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -5,11 +5,19 @@ use super::{
     rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel,
 };
 use crate::browser::now_ms;
+use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
+use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use dp_playground::query::Notice;
-use dp_playground::rr::{run, RrParams, RrReport};
+use dp_playground::rr::{
+    repetitions_fit_on_page, run, run_without_repetitions, Repetitions, RrParams, RrReport,
+};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "rr";
 
 /// The lab's derived state, shared by its parts.
 #[derive(Clone, Copy)]
@@ -20,8 +28,11 @@ pub struct RrState {
     pub notices: Memo<Vec<Notice>>,
     /// The core's results, or why they could not be computed.
     pub report: Memo<Result<RrReport, String>>,
-    /// How long the last computation took, in milliseconds.
+    /// How long the last computation on the page took, in milliseconds.
     pub compute_ms: Memo<f64>,
+    /// What runs in the background (the repeated surveys of a large setting), or why it failed;
+    /// empty when everything shown is complete.
+    pub status: Signal<String>,
 }
 
 impl RrState {
@@ -38,16 +49,72 @@ pub fn RrLab() -> impl IntoView {
     let parsed = Memo::new(move |_| RrParams::from_query(&url.query.get()));
     let params = Memo::new(move |_| parsed.get().0);
     let notices = Memo::new(move |_| parsed.get().1);
+    // The page computes everything but repetitions too large for a frame, which a worker simulates
+    // (the same streams, so the same numbers as one run; the default link never loads the worker).
     let computed = Memo::new(move |_| {
         let start = now_ms();
-        let report = run(&params.get()).map_err(|e| e.to_string());
-        (report, now_ms() - start)
+        let report = params.with(|p| {
+            if repetitions_fit_on_page(p) {
+                run(p)
+            } else {
+                run_without_repetitions(p)
+            }
+        });
+        (report.map_err(|e| e.to_string()), now_ms() - start)
+    });
+    let repeated = RwSignal::new(None::<Result<Repetitions, String>>);
+    let jobs = LabJobs::new(GROUP);
+    Effect::new(move |_| {
+        let p = params.get();
+        let current = jobs.restart();
+        repeated.set(None);
+        if repetitions_fit_on_page(&p) {
+            return;
+        }
+        let job = Job::RrRepetitions(p.to_query().to_query_string());
+        spawn_local(async move {
+            let mut result = None;
+            let ended = pool::run(GROUP, &job, |u| {
+                if let JobUpdate::RrRepetitions(r) = u {
+                    result = Some(r);
+                }
+            })
+            .await;
+            if !current() {
+                return;
+            }
+            match ended {
+                Ok(()) => repeated.set(result),
+                Err(JobEnd::Failed(e)) => repeated.set(Some(Err(e))),
+                Err(JobEnd::Cancelled) => {}
+            }
+        });
+    });
+    let report = Memo::new(move |_| {
+        let page = computed.with(|c| c.0.clone());
+        repeated.with(|r| match (page, r) {
+            (Ok(page), Some(Ok(reps))) => Ok(page.with_repetitions(reps.clone())),
+            (page, _) => page,
+        })
+    });
+    let status = Signal::derive(move || {
+        let on_page = params.with(repetitions_fit_on_page);
+        repeated.with(|r| match r {
+            _ if on_page => String::new(),
+            None => format!(
+                "Simulating {} repeated surveys in a background worker…",
+                params.with(|p| p.reps)
+            ),
+            Some(Err(e)) => format!("The repeated surveys failed: {e}"),
+            Some(Ok(_)) => String::new(),
+        })
     });
     let state = RrState {
         params,
         notices,
-        report: Memo::new(move |_| computed.get().0),
+        report,
         compute_ms: Memo::new(move |_| computed.get().1),
+        status,
     };
     provide_context(state);
     view! {

@@ -25,6 +25,15 @@ pub fn RrResults() -> impl IntoView {
             Err(_) => prev.cloned().flatten(),
         },
     );
+    // The histogram keeps the last complete one while a worker simulates the repeated surveys, so a
+    // slider drag on a large setting does not blank it between results.
+    let complete = Memo::new(move |prev: Option<&Option<RrReport>>| {
+        if rr.status.with(String::is_empty) {
+            report.get()
+        } else {
+            prev.cloned().flatten()
+        }
+    });
     let with_report = move |f: fn(&RrReport) -> f64| {
         Signal::derive(move || report.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
@@ -46,6 +55,7 @@ pub fn RrResults() -> impl IntoView {
             <Stat label="truthful reports in this survey" testid="rr-truthful-share" value=truthful_share />
             <Stat label="computed in (ms)" testid="rr-compute-ms" value=Signal::derive(move || rr.compute_ms.get()) digits=3 />
         </div>
+        <p class="status" role="status" data-testid="rr-status">{move || rr.status.get()}</p>
         <ChartCanvas
             testid="rr-chart-frequencies"
             title=Signal::derive(move || format!("True, reported and estimated frequencies (n = {})", count(n())))
@@ -74,7 +84,7 @@ pub fn RrResults() -> impl IntoView {
             alt=Signal::derive(move || histogram_alt(&categories.get(), cat()))
             height=280.0
             draw=move |root, scale| {
-                report.with(|r| {
+                complete.with(|r| {
                     if let Some(r) = r {
                         let truth = r.categories[r.histogram.category].truth;
                         if let Err(e) = draw_estimate_histogram(root, &r.histogram, truth, scale) {
@@ -83,12 +93,12 @@ pub fn RrResults() -> impl IntoView {
                     }
                 })
             }
-            csv=Signal::derive(move || report.with(|r| r.as_ref().map(|r| {
+            csv=Signal::derive(move || complete.with(|r| r.as_ref().map(|r| {
                 let c = &r.categories[r.histogram.category];
                 histogram_csv(&r.histogram, c.truth, c.stderr)
             }).unwrap_or_default()))
             csv_name="rr-estimate-histogram.csv"
-            svg=Callback::new(move |size| report.with_untracked(|r| render_svg(size, |root| {
+            svg=Callback::new(move |size| complete.with_untracked(|r| render_svg(size, |root| {
                 if let Some(r) = r {
                     let truth = r.categories[r.histogram.category].truth;
                     let _ = draw_estimate_histogram(root, &r.histogram, truth, 1.0);
