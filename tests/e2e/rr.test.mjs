@@ -108,6 +108,8 @@ test('a link with bad values shows messages and sane defaults, never a blank pag
 
 test('ten million respondents and fifty categories stay finite', async () => {
   const page = await openLab(await newPage(browser), server.url, '?lab=rr&eps=0.5&k=50&n=1e7&reps=1000&seed=3');
+  // 50 000 surveys × categories: the repetitions run in a worker; the status line empties when done.
+  await page.waitForFunction(() => document.querySelector('[data-testid="rr-status"]')?.textContent === '', null, { timeout: 60_000 });
   for (const id of ['rr-estimate-49', 'rr-stderr-49', 'rr-empirical-sd-49']) {
     assert.ok(Number.isFinite(await valueOf(page, id)), id);
   }

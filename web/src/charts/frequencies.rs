@@ -56,7 +56,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         .x_desc("Category")
         .y_desc("Frequency")
         .label_style(font(12.0, scale))
-        .axis_desc_style(font(13.0, scale))
+        .axis_desc_style(font(12.0, scale))
         .axis_style(INK)
         .light_line_style(WHITE)
         .bold_line_style(RGBColor(215, 215, 215))

@@ -105,7 +105,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         .x_desc(map.x_desc.as_str())
         .y_desc(map.y_desc.as_str())
         .label_style(font(12.0, scale))
-        .axis_desc_style(font(13.0, scale))
+        .axis_desc_style(font(12.0, scale))
         .axis_style(INK)
         .draw()?;
     let top = map
@@ -180,17 +180,17 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     legend.draw(&Text::new(
         label(top),
         (bx, by0 - px(16.0, scale) as i32),
-        font(11.0, scale),
+        font(12.0, scale),
     ))?;
     legend.draw(&Text::new(
         label(low),
         (bx, by1 + px(4.0, scale) as i32),
-        font(11.0, scale),
+        font(12.0, scale),
     ))?;
     legend.draw(&Text::new(
         map.value_desc.clone(),
         (bx - px(4.0, scale) as i32, by1 + px(22.0, scale) as i32),
-        font(11.0, scale),
+        font(12.0, scale),
     ))?;
     Ok(())
 }

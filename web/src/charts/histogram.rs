@@ -40,7 +40,7 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         .x_desc(format!("Estimated frequency of category {}", hist.category))
         .y_desc("Surveys")
         .label_style(font(12.0, scale))
-        .axis_desc_style(font(13.0, scale))
+        .axis_desc_style(font(12.0, scale))
         .axis_style(INK)
         .light_line_style(WHITE)
         .bold_line_style(RGBColor(215, 215, 215))

@@ -217,7 +217,7 @@ pub fn draw_xy<DB: DrawingBackend>(
         .x_desc(chart_spec.x_desc.as_str())
         .y_desc(chart_spec.y_desc.as_str())
         .label_style(font(12.0, scale))
-        .axis_desc_style(font(13.0, scale))
+        .axis_desc_style(font(12.0, scale))
         .axis_style(INK)
         .light_line_style(WHITE)
         .bold_line_style(RGBColor(225, 225, 225))
