@@ -114,6 +114,11 @@ test('ten million respondents and fifty categories stay finite', async () => {
     assert.ok(Number.isFinite(await valueOf(page, id)), id);
   }
   await waitDrawn(page, 'rr-chart-histogram');
+  // Rows beyond the first 12 wait behind a button (their numbers are in the page all along).
+  assert.equal(await page.locator('[data-testid="rr-estimate-49"]').isVisible(), false);
+  assert.ok(await page.locator('[data-testid="rr-estimate-11"]').isVisible());
+  await page.click('[data-testid="rr-table-all"]');
+  assert.ok(await page.locator('[data-testid="rr-estimate-49"]').isVisible());
   assert.deepEqual(page.problems, []);
 });
 

@@ -126,6 +126,9 @@ pub fn RrResults() -> impl IntoView {
     }
 }
 
+/// Rows of the category table shown before "Show all".
+const FIRST_ROWS: usize = 12;
+
 /// One row per category: truth, report share, estimate with its errors, and the empirical spread.
 #[component]
 fn CategoryTable(
@@ -136,6 +139,10 @@ fn CategoryTable(
         view! { <td data-testid=id data-value=move || exact(v.get())>{move || sig(v.get(), 4)}</td> }
     };
     let k = Memo::new(move |_| categories.with(Vec::len));
+    // Beyond FIRST_ROWS categories the rest of the rows wait behind a button: laying out all 50 rows of
+    // K = 50 (1200 boxes) took 88 ms of the page's first layout. They stay in the page (tests and
+    // screen readers read their numbers) and in the CSV of the frequency chart.
+    let all = RwSignal::new(false);
     view! {
         <div class="table-wrap">
             <table class="results-table" data-testid="rr-table">
@@ -160,8 +167,9 @@ fn CategoryTable(
                             Signal::derive(move || categories.with(|c| c.get(j).map_or(f64::NAN, f)))
                         };
                         let ci = Signal::derive(move || categories.with(|c| c.get(j).map_or((f64::NAN, f64::NAN), |c| c.ci)));
+                        let folded = move || j >= FIRST_ROWS && !all.get();
                         view! {
-                            <tr>
+                            <tr hidden=folded>
                                 <th scope="row">{j}</th>
                                 <td>{move || sig(value(|c| c.truth).get(), 4)}</td>
                                 <td>{move || sig(value(|c| c.reported).get(), 4)}</td>
@@ -179,6 +187,11 @@ fn CategoryTable(
                 </tbody>
             </table>
         </div>
+        <Show when=move || { k.get() > FIRST_ROWS }>
+            <button type="button" class="small" data-testid="rr-table-all" aria-expanded=move || all.get().to_string() on:click=move |_| all.update(|a| *a = !*a)>
+                {move || if all.get() { format!("Show the first {FIRST_ROWS} categories") } else { format!("Show all {} categories", k.get()) }}
+            </button>
+        </Show>
         <p class="help">
             "The estimate (report share − q)/(p − q) is unbiased but can leave [0, 1]. The standard "
             "error is the closed form at the true distribution; the interval uses the one an analyst "
