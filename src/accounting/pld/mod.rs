@@ -235,11 +235,29 @@ impl Pld {
     }
 
     /// The smallest ε with δ̂(ε) ≤ `delta` (∞ if the mass at +∞ exceeds δ): for [`Side::Upper`] never
-    /// below the true ε, for [`Side::Lower`] never above it.
+    /// below the true ε, for [`Side::Lower`] never above it. NaN for a NaN δ.
     pub fn epsilon_for_delta(&self, delta: f64) -> f64 {
-        if self.infinity > delta {
-            return f64::INFINITY;
+        self.epsilons_for_deltas(&[delta])
+            .first()
+            .copied()
+            .unwrap_or(f64::NAN)
+    }
+
+    /// [`Pld::epsilon_for_delta`] at every δ of `deltas`, in one walk down the grid instead of one walk
+    /// each (the composition lab's ε-against-δ curve took 32 ms natively as 112 walks). The atoms are
+    /// summed in the same order whatever the other δs, so each answer is bit for bit the one-δ call's: δ
+    /// is answered at the first atom from the top where δ̂ just below it exceeds δ, and the pending δs
+    /// that do are exactly the smallest ones. NaN in `deltas` answers NaN.
+    pub fn epsilons_for_deltas(&self, deltas: &[f64]) -> Vec<f64> {
+        let mut out = vec![f64::NAN; deltas.len()];
+        let mut order: Vec<usize> = (0..deltas.len()).filter(|&j| !deltas[j].is_nan()).collect();
+        order.sort_by(|&x, &y| deltas[x].total_cmp(&deltas[y]));
+        // Those under the mass at +∞ are ∞; they come first in the order.
+        let infinite = order.partition_point(|&j| self.infinity > deltas[j]);
+        for &j in &order[..infinite] {
+            out[j] = f64::INFINITY;
         }
+        let mut pending = order[infinite..].iter().peekable();
         let h = self.interval;
         let decay = (-h).exp();
         // Walking down the grid: a = Σ_{j≥i} p_j and b = Σ_{j≥i} p_j e^{−(ε_j − ε_i)}.
@@ -250,42 +268,11 @@ impl Pld {
             b += self.probs[i];
             // δ̂ just below ε_i, at ε_{i−1}: all atoms j ≥ i count.
             let below = self.infinity + a - b * decay;
-            if below > delta {
-                // Solve p∞ + a − e^{ε − ε_i} b = δ on (ε_{i−1}, ε_i].
-                return (eps_i + ((self.infinity + a - delta) / b).ln()).max(0.0);
-            }
-            b *= decay;
-        }
-        0.0
-    }
-
-    /// [`Pld::epsilon_for_delta`] at every δ of `deltas`, in one walk down the grid instead of one walk
-    /// each (the composition lab's ε-against-δ curve took 32 ms natively as 112 walks). The same atoms
-    /// are summed in the same order, so each answer is bit for bit the single call's: δ is answered at
-    /// the first atom from the top where δ̂ just below it exceeds δ, and the pending δs that do are
-    /// exactly the smallest ones. NaN in `deltas` answers NaN.
-    pub fn epsilons_for_deltas(&self, deltas: &[f64]) -> Vec<f64> {
-        let mut out = vec![f64::NAN; deltas.len()];
-        let mut order: Vec<usize> = (0..deltas.len()).filter(|&j| !deltas[j].is_nan()).collect();
-        order.sort_by(|&x, &y| deltas[x].total_cmp(&deltas[y]));
-        // Those under the mass at +∞ are ∞, as in the single call; they come first in the order.
-        let infinite = order.partition_point(|&j| self.infinity > deltas[j]);
-        for &j in &order[..infinite] {
-            out[j] = f64::INFINITY;
-        }
-        let mut pending = order[infinite..].iter().peekable();
-        let h = self.interval;
-        let decay = (-h).exp();
-        let (mut a, mut b) = (0.0, 0.0);
-        for i in (0..self.probs.len()).rev() {
-            let eps_i = (self.lower + i as i64) as f64 * h;
-            a += self.probs[i];
-            b += self.probs[i];
-            let below = self.infinity + a - b * decay;
             while let Some(&&j) = pending.peek() {
                 if below <= deltas[j] {
                     break;
                 }
+                // Solve p∞ + a − e^{ε − ε_i} b = δ on (ε_{i−1}, ε_i].
                 out[j] = (eps_i + ((self.infinity + a - deltas[j]) / b).ln()).max(0.0);
                 pending.next();
             }
@@ -428,7 +415,8 @@ mod tests {
 
     #[test]
     fn one_walk_answers_every_delta_as_single_calls_do() {
-        // Bit for bit, unsorted and repeated δs, NaN, δ under the mass at +∞ (a pure part), δ = 0 and 1.
+        // A batch equals one δ at a time, bit for bit: unsorted and repeated δs, NaN, δ under the mass at
+        // +∞ (a pure part), δ = 0 and 1.
         let gauss =
             Pld::subsampled_gaussian(0.02, 0.9, Direction::Remove, 1e-4, 1e-15, Side::Upper)
                 .unwrap_or_else(|e| panic!("{e}"))
