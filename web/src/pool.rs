@@ -102,6 +102,40 @@ impl LabJobs {
         let generation = self.generation;
         move || generation.try_get_value() == Some(mine)
     }
+
+    /// A new link whose one result is `job`'s: restarts (cancelling the previous link's jobs), clears
+    /// `shown`, then sets it to what `pick` takes from the job's updates, or to the job's failure. A
+    /// cancelled or superseded job leaves `shown` alone; `None` (nothing to run for this link) leaves it
+    /// cleared.
+    pub fn show_latest<T: Send + Sync + 'static>(
+        self,
+        job: Option<Job>,
+        shown: leptos::prelude::RwSignal<Option<Result<T, String>>>,
+        mut pick: impl FnMut(Update) -> Option<Result<T, String>> + 'static,
+    ) {
+        use leptos::prelude::Set;
+        let current = self.restart();
+        shown.set(None);
+        let Some(job) = job else { return };
+        let group = self.group;
+        leptos::task::spawn_local(async move {
+            let mut result = None;
+            let ended = run(group, &job, |u| {
+                if let Some(r) = pick(u) {
+                    result = Some(r);
+                }
+            })
+            .await;
+            if !current() {
+                return;
+            }
+            match ended {
+                Ok(()) => shown.set(result),
+                Err(JobEnd::Failed(e)) => shown.set(Some(Err(e))),
+                Err(JobEnd::Cancelled) => {}
+            }
+        });
+    }
 }
 
 /// Workers the pool runs at most: the link's `threads` (1–8), else the machine's logical cores (≤ 8).

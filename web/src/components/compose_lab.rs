@@ -8,7 +8,7 @@ use super::xy_canvas::XyCanvas;
 use crate::browser::now_ms;
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::{exact, sig};
-use crate::pool::{self, JobEnd, LabJobs};
+use crate::pool::LabJobs;
 use crate::url::use_url;
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::compose_lab::{
@@ -17,7 +17,6 @@ use dp_playground::compose_lab::{
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// Entries the "add" buttons append.
 const ADD: [(&str, &str); 8] = [
@@ -64,8 +63,6 @@ pub fn ComposeLab() -> impl IntoView {
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let (list, grid) = list_only.get();
-        let current = jobs.restart();
-        pld.set(None);
         let query = ComposeParams {
             list,
             grid,
@@ -73,23 +70,10 @@ pub fn ComposeLab() -> impl IntoView {
         }
         .to_query()
         .to_query_string();
-        spawn_local(async move {
-            let start = now_ms();
-            let mut result = None;
-            let ended = pool::run(GROUP, &Job::ComposePld(query), |u| {
-                if let JobUpdate::ComposedPld(r) = u {
-                    result = Some(r.map(|c| (*c, now_ms() - start)));
-                }
-            })
-            .await;
-            if !current() {
-                return;
-            }
-            match ended {
-                Ok(()) => pld.set(result),
-                Err(JobEnd::Failed(e)) => pld.set(Some(Err(e))),
-                Err(JobEnd::Cancelled) => {}
-            }
+        let start = now_ms();
+        jobs.show_latest(Some(Job::ComposePld(query)), pld, move |u| match u {
+            JobUpdate::ComposedPld(r) => Some(r.map(|c| (*c, now_ms() - start))),
+            _ => None,
         });
     });
     // Both sides at the link's δ, once per change (each side is a walk down every PLD).

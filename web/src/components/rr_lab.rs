@@ -5,7 +5,7 @@ use super::{
     rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel,
 };
 use crate::browser::now_ms;
-use crate::pool::{self, JobEnd, LabJobs};
+use crate::pool::LabJobs;
 use crate::url::use_url;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::lab::Lab;
@@ -14,7 +14,6 @@ use dp_playground::rr::{
     repetitions_fit_on_page, run, run_without_repetitions, Repetitions, RrParams, RrReport,
 };
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// The pool's name for this lab's jobs.
 const GROUP: &str = "rr";
@@ -65,29 +64,13 @@ pub fn RrLab() -> impl IntoView {
     let repeated = RwSignal::new(None::<Result<Repetitions, String>>);
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
-        let p = params.get();
-        let current = jobs.restart();
-        repeated.set(None);
-        if repetitions_fit_on_page(&p) {
-            return;
-        }
-        let job = Job::RrRepetitions(p.to_query().to_query_string());
-        spawn_local(async move {
-            let mut result = None;
-            let ended = pool::run(GROUP, &job, |u| {
-                if let JobUpdate::RrRepetitions(r) = u {
-                    result = Some(r);
-                }
-            })
-            .await;
-            if !current() {
-                return;
-            }
-            match ended {
-                Ok(()) => repeated.set(result),
-                Err(JobEnd::Failed(e)) => repeated.set(Some(Err(e))),
-                Err(JobEnd::Cancelled) => {}
-            }
+        let job = params.with(|p| {
+            (!repetitions_fit_on_page(p))
+                .then(|| Job::RrRepetitions(p.to_query().to_query_string()))
+        });
+        jobs.show_latest(job, repeated, |u| match u {
+            JobUpdate::RrRepetitions(r) => Some(r),
+            _ => None,
         });
     });
     let report = Memo::new(move |_| {
