@@ -162,18 +162,48 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     );
     let steps = 40;
     let low = if map.diverging { -top } else { 0.0 };
-    for s in 0..steps {
-        let t0 = s as f64 / steps as f64;
-        let v = low + (top - low) * (t0 + 0.5 / steps as f64);
-        let ya = by1 - ((by1 - by0) as f64 * t0) as i32;
-        let yb = by1 - ((by1 - by0) as f64 * (t0 + 1.0 / steps as f64)) as i32;
-        legend.draw(&Rectangle::new(
-            [(bx, yb), (bx + px(14.0, scale) as i32, ya)],
-            colour(v, top, map.diverging).filled(),
-        ))?;
+    let bar_width = px(14.0, scale) as i32;
+    // The colour of band s of `steps`, bottom to top.
+    let band = |s: i32| {
+        colour(
+            low + (top - low) * (f64::from(s) + 0.5) / f64::from(steps),
+            top,
+            map.diverging,
+        )
+    };
+    match cells {
+        Cells::Rectangles => {
+            for s in 0..steps {
+                let t0 = f64::from(s) / f64::from(steps);
+                let ya = by1 - (f64::from(by1 - by0) * t0) as i32;
+                let yb = by1 - (f64::from(by1 - by0) * (t0 + 1.0 / f64::from(steps))) as i32;
+                legend.draw(&Rectangle::new(
+                    [(bx, yb), (bx + bar_width, ya)],
+                    band(s).filled(),
+                ))?;
+            }
+        }
+        Cells::Bitmap if by1 > by0 && bar_width > 0 => {
+            // One image, as for the cells: forty rectangles were forty fills, each with its own style.
+            let (width, height) = (bar_width as usize + 1, (by1 - by0) as usize + 1);
+            let mut rgb = Vec::with_capacity(width * height * 3);
+            for y in by0..=by1 {
+                let s = ((f64::from(by1 - y) / f64::from(by1 - by0)) * f64::from(steps)) as i32;
+                let RGBColor(r, g, b) = band(s.clamp(0, steps - 1));
+                for _ in 0..width {
+                    rgb.extend([r, g, b]);
+                }
+            }
+            legend.draw(&Bitmap {
+                at: (bx, by0),
+                size: (width as u32, height as u32),
+                rgb,
+            })?;
+        }
+        Cells::Bitmap => {}
     }
     legend.draw(&Rectangle::new(
-        [(bx, by0), (bx + px(14.0, scale) as i32, by1)],
+        [(bx, by0), (bx + bar_width, by1)],
         INK.stroke_width(1),
     ))?;
     let label = |v: f64| crate::format::sig(v, 2);
@@ -263,7 +293,7 @@ fn cell_bitmap(x_px: &[i32], y_px: &[i32], colours: &[RGBColor]) -> Bitmap {
         if row != line_row {
             for (&c, pixel) in columns.iter().zip(line.chunks_exact_mut(3)) {
                 let RGBColor(r, g, b) = colours.get(row * nx + c).copied().unwrap_or(WHITE);
-                pixel.copy_from_slice(&[r, g, b]);
+                (pixel[0], pixel[1], pixel[2]) = (r, g, b);
             }
             line_row = row;
         }
@@ -392,7 +422,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bitmap_heat_map_is_one_blit_with_each_cells_colour_at_its_centre() {
+    fn a_bitmap_heat_map_is_two_blits_cells_and_colour_bar_with_each_colour_in_place() {
         let map = HeatMap {
             xs: (0..200).map(f64::from).collect(),
             ys: (0..150).map(|i| f64::from(i) / 10.0).collect(),
@@ -406,7 +436,7 @@ mod tests {
         let root = Blits(std::rc::Rc::clone(&blits)).into_drawing_area();
         draw_heatmap(&root, &map, 1.0, Cells::Bitmap).unwrap_or_else(|e| panic!("{e}"));
         let blits = blits.borrow();
-        let [((x, y), (w, h), rgb)] = blits.as_slice() else {
+        let [((x, y), (w, h), rgb), (_, (bar_w, bar_h), bar)] = blits.as_slice() else {
             panic!("{} blits", blits.len());
         };
         assert_eq!(rgb.len(), 3 * (*w * *h) as usize);
@@ -424,5 +454,17 @@ mod tests {
                 "cell ({r}, {c})"
             );
         }
+        // The colour bar: its top row is the top band's colour, its bottom row the bottom band's.
+        let steps = 40.0;
+        let pixel = |row: u32| {
+            let i = 3 * (row * bar_w) as usize;
+            RGBColor(bar[i], bar[i + 1], bar[i + 2])
+        };
+        assert_eq!(bar.len(), 3 * (bar_w * bar_h) as usize);
+        assert_eq!(pixel(0), colour(top * (1.0 - 1.0 / steps), top, true));
+        assert_eq!(
+            pixel(bar_h - 1),
+            colour(-top * (1.0 - 1.0 / steps), top, true)
+        );
     }
 }

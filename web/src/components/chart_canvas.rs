@@ -45,7 +45,14 @@ where
             let seen = move |w: f64| {
                 let w = (w.round() as i32).max(200);
                 if css_width.try_get_untracked() != Some(Some(w)) {
-                    css_width.try_set(Some(w));
+                    // In a task of its own: the observer reports inside the frame's layout task, and the
+                    // lab's first draws there made it 15–20 ms longer.
+                    set_timeout(
+                        move || {
+                            css_width.try_set(Some(w));
+                        },
+                        std::time::Duration::ZERO,
+                    );
                 }
             };
             observer.set_value(crate::browser::WidthObserver::new(&canvas, seen));
