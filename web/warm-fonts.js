@@ -1,0 +1,47 @@
+// Font warm-up, inlined into the page's head (index.html, single.html) by trunk.
+//
+// Chromium pays for each (family, size, weight, style) a page uses once per process: a font lookup and,
+// on Linux, synchronous IPCs to the browser process (1–8 ms each on a 2-core machine), and a fallback
+// lookup for each character its first font lacks. Paid inside the lab's first layout and its first chart
+// draws, they made tasks of 60–130 ms while the lab's jobs ran. Here they are paid in the page's first
+// layout instead, while the lab's module downloads and compiles.
+//
+// FONTS lists what web/style.css uses, and CANVAS the charts' font (web/src/charts/mod.rs, `font`);
+// tests/e2e/fonts.test.mjs checks that every font a lab's text uses is in the list. TEXT holds every
+// non-ASCII character the labs print (from the Rust sources).
+{
+  const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+  const MONO = 'ui-monospace, SFMono-Regular, Menlo, monospace';
+  const FONTS = [
+    ...['16px', '14.4px', '12.8px', '12px'].map((size) => `400 ${size} ${SANS}`),
+    ...['24px', '20px', '18.72px', '17.6px', '16px', '14.4px', '12.8px'].map((size) => `600 ${size} ${SANS}`),
+    `italic 400 20px ${SANS}`,
+    ...['16px', '12.8px'].map((size) => `400 ${size} ${MONO}`),
+  ];
+  const CANVAS = '12px sans-serif';
+  const TEXT =
+    'Aa1 §±²³µ·¹½×äéëö÷ü̂̃̄ΓΔΣΦαβγδεκλμνξπρστφᵀᵐḢᾱ–—‖…′⁰⁴⁵⁶⁷⁸⁹⁻₀₁₂₊ₓℓ←→↓↗↦⇒⇔∂∇∈−∓∘√∝∞∪∫≈≠≤≥≪⌈⌉⌊⌋⟨⟩𝟙ȫ\u202f\u00a0'; // the last two: narrow and plain no-break spaces
+  // Laid out (so its fonts are looked up) but never seen, heard or hit: outside <body>, one pixel,
+  // hidden, and its layout contained.
+  const box = document.createElement('div');
+  box.id = 'dp-font-warm';
+  box.setAttribute('aria-hidden', 'true');
+  box.dataset.canvasFont = CANVAS;
+  box.style.cssText =
+    'position:absolute;top:0;left:0;width:1px;height:1px;overflow:hidden;visibility:hidden;contain:strict;pointer-events:none';
+  // Every character in every font: the fallback for a character a font lacks is looked up per font
+  // (a sample of ASCII and Greek alone left 35 ms of those lookups in the tangent lab's first result).
+  for (const font of [...FONTS, CANVAS]) {
+    const span = document.createElement('span');
+    span.style.font = font;
+    span.textContent = TEXT;
+    box.append(span);
+  }
+  document.documentElement.append(box);
+  // Canvas text resolves its fonts on its own path: measure the same characters once.
+  const context = document.createElement('canvas').getContext('2d');
+  if (context) {
+    context.font = CANVAS;
+    context.measureText(TEXT);
+  }
+}
