@@ -1,8 +1,11 @@
 // Timings in the browser (not a test): `node tests/e2e/bench.mjs` after a build. First one table: for
-// each lab's default link and each heavy link (medians of BENCH_RUNS cold loads, default 3), the time from navigation to the first number on screen,
-// to the end of every background job, and the longest main-thread task (PerformanceObserver longtask)
-// while jobs ran, and what it downloaded before its first number (gzip); then the bundle sizes. Then the lab's own compute and draw times at the heaviest
-// settings and the time from a slider move to the redrawn charts, against the 16 ms frame.
+// each lab's default link and each heavy link (medians of BENCH_RUNS cold loads, default 3), the time
+// from navigation to the first number on screen (painted: the frame after it entered the page), to the
+// end of every background job, the longest main-thread task (PerformanceObserver longtask) while jobs
+// ran (from the moment the first number entered the page, when the lab has mounted and started them),
+// and what it downloaded before its first number (gzip); then the bundle sizes. Then the lab's own
+// compute and draw times at the heaviest settings and the time from a slider move to the redrawn
+// charts, against the 16 ms frame.
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { launchBrowser, newPage, openLab, serveDist, waitDrawn } from './harness.mjs';
