@@ -50,10 +50,11 @@ pub fn RrLab() -> impl IntoView {
     let notices = Memo::new(move |_| parsed.get().1);
     // The page computes everything but repetitions too large for a frame, which a worker simulates
     // (the same streams, so the same numbers as one run; the default link never loads the worker).
+    let on_page = Memo::new(move |_| params.with(repetitions_fit_on_page));
     let computed = Memo::new(move |_| {
         let start = now_ms();
         let report = params.with(|p| {
-            if repetitions_fit_on_page(p) {
+            if on_page.get() {
                 run(p)
             } else {
                 run_without_repetitions(p)
@@ -64,10 +65,8 @@ pub fn RrLab() -> impl IntoView {
     let repeated = RwSignal::new(None::<Result<Repetitions, String>>);
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
-        let job = params.with(|p| {
-            (!repetitions_fit_on_page(p))
-                .then(|| Job::RrRepetitions(p.to_query().to_query_string()))
-        });
+        let job = (!on_page.get())
+            .then(|| params.with(|p| Job::RrRepetitions(p.to_query().to_query_string())));
         jobs.show_latest(job, repeated, |u| match u {
             JobUpdate::RrRepetitions(r) => Some(r),
             _ => None,
@@ -81,9 +80,8 @@ pub fn RrLab() -> impl IntoView {
         })
     });
     let status = Signal::derive(move || {
-        let on_page = params.with(repetitions_fit_on_page);
         repeated.with(|r| match r {
-            _ if on_page => String::new(),
+            _ if on_page.get() => String::new(),
             None => format!(
                 "Simulating {} repeated surveys in a background worker…",
                 params.with(|p| p.reps)
