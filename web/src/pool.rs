@@ -4,10 +4,11 @@
 //!
 //! Hosting rules it keeps: no SharedArrayBuffer (so no special headers), the worker's files are found
 //! relative to the page (any sub-path), and every worker starts from a Blob URL holding the no-modules
-//! glue plus a bootstrap, with the module compiled once on the page and posted to it, so that it also
-//! runs in cross-origin iframes and in the single-file build opened from disk (whose page defines
-//! `dpPlaygroundWorker()` returning the glue and the module's bytes). The worker module is fetched on
-//! the first job: pages that never need it never download it.
+//! glue plus a bootstrap, so that it also runs in cross-origin iframes and in the single-file build
+//! opened from disk (whose page defines `dpPlaygroundWorker()` returning the glue and the module in
+//! base64). The worker module is fetched on the first job: pages that never need it never download it.
+//! The first worker compiles it (decoding 600 KB of wasm took 11–50 ms of the page's thread, while the
+//! lab's first jobs ran) and hands the compiled module back; later workers are given that.
 //!
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
@@ -21,8 +22,19 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Appended to the glue: the first message is the compiled module, every later one a job.
-const BOOTSTRAP: &str = "\nself.onmessage = (e) => {\n  wasm_bindgen.initSync({ module: e.data });\n  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));\n};\n";
+/// Appended to the glue. The first message is the module: compiled (sent on), or its bytes or base64
+/// (compiled here, and the compiled module is posted back for the next workers). Every later one is a
+/// job.
+const BOOTSTRAP: &str = r#"
+self.onmessage = (e) => {
+  const sent = e.data instanceof WebAssembly.Module;
+  const bytes = typeof e.data === 'string' ? Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0)) : e.data;
+  const module = sent ? e.data : new WebAssembly.Module(bytes);
+  wasm_bindgen.initSync({ module });
+  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));
+  if (!sent) self.postMessage(module);
+};
+"#;
 /// Most workers, whatever the machine reports.
 const MAX_WORKERS: usize = 8;
 
@@ -158,6 +170,8 @@ pub fn threads_from_link() -> Option<usize> {
 struct Slot {
     id: u64,
     worker: web_sys::Worker,
+    /// Whether it has the module (the first worker compiles it before it takes a job).
+    ready: bool,
     busy: Option<(&'static str, UnboundedSender<Update>)>,
 }
 
@@ -169,8 +183,18 @@ struct Queued {
 
 enum Source {
     NotLoaded,
+    /// Fetching the glue and the module's bytes.
     Loading,
-    Ready { url: String, module: JsValue },
+    /// Worker `by` compiles the module.
+    Compiling {
+        url: String,
+        by: u64,
+    },
+    /// Workers start from the glue's Blob URL and are handed the compiled module.
+    Ready {
+        url: String,
+        module: JsValue,
+    },
     Failed(String),
 }
 
@@ -209,7 +233,7 @@ fn pump() {
                 pool.source = Source::Loading;
                 return true;
             }
-            Source::Loading => return false,
+            Source::Loading | Source::Compiling { .. } => return false,
             Source::Failed(e) => {
                 for q in pool.queue.drain(..) {
                     let _ = q.tx.unbounded_send(Update::Error(e.clone()));
@@ -225,10 +249,10 @@ fn pump() {
             if q.tx.is_closed() {
                 continue;
             }
-            let idle = pool.slots.iter().position(|s| s.busy.is_none());
+            let idle = pool.slots.iter().position(|s| s.ready && s.busy.is_none());
             let index = match idle {
                 Some(i) => i,
-                None if pool.slots.len() < size => match pool.spawn() {
+                None if pool.slots.len() < size => match pool.spawn(None) {
                     Ok(slot) => {
                         pool.slots.push(slot);
                         pool.slots.len() - 1
@@ -256,21 +280,56 @@ fn pump() {
     });
     if load {
         wasm_bindgen_futures::spawn_local(async {
-            let source = match load_source().await {
-                Ok((url, module)) => Source::Ready { url, module },
-                Err(e) => Source::Failed(format!("the worker module could not be loaded: {e}")),
-            };
-            POOL.with_borrow_mut(|pool| pool.source = source);
+            let loaded = load_source().await;
+            POOL.with_borrow_mut(|pool| {
+                pool.source = match loaded {
+                    Ok((url, bytes)) => {
+                        pool.source = Source::Compiling {
+                            url,
+                            by: pool.next_id,
+                        };
+                        match pool.spawn(Some(&bytes)) {
+                            Ok(slot) => {
+                                pool.slots.push(slot);
+                                return;
+                            }
+                            Err(e) => Source::Failed(e),
+                        }
+                    }
+                    Err(e) => Source::Failed(format!("the worker module could not be loaded: {e}")),
+                };
+            });
             pump();
         });
     }
 }
 
+/// Worker `id` compiled the module: it and every later worker are ready for jobs.
+fn module_compiled(id: u64, module: JsValue) {
+    POOL.with_borrow_mut(|pool| {
+        if let Source::Compiling { url, by } = &pool.source {
+            if *by == id {
+                pool.source = Source::Ready {
+                    url: url.clone(),
+                    module,
+                };
+            }
+        }
+        if let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) {
+            slot.ready = true;
+        }
+    });
+    pump();
+}
+
 impl Pool {
-    /// A new worker, already handed the compiled module.
-    fn spawn(&mut self) -> Result<Slot, String> {
-        let Source::Ready { url, module } = &self.source else {
-            return Err("the worker module is not loaded".into());
+    /// A new worker, handed the compiled module, or (while [`Source::Compiling`]) the module's `bytes`
+    /// to compile.
+    fn spawn(&mut self, bytes: Option<&JsValue>) -> Result<Slot, String> {
+        let (url, module) = match (&self.source, bytes) {
+            (Source::Ready { url, module }, None) => (url, module),
+            (Source::Compiling { url, .. }, Some(bytes)) => (url, bytes),
+            _ => return Err("the worker module is not loaded".into()),
         };
         let worker = web_sys::Worker::new(url).map_err(|e| format!("no worker: {e:?}"))?;
         let id = self.next_id;
@@ -278,7 +337,11 @@ impl Pool {
         // The handlers live as long as the page (a few bytes per worker ever started).
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
+                let data = e.data();
+                if data.is_instance_of::<js_sys::WebAssembly::Module>() {
+                    return module_compiled(id, data);
+                }
+                let bytes = js_sys::Uint8Array::new(&data).to_vec();
                 match decode::<Update>(&bytes) {
                     Ok(update) => finish_or_forward(id, update),
                     // A worker that speaks another protocol (a stale cached module) may still be
@@ -302,14 +365,18 @@ impl Pool {
         Ok(Slot {
             id,
             worker,
+            ready: bytes.is_none(),
             busy: None,
         })
     }
 }
 
-/// Terminates worker `id` and fails its job with `message`.
+/// Terminates worker `id` and fails its job with `message` (and the module, if it was compiling it).
 fn drop_worker(id: u64, message: String) {
     POOL.with_borrow_mut(|pool| {
+        if matches!(pool.source, Source::Compiling { by, .. } if by == id) {
+            pool.source = Source::Failed(message.clone());
+        }
         if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
             let slot = pool.slots.remove(i);
             slot.worker.terminate();
@@ -340,8 +407,8 @@ fn finish_or_forward(id: u64, update: Update) {
     }
 }
 
-/// The worker script's Blob URL and the compiled module: from the single-file page's inline copy, or
-/// fetched from beside the page.
+/// The worker script's Blob URL and the module for the first worker to compile: the single-file page's
+/// inline copy (base64, decoded in the worker), or the bytes fetched from beside the page.
 async fn load_source() -> Result<(String, JsValue), String> {
     let global = js_sys::global();
     let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
@@ -350,45 +417,29 @@ async fn load_source() -> Result<(String, JsValue), String> {
     let (glue, module) = match inline {
         Some(f) => {
             let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
-            let glue = js_sys::Reflect::get(&o, &"js".into())
-                .ok()
-                .and_then(|j| j.as_string())
-                .ok_or("the inline worker has no glue")?;
-            let bytes = js_sys::Reflect::get(&o, &"wasm".into()).map_err(|e| format!("{e:?}"))?;
-            let module = JsFuture::from(js_sys::WebAssembly::compile(&bytes))
-                .await
-                .map_err(|e| format!("{e:?}"))?;
-            (glue, module)
+            let field = |name: &str| {
+                js_sys::Reflect::get(&o, &name.into())
+                    .ok()
+                    .and_then(|j| j.as_string())
+                    .ok_or(format!("the inline worker has no {name}"))
+            };
+            (field("js")?, JsValue::from(field("wasmBase64")?))
         }
         None => {
             let (glue_file, wasm_file) =
                 worker_files().ok_or("this page lists no worker module")?;
-            let (glue_file, wasm_file) = (glue_file.as_str(), wasm_file.as_str());
-            // Both files at once; the module compiles as it streams in.
+            let text = |r: web_sys::Response| r.text().map_err(|e| format!("{e:?}"));
+            let bytes = |r: web_sys::Response| r.array_buffer().map_err(|e| format!("{e:?}"));
             let (glue, module) = futures::join!(
                 async {
-                    let glue = fetch(glue_file).await?;
-                    JsFuture::from(glue.text().map_err(|e| format!("{e:?}"))?)
+                    JsFuture::from(text(fetch(&glue_file).await?)?)
                         .await
                         .map_err(|e| format!("{e:?}"))
                 },
                 async {
-                    let response: JsValue = fetch(wasm_file).await?.into();
-                    let wasm: js_sys::Promise = js_sys::Promise::resolve(&response);
-                    match JsFuture::from(js_sys::WebAssembly::compile_streaming(&wasm)).await {
-                        Ok(module) => Ok(module),
-                        // A server that sends .wasm with another type refuses streaming: bytes then.
-                        Err(_) => {
-                            let again = fetch(wasm_file).await?;
-                            let bytes =
-                                JsFuture::from(again.array_buffer().map_err(|e| format!("{e:?}"))?)
-                                    .await
-                                    .map_err(|e| format!("{e:?}"))?;
-                            JsFuture::from(js_sys::WebAssembly::compile(&bytes))
-                                .await
-                                .map_err(|e| format!("{e:?}"))
-                        }
-                    }
+                    JsFuture::from(bytes(fetch(&wasm_file).await?)?)
+                        .await
+                        .map_err(|e| format!("{e:?}"))
                 }
             );
             (glue?.as_string().unwrap_or_default(), module?)
