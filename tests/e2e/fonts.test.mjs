@@ -47,15 +47,20 @@ test('the page warms every font and character the labs use', async () => {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent.trim()) used.add(key(n.parentElement));
       for (const el of document.querySelectorAll('input, select, option, button, textarea')) used.add(key(el));
-      const chars = new Set([...document.body.innerText + document.body.textContent + window.canvasText].filter((c) => c.codePointAt(0) > 126));
+      const text = document.body.innerText + document.body.textContent + window.canvasText;
+      const chars = new Set([...text].filter((c) => c.codePointAt(0) > 126));
+      // A letter with a combining mark is looked up as one cluster.
+      const marked = new Set(text.match(/\P{M}\p{M}+/gu) ?? []);
       return {
         fonts: [...used].filter((f) => !warmed.has(f)),
         chars: [...chars].filter((c) => !warm.textContent.includes(c)).map((c) => `U+${c.codePointAt(0).toString(16)} ${c}`),
+        marked: [...marked].filter((m) => !warm.textContent.includes(m)),
         canvas: [...window.canvasFonts].filter((f) => f !== warm.dataset.canvasFont),
       };
     });
     assert.deepEqual(found.fonts, [], `${query}: fonts not in web/warm-fonts.js`);
     assert.deepEqual(found.chars, [], `${query}: characters not in web/warm-fonts.js`);
+    assert.deepEqual(found.marked, [], `${query}: marked letters not in web/warm-fonts.js's MARKED`);
     assert.deepEqual(found.canvas, [], `${query}: chart fonts other than web/warm-fonts.js's CANVAS`);
     assert.deepEqual(page.problems, []);
     await page.context().close();

@@ -15,13 +15,14 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** Starts a static server for dist/ under SUB_PATH on a free loopback port; resolves to { url, close }. */
-export async function serveDist() {
+/** Starts a static server for dist/ (or `dir`) under SUB_PATH on a free loopback port; resolves to
+ * { url, close }. */
+export async function serveDist(dir = DIST) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(SUB_PATH)) { res.writeHead(404).end('not found'); return; }
-    let file = normalize(join(DIST, path.slice(SUB_PATH.length)));
-    if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    let file = normalize(join(dir, path.slice(SUB_PATH.length)));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);

@@ -1,7 +1,8 @@
 //! The share panel every lab carries: the link to this view, a ready `<iframe>` for a course page, the
 //! host page's resizer, the key numbers as Markdown, and (where one exists) a snippet that checks our
 //! numbers with a library people already use. Everything updates as the view changes, while the panel
-//! is open: closed, it computes nothing (a slider move paid about 1 ms for texts nobody saw).
+//! is open: closed, it computes nothing (a slider move paid about 1 ms for texts nobody saw), and until
+//! first opened its contents are not built (five text areas in every lab's first render and layout).
 
 use crate::browser::copy_text;
 use crate::url::use_url;
@@ -23,6 +24,7 @@ pub fn SharePanel(
 ) -> impl IntoView {
     let url = use_url();
     let open = RwSignal::new(false);
+    let opened = RwSignal::new(false);
     let when_open = move |text: Signal<String>| {
         Signal::derive(move || {
             if open.get() {
@@ -43,29 +45,42 @@ pub fn SharePanel(
     let iframe = when_open(Signal::derive(move || {
         iframe_snippet(&url.page_url(), &full_view(&url.query.get()), lab)
     }));
-    let snippet_view = snippet.map(|s| {
-        view! {
-            <h4>{move || open.get().then(|| s.with(|s| s.0.clone()))}</h4>
-            <CopyBlock id="share-snippet" text=when_open(Signal::derive(move || s.get().1)) rows=5 />
-        }
-    });
+    let snippet_view = move || {
+        snippet.map(|s| {
+            view! {
+                <h4>{move || open.get().then(|| s.with(|s| s.0.clone()))}</h4>
+                <CopyBlock id="share-snippet" text=when_open(Signal::derive(move || s.get().1)) rows=5 />
+            }
+        })
+    };
+    let contents = move || {
+        opened.get().then(|| {
+            view! {
+                <h4>"Link to this view"</h4>
+                <CopyBlock id="share-link" text=link rows=2 />
+                <h4>"Embed in a course page"</h4>
+                <p class="help">
+                    "Paste this where the lab should appear. Add "<code>"&controls=eps"</code>" to the address to "
+                    "show only some controls, "<code>"&lock=1"</code>" for a read-only figure."
+                </p>
+                <CopyBlock id="share-iframe" text=iframe rows=3 />
+                <p class="help">"Once per page, these three lines let each embedded lab set its own height:"</p>
+                <CopyBlock id="share-host-script" text=Signal::stored(HOST_SCRIPT.to_string()) rows=4 />
+                <h4>"The numbers, for slides and notes (Markdown)"</h4>
+                <CopyBlock id="share-markdown" text=markdown rows=8 />
+                {snippet_view()}
+            }
+        })
+    };
     view! {
         <details class="share" data-testid="share-panel" hidden=move || url.options.with(|o| o.embed)
-            on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+            on:toggle=move |ev| {
+                let now = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+                opened.update(|o| *o |= now);
+                open.set(now);
+            }>
             <summary data-testid="share-open">"Share, embed and export"</summary>
-            <h4>"Link to this view"</h4>
-            <CopyBlock id="share-link" text=link rows=2 />
-            <h4>"Embed in a course page"</h4>
-            <p class="help">
-                "Paste this where the lab should appear. Add "<code>"&controls=eps"</code>" to the address to "
-                "show only some controls, "<code>"&lock=1"</code>" for a read-only figure."
-            </p>
-            <CopyBlock id="share-iframe" text=iframe rows=3 />
-            <p class="help">"Once per page, these three lines let each embedded lab set its own height:"</p>
-            <CopyBlock id="share-host-script" text=Signal::stored(HOST_SCRIPT.to_string()) rows=4 />
-            <h4>"The numbers, for slides and notes (Markdown)"</h4>
-            <CopyBlock id="share-markdown" text=markdown rows=8 />
-            {snippet_view}
+            {contents}
         </details>
     }
 }
