@@ -1,6 +1,7 @@
 //! One component per file.
 
 pub mod about;
+pub mod after_paint;
 pub mod attack_controls;
 pub mod attack_lab;
 pub mod attack_results;

@@ -4,6 +4,7 @@
 //! worker pool (web/src/pool.rs), in parallel where it splits, with progress; a new link cancels the old
 //! computation.
 
+use super::after_paint::AfterPaint;
 use super::notices::Notices;
 use super::share_panel::SharePanel;
 use super::tangent_charts::TangentCharts;
@@ -131,8 +132,10 @@ pub fn TangentLab() -> impl IntoView {
                     <progress max="1" value=move || state.progress.get() data-testid="tdp-progress"
                         hidden=move || state.report.with(Option::is_some)></progress>
                     <TangentResults />
-                    <TangentCharts />
-                    <SharePanel lab=Lab::Tangent markdown=share_markdown />
+                    <AfterPaint>
+                        <TangentCharts />
+                        <SharePanel lab=Lab::Tangent markdown=share_markdown />
+                    </AfterPaint>
                 </div>
             </div>
         </section>
