@@ -1,6 +1,7 @@
 //! The attack lab (`?lab=attack`): what a membership attacker can learn from a composition or a DP-SGD
 //! run. The accountant and the σ calibrations run in the worker pool, in parallel.
 
+use super::after_paint::AfterPaint;
 use super::{
     attack_controls::AttackControls, attack_results::AttackResults, share_panel::SharePanel,
 };
@@ -155,7 +156,9 @@ pub fn AttackLab() -> impl IntoView {
                 </aside>
                 <div class="results">
                     <AttackResults />
-                    <SharePanel lab=Lab::Attack markdown=share_markdown />
+                    <AfterPaint>
+                        <SharePanel lab=Lab::Attack markdown=share_markdown />
+                    </AfterPaint>
                 </div>
             </div>
         </section>

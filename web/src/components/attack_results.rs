@@ -1,6 +1,7 @@
 //! The attack lab's results: risk numbers, the trade-off curve on linear and log α, the calibrated σ's
 //! and the audit.
 
+use super::after_paint::AfterPaint;
 use super::attack_lab::use_attack;
 use super::stat::Stat;
 use super::xy_canvas::XyCanvas;
@@ -200,40 +201,42 @@ pub fn AttackResults() -> impl IntoView {
         </div>
         {move || clt_warning().map(|w| view! { <p class="notices" role="note" data-testid="attack-clt-warning">{w}</p> })}
         <p class="status" role="status" data-testid="attack-status">{move || bg.with(|b| b.status.clone())}</p>
-        <div class="chart-grid">
-            <XyCanvas testid="attack-chart-linear" title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
-            <XyCanvas testid="attack-chart-log" title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
-        </div>
-        <section class="panel" aria-labelledby="calibrate-title">
-            <h3 id="calibrate-title">"Noise for a risk target"</h3>
-            <Show when=move || !is_list() fallback=|| view! { <p class="help">"Calibration applies to DP-SGD links (source=dpsgd)."</p> }>
-                <div class="stats">
-                    <Stat label="σ for the advantage target" testid="attack-sigma-for-adv" value=sigma_adv />
-                    <Stat label="σ for the TPR target at α" testid="attack-sigma-for-tpr" value=sigma_tpr />
-                    <Stat label="ε at δ of that σ (advantage target)" testid="attack-eps-at-sigma" value=Signal::derive(move || bg.with(|b| b.eps_at_sigma.unwrap_or(f64::NAN))) />
-                    <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
-                </div>
-                <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
-            </Show>
-        </section>
-        <section class="panel" aria-labelledby="audit-title">
-            <h3 id="audit-title">"Audit"</h3>
-            <Show when=move || audit.with(Option::is_some) fallback=|| view! { <p class="help">"Give tp, fn, fp and tn (or try the example counts) to see the ε an attack proves."</p> }>
-                <div class="stats">
-                    <Stat label="ε the counts prove (lower bound)" testid="audit-eps-lower" value=audit_eps />
-                    <Stat label="share of the guarantee reached" testid="audit-ratio" value=audit_ratio />
-                </div>
-                <p class="help">{move || format!("This attack reaches {}% of the guarantee's ε at δ (Clopper–Pearson, {}% confidence).", sig(100.0 * audit_ratio.get(), 3), sig(100.0 * lab.params.with(|p| p.conf), 3))}</p>
-                {move || {
-                    let point = audit.with(|a| a.as_ref().and_then(|x| x.1));
-                    let contradicted = report().zip(point).is_some_and(|(r, pt)| r.contradicted_by(&pt));
-                    contradicted.then(|| view! {
-                        <p class="notices" role="alert" data-testid="audit-contradiction">
-                            "These counts lie below the certified curve with their whole confidence box: if they come from this mechanism, its implementation does not meet the guarantee (or the counts are not independent)."
-                        </p>
-                    })
-                }}
-            </Show>
-        </section>
+        <AfterPaint>
+            <div class="chart-grid">
+                <XyCanvas testid="attack-chart-linear" title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
+                <XyCanvas testid="attack-chart-log" title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
+            </div>
+            <section class="panel" aria-labelledby="calibrate-title">
+                <h3 id="calibrate-title">"Noise for a risk target"</h3>
+                <Show when=move || !is_list() fallback=|| view! { <p class="help">"Calibration applies to DP-SGD links (source=dpsgd)."</p> }>
+                    <div class="stats">
+                        <Stat label="σ for the advantage target" testid="attack-sigma-for-adv" value=sigma_adv />
+                        <Stat label="σ for the TPR target at α" testid="attack-sigma-for-tpr" value=sigma_tpr />
+                        <Stat label="ε at δ of that σ (advantage target)" testid="attack-eps-at-sigma" value=Signal::derive(move || bg.with(|b| b.eps_at_sigma.unwrap_or(f64::NAN))) />
+                        <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
+                    </div>
+                    <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
+                </Show>
+            </section>
+            <section class="panel" aria-labelledby="audit-title">
+                <h3 id="audit-title">"Audit"</h3>
+                <Show when=move || audit.with(Option::is_some) fallback=|| view! { <p class="help">"Give tp, fn, fp and tn (or try the example counts) to see the ε an attack proves."</p> }>
+                    <div class="stats">
+                        <Stat label="ε the counts prove (lower bound)" testid="audit-eps-lower" value=audit_eps />
+                        <Stat label="share of the guarantee reached" testid="audit-ratio" value=audit_ratio />
+                    </div>
+                    <p class="help">{move || format!("This attack reaches {}% of the guarantee's ε at δ (Clopper–Pearson, {}% confidence).", sig(100.0 * audit_ratio.get(), 3), sig(100.0 * lab.params.with(|p| p.conf), 3))}</p>
+                    {move || {
+                        let point = audit.with(|a| a.as_ref().and_then(|x| x.1));
+                        let contradicted = report().zip(point).is_some_and(|(r, pt)| r.contradicted_by(&pt));
+                        contradicted.then(|| view! {
+                            <p class="notices" role="alert" data-testid="audit-contradiction">
+                                "These counts lie below the certified curve with their whole confidence box: if they come from this mechanism, its implementation does not meet the guarantee (or the counts are not independent)."
+                            </p>
+                        })
+                    }}
+                </Show>
+            </section>
+        </AfterPaint>
     }
 }
