@@ -281,23 +281,21 @@ fn pump() {
     if load {
         wasm_bindgen_futures::spawn_local(async {
             let loaded = load_source().await;
-            POOL.with_borrow_mut(|pool| {
-                pool.source = match loaded {
-                    Ok((url, bytes)) => {
-                        pool.source = Source::Compiling {
-                            url,
-                            by: pool.next_id,
-                        };
-                        match pool.spawn(Some(&bytes)) {
-                            Ok(slot) => {
-                                pool.slots.push(slot);
-                                return;
-                            }
-                            Err(e) => Source::Failed(e),
-                        }
+            POOL.with_borrow_mut(|pool| match loaded {
+                Ok((url, bytes)) => {
+                    pool.source = Source::Compiling {
+                        url,
+                        by: pool.next_id,
+                    };
+                    match pool.spawn(Some(&bytes)) {
+                        Ok(slot) => pool.slots.push(slot),
+                        Err(e) => pool.source = Source::Failed(e),
                     }
-                    Err(e) => Source::Failed(format!("the worker module could not be loaded: {e}")),
-                };
+                }
+                Err(e) => {
+                    pool.source =
+                        Source::Failed(format!("the worker module could not be loaded: {e}"))
+                }
             });
             pump();
         });
