@@ -402,9 +402,12 @@ pub struct Scenarios {
 /// 1: b = B/(m ln(1 + (e^{ε/T} − 1) n/m));  2: ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², σ = B√(T/(2ρ))/n;
 /// 3: σ_mean = σ_multiplier · B/m.
 ///
+/// `sigma_for_target` is [`sigma_for_target`]'s answer at `p`: its search (about 10 ms natively) runs
+/// in the page's worker, and is not repeated here; NaN until it arrives gives a NaN scenario 3.
+///
 /// # Errors
 /// Parameters out of domain or an unreachable target.
-pub fn scenarios(p: &DpsgdParams) -> Result<Scenarios> {
+pub fn scenarios(p: &DpsgdParams, sigma_for_target: f64) -> Result<Scenarios> {
     let (n, m, t, eps) = (
         p.n as f64,
         p.batch as f64,
@@ -414,7 +417,7 @@ pub fn scenarios(p: &DpsgdParams) -> Result<Scenarios> {
     let laplace_scale = 1.0 / (m * ((eps / t).exp_m1() * n / m).ln_1p());
     let rho = rho_for_approx_dp(eps, p.delta)?;
     let zcdp_sigma = (t / (2.0 * rho)).sqrt() / n;
-    let rdp_sigma_mean = sigma_for_target(p)? / m;
+    let rdp_sigma_mean = sigma_for_target / m;
     Ok(Scenarios {
         laplace_scale,
         rho,
@@ -426,8 +429,8 @@ pub fn scenarios(p: &DpsgdParams) -> Result<Scenarios> {
 /// Links (query strings) that load scenarios 1 and 2 into the composition lab: T steps of Laplace noise
 /// on a fixed-size subsample (each step's unamplified ε₀ = ln(1 + (e^{ε/T} − 1)n/m), so that the
 /// amplified step is ε/T), and T full-batch Gaussian steps with scenario 2's σ (as σ/Δ with Δ = B/n).
-pub fn scenario_links(p: &DpsgdParams) -> Option<(String, String)> {
-    let s = scenarios(p).ok()?;
+/// Takes the [`scenarios`] already computed (their σ search is the costly part).
+pub fn scenario_links(p: &DpsgdParams, s: &Scenarios) -> (String, String) {
     let (n, m, t) = (p.n as f64, p.batch as f64, p.total_steps());
     let eps0 = ((p.target_eps / t as f64).exp_m1() * n / m).ln_1p();
     let rate = (m / n).min(1.0);
@@ -442,7 +445,7 @@ pub fn scenario_links(p: &DpsgdParams) -> Option<(String, String)> {
         .with("lab", "compose")
         .with("list", format!("gauss:{}*{t}", fmt_f64(s.zcdp_sigma * n)))
         .with("delta", fmt_f64(p.delta));
-    Some((one.to_query_string(), two.to_query_string()))
+    (one.to_query_string(), two.to_query_string())
 }
 
 /// The key numbers as a Markdown table.
@@ -569,7 +572,9 @@ mod tests {
     #[test]
     fn scenarios_follow_the_corrected_formulas() {
         let p = DpsgdParams::default();
-        let s = scenarios(&p).unwrap_or_else(|e| panic!("{e}"));
+        let sigma = sigma_for_target(&p).unwrap_or_else(|e| panic!("{e}"));
+        let s = scenarios(&p, sigma).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.rdp_sigma_mean, sigma / p.batch as f64);
         let l = (1e5f64).ln();
         assert!((s.rho - ((l + 2.0).sqrt() - l.sqrt()).powi(2)).abs() < 1e-12);
         assert!(s.laplace_scale > 0.0 && s.zcdp_sigma > 0.0 && s.rdp_sigma_mean > 0.0);

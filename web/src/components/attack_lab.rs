@@ -156,7 +156,7 @@ pub fn AttackLab() -> impl IntoView {
                 </aside>
                 <div class="results">
                     <AttackResults />
-                    <AfterPaint>
+                    <AfterPaint frames=2>
                         <SharePanel lab=Lab::Attack markdown=share_markdown />
                     </AfterPaint>
                 </div>

@@ -1,6 +1,7 @@
 //! The composition workbench (`?lab=compose`): a list of mechanisms from the link, every accountant's ε
 //! at the link's δ side by side (the PLD accountant in the background), and ε against δ.
 
+use super::after_paint::AfterPaint;
 use super::number_field::NumberField;
 use super::share_panel::SharePanel;
 use super::stat::Stat;
@@ -352,13 +353,18 @@ pub fn ComposeLab() -> impl IntoView {
                             "What does this mean for an attacker? →"
                         </a>
                     </p>
+                    // Below the fold: built once the first frame is painted.
+                    <AfterPaint>
                     <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
                         alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
                         chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
                     <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
                         alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
                         chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
-                    <SharePanel lab=Lab::Compose markdown=markdown />
+                    </AfterPaint>
+                    <AfterPaint frames=2>
+                        <SharePanel lab=Lab::Compose markdown=markdown />
+                    </AfterPaint>
                 </div>
             </div>
         </section>

@@ -1,7 +1,10 @@
 //! The DP-SGD lab (`?lab=dpsgd`): the RDP accountant on every change, and the PLD accountant and the
 //! σ-for-target searches in the worker pool (two jobs at once).
 
-use super::{dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults, share_panel::SharePanel};
+use super::{
+    after_paint::AfterPaint, dpsgd_controls::DpsgdControls, dpsgd_results::DpsgdResults,
+    share_panel::SharePanel,
+};
 use crate::browser::now_ms;
 use crate::pool::{self, JobEnd, LabJobs};
 use crate::url::use_url;
@@ -178,7 +181,9 @@ pub fn DpsgdLab() -> impl IntoView {
                 </aside>
                 <div class="results">
                     <DpsgdResults />
-                    <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
+                    <AfterPaint frames=3>
+                        <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
+                    </AfterPaint>
                 </div>
             </div>
         </section>

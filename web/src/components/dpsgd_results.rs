@@ -1,6 +1,7 @@
 //! The DP-SGD lab's results: both accountants' ε, σ for the target, the ε-versus-steps and ε(α) charts,
 //! and the lecture's three scenarios.
 
+use super::after_paint::AfterPaint;
 use super::dpsgd_lab::use_dpsgd;
 use super::stat::Stat;
 use super::xy_canvas::XyCanvas;
@@ -115,7 +116,8 @@ pub fn DpsgdResults() -> impl IntoView {
             })
         })
     });
-    let scen = Memo::new(move |_| scenarios(&lab.params.get()).ok());
+    // Scenario 3's σ is the worker's σ for the target (RDP), not searched again on the page's thread.
+    let scen = Memo::new(move |_| scenarios(&lab.params.get(), sigma_target.get()).ok());
     let scen_value = move |f: fn(&dp_playground::dpsgd_lab::Scenarios) -> f64| {
         Signal::derive(move || scen.with(|s| s.as_ref().map_or(f64::NAN, f)))
     };
@@ -158,6 +160,8 @@ pub fn DpsgdResults() -> impl IntoView {
                 "What does this mean for an attacker? →"
             </a>
         </p>
+        // Below the fold: built in stages once the first frames are painted.
+        <AfterPaint>
         <div class="chart-grid">
             <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
                 alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
@@ -166,6 +170,8 @@ pub fn DpsgdResults() -> impl IntoView {
                 alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
                 chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
         </div>
+        </AfterPaint>
+        <AfterPaint frames=2>
         <section class="panel" aria-labelledby="scenarios-title">
             <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
             <div class="stats">
@@ -175,7 +181,7 @@ pub fn DpsgdResults() -> impl IntoView {
                 <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
             </div>
             <p class="help">
-                {move || scenario_links(&lab.params.get()).map(|(one, two)| view! {
+                {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
                     "Check them in the composition lab: "
                     <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
                     " (Laplace on subsamples, pure DP), "
@@ -191,5 +197,6 @@ pub fn DpsgdResults() -> impl IntoView {
                 "Noise multiplier here = σ on the sum / B."
             </div>
         </section>
+        </AfterPaint>
     }
 }

@@ -2,8 +2,8 @@
 //! by what they depend on, and the lab's parts laid out around them.
 
 use super::{
-    mech_calibration::MechCalibration, mech_controls::MechControls, mech_em::MechEm,
-    mech_pictures::MechPictures, mech_queries::MechQueries, mech_zcdp::MechZcdp,
+    after_paint::AfterPaint, mech_calibration::MechCalibration, mech_controls::MechControls,
+    mech_em::MechEm, mech_pictures::MechPictures, mech_queries::MechQueries, mech_zcdp::MechZcdp,
     share_panel::SharePanel,
 };
 use crate::browser::now_ms;
@@ -161,14 +161,23 @@ pub fn MechLab() -> impl IntoView {
                 </aside>
                 <div class="results">
                     <MechCalibration />
-                    <Show when=move || !is_em.get() fallback=|| view! { <MechEm /> }>
-                        <MechPictures />
-                    </Show>
-                    <Show when=move || state.is(Mechanism::Gaussian).get()>
-                        <MechZcdp />
-                    </Show>
-                    <MechQueries />
-                    <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
+                    // Below the fold, in stages: built once the first frames are painted.
+                    <AfterPaint>
+                        <Show when=move || !is_em.get() fallback=|| view! { <MechEm /> }>
+                            <MechPictures />
+                        </Show>
+                    </AfterPaint>
+                    <AfterPaint frames=2>
+                        <Show when=move || state.is(Mechanism::Gaussian).get()>
+                            <MechZcdp />
+                        </Show>
+                    </AfterPaint>
+                    <AfterPaint frames=3>
+                        <MechQueries />
+                    </AfterPaint>
+                    <AfterPaint frames=4>
+                        <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
+                    </AfterPaint>
                 </div>
             </div>
         </section>

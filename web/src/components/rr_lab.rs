@@ -2,7 +2,8 @@
 //! controls, privacy explanation and results laid out around it.
 
 use super::{
-    rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults, share_panel::SharePanel,
+    after_paint::AfterPaint, rr_controls::RrControls, rr_privacy::RrPrivacy, rr_results::RrResults,
+    share_panel::SharePanel,
 };
 use crate::browser::now_ms;
 use crate::pool::LabJobs;
@@ -118,9 +119,11 @@ pub fn RrLab() -> impl IntoView {
                 </aside>
                 <div class="results">
                     <RrResults />
-                    <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
-                        state.report.with(|r| r.as_ref().map(|r| dp_playground::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
-                    }) />
+                    <AfterPaint frames=3>
+                        <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
+                            state.report.with(|r| r.as_ref().map(|r| dp_playground::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
+                        }) />
+                    </AfterPaint>
                 </div>
             </div>
         </section>

@@ -1,6 +1,7 @@
 //! The randomized-response lab's results: key numbers, the frequency chart and table, the spread of
 //! the estimate over repeated surveys, and (for small surveys) every respondent.
 
+use super::after_paint::AfterPaint;
 use super::chart_canvas::ChartCanvas;
 use super::rr_lab::use_rr;
 use super::stat::Stat;
@@ -73,7 +74,11 @@ pub fn RrResults() -> impl IntoView {
                 let _ = draw_frequencies(root, c, 1.0);
             })))
         />
-        <CategoryTable categories=categories />
+        // Below the fold: built in stages once the first frames are painted.
+        <AfterPaint>
+            <CategoryTable categories=categories />
+        </AfterPaint>
+        <AfterPaint frames=2>
         <ChartCanvas
             testid="rr-chart-histogram"
             title=Signal::derive(move || format!(
@@ -123,6 +128,7 @@ pub fn RrResults() -> impl IntoView {
         <Show when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))>
             <RespondentGrid report=report />
         </Show>
+        </AfterPaint>
     }
 }
 

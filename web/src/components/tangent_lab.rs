@@ -134,6 +134,8 @@ pub fn TangentLab() -> impl IntoView {
                     <TangentResults />
                     <AfterPaint>
                         <TangentCharts />
+                    </AfterPaint>
+                    <AfterPaint frames=2>
                         <SharePanel lab=Lab::Tangent markdown=share_markdown />
                     </AfterPaint>
                 </div>

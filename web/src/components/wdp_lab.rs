@@ -1,6 +1,7 @@
 //! The Wasserstein DP lab (`?lab=wdp&fig=1|2|3`): the paper's Table 1 and Figures 1–3, one tab per figure.
 //! Figure 2's synthetic run happens here, in the background, so Figure 3 can borrow its W.
 
+use super::after_paint::AfterPaint;
 use super::notices::Notices;
 use super::share_panel::SharePanel;
 use super::wdp_fig1::Fig1;
@@ -168,7 +169,9 @@ pub fn WdpLab() -> impl IntoView {
                 Figure::Accountants => view! { <Fig2 /> }.into_any(),
                 Figure::BetaDelta => view! { <Fig3 /> }.into_any(),
             }}
-            <SharePanel lab=Lab::Wdp markdown=share_markdown />
+            <AfterPaint>
+                <SharePanel lab=Lab::Wdp markdown=share_markdown />
+            </AfterPaint>
         </section>
     }
 }
