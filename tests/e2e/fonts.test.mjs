@@ -39,6 +39,8 @@ test('the page warms every font and character the labs use', async () => {
     });
     await openLab(page, server.url, query, ready);
     if (chart) await waitDrawn(page, chart);
+    // The warm-up runs in steps (web/warm-fonts.js); its box is complete once they are done.
+    await page.waitForFunction(() => document.getElementById('dp-font-warm')?.dataset.done === 'true');
     const found = await page.evaluate(() => {
       const key = (el) => { const s = getComputedStyle(el); return `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`; };
       const warm = document.getElementById('dp-font-warm');
