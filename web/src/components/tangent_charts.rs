@@ -1,6 +1,7 @@
 //! The tangent lab's pictures: the data and the loss, q(w), the tangent map, the removal experiment
 //! against β and against the number of points, the Monte Carlo convergence and a Langevin trace.
 
+use super::after_paint::AfterPaint;
 use super::heat_canvas::HeatCanvas;
 use super::tangent_lab::use_tangent;
 use super::xy_canvas::XyCanvas;
@@ -270,6 +271,8 @@ pub fn TangentCharts() -> impl IntoView {
         </div>
         <HeatCanvas testid="tdp-chart-map" title="The tangent map D(log∘A)_p = −β(I − 1qᵀ)r (rows and columns sampled evenly)"
             alt="Heat map of the tangent map of log q: rows are parameters, columns candidate points." map=tangent_map csv_name="tangent-map.csv" height=320.0 />
+        // The removal experiment, Monte Carlo and Langevin: a frame later, in a task of their own.
+        <AfterPaint>
         <div class="chart-grid">
             <XyCanvas testid="tdp-chart-beta-tv" title="Removing the point, against β: ‖q − q̃‖₁" alt=Signal::derive(|| "Actual change, first-order prediction and bound against β.".to_string()) chart=by_beta_tv csv_name="tangent-removal-beta-tv.csv" height=280.0 />
             <XyCanvas testid="tdp-chart-beta-log" title="Removing the point, against β: max |ln q − ln q̃|" alt=Signal::derive(|| "Actual change of log q, first-order prediction and bound against β.".to_string()) chart=by_beta_log csv_name="tangent-removal-beta-log.csv" height=280.0 />
@@ -283,5 +286,6 @@ pub fn TangentCharts() -> impl IntoView {
             "two equal modes, the chain started between them settles in one, and its R̂ misses the exact value that the exact grid "
             "draws recover."
         </p>
+        </AfterPaint>
     }
 }

@@ -135,7 +135,7 @@ pub fn TangentLab() -> impl IntoView {
                     <AfterPaint>
                         <TangentCharts />
                     </AfterPaint>
-                    <AfterPaint frames=2>
+                    <AfterPaint frames=3>
                         <SharePanel lab=Lab::Tangent markdown=share_markdown />
                     </AfterPaint>
                 </div>
