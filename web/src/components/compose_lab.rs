@@ -355,12 +355,12 @@ pub fn ComposeLab() -> impl IntoView {
                     </p>
                     // Below the fold: built once the first frame is painted.
                     <AfterPaint>
-                    <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
-                        alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
-                        chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
-                    <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
-                        alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
-                        chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
+                        <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
+                            alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
+                            chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
+                        <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
+                            alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
+                            chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
                     </AfterPaint>
                     <AfterPaint frames=2>
                         <SharePanel lab=Lab::Compose markdown=markdown />

@@ -162,41 +162,41 @@ pub fn DpsgdResults() -> impl IntoView {
         </p>
         // Below the fold: built in stages once the first frames are painted.
         <AfterPaint>
-        <div class="chart-grid">
-            <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
-                alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
-                chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
-            <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
-                alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
-                chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
-        </div>
+            <div class="chart-grid">
+                <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
+                    alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
+                    chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
+                <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
+                    alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
+                    chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
+            </div>
         </AfterPaint>
         <AfterPaint frames=2>
-        <section class="panel" aria-labelledby="scenarios-title">
-            <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
-            <div class="stats">
-                <Stat label="1: Laplace scale, pure ε-DP, subsampling" testid="dpsgd-scenario1-laplace" value=scen_value(|s| s.laplace_scale) />
-                <Stat label="2: ρ for (ε, δ) (corrected)" testid="dpsgd-scenario2-rho" value=scen_value(|s| s.rho) />
-                <Stat label="2: σ without subsampling (corrected)" testid="dpsgd-scenario2-sigma" value=scen_value(|s| s.zcdp_sigma) />
-                <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
-            </div>
-            <p class="help">
-                {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
-                    "Check them in the composition lab: "
-                    <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
-                    " (Laplace on subsamples, pure DP), "
-                    <a data-testid="scenario2-link" href=format!("?{two}")>"scenario 2"</a>
-                    " (Gaussian, no subsampling)."
-                })}
-            </p>
-            <div class="erratum">
-                <strong>"Lecture slides, corrected. "</strong>
-                "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
-                "and the per-step noise is σ² = T·B²/(2n²ρ) (the slide has ρ² and, with its own zCDP slide, no 2). "
-                "In scenario 3 the ceiling belongs on the order: T·ε_γ(⌈α⌉), with ε(i) = i·B²/(2m²σ²) for noise σ on the mean of m clipped gradients. "
-                "Noise multiplier here = σ on the sum / B."
-            </div>
-        </section>
+            <section class="panel" aria-labelledby="scenarios-title">
+                <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
+                <div class="stats">
+                    <Stat label="1: Laplace scale, pure ε-DP, subsampling" testid="dpsgd-scenario1-laplace" value=scen_value(|s| s.laplace_scale) />
+                    <Stat label="2: ρ for (ε, δ) (corrected)" testid="dpsgd-scenario2-rho" value=scen_value(|s| s.rho) />
+                    <Stat label="2: σ without subsampling (corrected)" testid="dpsgd-scenario2-sigma" value=scen_value(|s| s.zcdp_sigma) />
+                    <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
+                </div>
+                <p class="help">
+                    {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
+                        "Check them in the composition lab: "
+                        <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
+                        " (Laplace on subsamples, pure DP), "
+                        <a data-testid="scenario2-link" href=format!("?{two}")>"scenario 2"</a>
+                        " (Gaussian, no subsampling)."
+                    })}
+                </p>
+                <div class="erratum">
+                    <strong>"Lecture slides, corrected. "</strong>
+                    "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
+                    "and the per-step noise is σ² = T·B²/(2n²ρ) (the slide has ρ² and, with its own zCDP slide, no 2). "
+                    "In scenario 3 the ceiling belongs on the order: T·ε_γ(⌈α⌉), with ε(i) = i·B²/(2m²σ²) for noise σ on the mean of m clipped gradients. "
+                    "Noise multiplier here = σ on the sum / B."
+                </div>
+            </section>
         </AfterPaint>
     }
 }

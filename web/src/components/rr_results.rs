@@ -79,55 +79,55 @@ pub fn RrResults() -> impl IntoView {
             <CategoryTable categories=categories />
         </AfterPaint>
         <AfterPaint frames=2>
-        <ChartCanvas
-            testid="rr-chart-histogram"
-            title=Signal::derive(move || format!(
-                "Estimate of category {} over {} repeated surveys",
-                cat(),
-                rr.params.with(|p| p.reps)
-            ))
-            alt=Signal::derive(move || histogram_alt(&categories.get(), cat()))
-            height=280.0
-            draw=move |root, scale| {
-                complete.with(|r| {
+            <ChartCanvas
+                testid="rr-chart-histogram"
+                title=Signal::derive(move || format!(
+                    "Estimate of category {} over {} repeated surveys",
+                    cat(),
+                    rr.params.with(|p| p.reps)
+                ))
+                alt=Signal::derive(move || histogram_alt(&categories.get(), cat()))
+                height=280.0
+                draw=move |root, scale| {
+                    complete.with(|r| {
+                        if let Some(r) = r {
+                            let truth = r.categories[r.histogram.category].truth;
+                            if let Err(e) = draw_estimate_histogram(root, &r.histogram, truth, scale) {
+                                leptos::logging::warn!("histogram chart: {e}");
+                            }
+                        }
+                    })
+                }
+                csv=Signal::derive(move || complete.with(|r| r.as_ref().map(|r| {
+                    let c = &r.categories[r.histogram.category];
+                    histogram_csv(&r.histogram, c.truth, c.stderr)
+                }).unwrap_or_default()))
+                csv_name="rr-estimate-histogram.csv"
+                svg=Callback::new(move |size| complete.with_untracked(|r| render_svg(size, |root| {
                     if let Some(r) = r {
                         let truth = r.categories[r.histogram.category].truth;
-                        if let Err(e) = draw_estimate_histogram(root, &r.histogram, truth, scale) {
-                            leptos::logging::warn!("histogram chart: {e}");
-                        }
+                        let _ = draw_estimate_histogram(root, &r.histogram, truth, 1.0);
                     }
-                })
-            }
-            csv=Signal::derive(move || complete.with(|r| r.as_ref().map(|r| {
-                let c = &r.categories[r.histogram.category];
-                histogram_csv(&r.histogram, c.truth, c.stderr)
-            }).unwrap_or_default()))
-            csv_name="rr-estimate-histogram.csv"
-            svg=Callback::new(move |size| complete.with_untracked(|r| render_svg(size, |root| {
-                if let Some(r) = r {
-                    let truth = r.categories[r.histogram.category].truth;
-                    let _ = draw_estimate_histogram(root, &r.histogram, truth, 1.0);
-                }
-            })))
-        />
-        <label class="inline-select" hidden=move || !url.options.with(|o| o.shows("cat"))>
-            "Histogram of category "
-            <select
-                data-testid="select-cat"
-                disabled=move || url.options.with(|o| o.locked)
-                on:change=move |ev| url.set("cat", event_target_value(&ev))
-                prop:value=move || cat().to_string()
-            >
-                {move || {
-                    (0..k.get())
-                        .map(|j| view! { <option value=j.to_string()>{j}</option> })
-                        .collect_view()
-                }}
-            </select>
-        </label>
-        <Show when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))>
-            <RespondentGrid report=report />
-        </Show>
+                })))
+            />
+            <label class="inline-select" hidden=move || !url.options.with(|o| o.shows("cat"))>
+                "Histogram of category "
+                <select
+                    data-testid="select-cat"
+                    disabled=move || url.options.with(|o| o.locked)
+                    on:change=move |ev| url.set("cat", event_target_value(&ev))
+                    prop:value=move || cat().to_string()
+                >
+                    {move || {
+                        (0..k.get())
+                            .map(|j| view! { <option value=j.to_string()>{j}</option> })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+            <Show when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))>
+                <RespondentGrid report=report />
+            </Show>
         </AfterPaint>
     }
 }

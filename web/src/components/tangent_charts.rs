@@ -273,19 +273,19 @@ pub fn TangentCharts() -> impl IntoView {
             alt="Heat map of the tangent map of log q: rows are parameters, columns candidate points." map=tangent_map csv_name="tangent-map.csv" height=320.0 />
         // The removal experiment, Monte Carlo and Langevin: a frame later, in a task of their own.
         <AfterPaint>
-        <div class="chart-grid">
-            <XyCanvas testid="tdp-chart-beta-tv" title="Removing the point, against β: ‖q − q̃‖₁" alt=Signal::derive(|| "Actual change, first-order prediction and bound against β.".to_string()) chart=by_beta_tv csv_name="tangent-removal-beta-tv.csv" height=280.0 />
-            <XyCanvas testid="tdp-chart-beta-log" title="Removing the point, against β: max |ln q − ln q̃|" alt=Signal::derive(|| "Actual change of log q, first-order prediction and bound against β.".to_string()) chart=by_beta_log csv_name="tangent-removal-beta-log.csv" height=280.0 />
-            <XyCanvas testid="tdp-chart-count" title="Removing more points: ‖q − q̃‖₁" alt=Signal::derive(alt_count) chart=by_count csv_name="tangent-removal-count.csv" height=280.0 />
-            <XyCanvas testid="tdp-chart-mc" title="Monte Carlo estimate of R (Remark 3.2(c))" alt=Signal::derive(|| "The estimate of R against the number of draws, with the exact value.".to_string()) chart=mc csv_name="tangent-mc.csv" height=280.0 />
-        </div>
-        <XyCanvas testid="tdp-chart-langevin" title="A Langevin chain (Remark 3.1)" alt=Signal::derive(|| "The first parameter along the Langevin chain.".to_string()) chart=trace csv_name="tangent-langevin.csv" height=260.0 />
-        <p class="explain">
-            "Langevin dynamics samples q without the grid. At large β, q has separated modes and the chain stays in the one it "
-            "found first for a very long time (metastability, the paper's closing remark). Open the \"Metastable\" example: q has "
-            "two equal modes, the chain started between them settles in one, and its R̂ misses the exact value that the exact grid "
-            "draws recover."
-        </p>
+            <div class="chart-grid">
+                <XyCanvas testid="tdp-chart-beta-tv" title="Removing the point, against β: ‖q − q̃‖₁" alt=Signal::derive(|| "Actual change, first-order prediction and bound against β.".to_string()) chart=by_beta_tv csv_name="tangent-removal-beta-tv.csv" height=280.0 />
+                <XyCanvas testid="tdp-chart-beta-log" title="Removing the point, against β: max |ln q − ln q̃|" alt=Signal::derive(|| "Actual change of log q, first-order prediction and bound against β.".to_string()) chart=by_beta_log csv_name="tangent-removal-beta-log.csv" height=280.0 />
+                <XyCanvas testid="tdp-chart-count" title="Removing more points: ‖q − q̃‖₁" alt=Signal::derive(alt_count) chart=by_count csv_name="tangent-removal-count.csv" height=280.0 />
+                <XyCanvas testid="tdp-chart-mc" title="Monte Carlo estimate of R (Remark 3.2(c))" alt=Signal::derive(|| "The estimate of R against the number of draws, with the exact value.".to_string()) chart=mc csv_name="tangent-mc.csv" height=280.0 />
+            </div>
+            <XyCanvas testid="tdp-chart-langevin" title="A Langevin chain (Remark 3.1)" alt=Signal::derive(|| "The first parameter along the Langevin chain.".to_string()) chart=trace csv_name="tangent-langevin.csv" height=260.0 />
+            <p class="explain">
+                "Langevin dynamics samples q without the grid. At large β, q has separated modes and the chain stays in the one it "
+                "found first for a very long time (metastability, the paper's closing remark). Open the \"Metastable\" example: q has "
+                "two equal modes, the chain started between them settles in one, and its R̂ misses the exact value that the exact grid "
+                "draws recover."
+            </p>
         </AfterPaint>
     }
 }
