@@ -9,10 +9,10 @@ use common::{median_ms, report};
 use dp_playground::accounting::pld::{
     dpsgd_epsilon, dpsgd_epsilon_band, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
-use dp_playground::attack::params::AttackParams;
-use dp_playground::compose_lab::{accountants, parse_list, ComposedPld};
-use dp_playground::dpsgd_lab::{rdp_report, sigma_for_target, DpsgdParams};
-use dp_playground::query::Query;
+use dp_playground::labs::attack::params::AttackParams;
+use dp_playground::labs::compose::{accountants, parse_list, ComposedPld};
+use dp_playground::labs::dpsgd::{rdp_report, sigma_for_target, DpsgdParams};
+use dp_playground::link::query::Query;
 
 fn main() {
     let w = 52;
@@ -75,7 +75,7 @@ fn main() {
     // the browser), and σ for an advantage target at the Abadi et al. settings (target < 1 s).
     let (p, _) = AttackParams::from_query(&Query::parse("source=dpsgd&q=0.01&sigma=1&steps=10000"));
     let ms = median_ms(3, || {
-        std::hint::black_box(dp_playground::attack::report::report(&p).ok());
+        std::hint::black_box(dp_playground::labs::attack::report::report(&p).ok());
     });
     report("attack report, q=0.01 σ=1 T=1e4", ms, w);
     for target in [0.1, 0.3] {

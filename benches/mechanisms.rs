@@ -2,7 +2,7 @@
 //! recomputes for each mechanism, as a median over runs and as a ratio to the 16 ms frame budget.
 //! Hand-rolled timing (no criterion) to keep the dev build lean.
 
-use dp_playground::mech_lab::{
+use dp_playground::labs::mechanisms::{
     calibrate, exponential, many_queries, noise, pictures, samples, MechParams, Mechanism,
 };
 use dp_playground::mechanisms::many_queries::simulate_max_errors;
@@ -23,28 +23,28 @@ fn main() {
             ..MechParams::default()
         };
         let ms = median_ms(51, || {
-            let cal = calibrate(black_box(&p)).unwrap_or_else(|e| panic!("{e}"));
-            match noise(&p, &cal).unwrap_or_else(|e| panic!("{e}")) {
+            let cal = calibrate(black_box(&p)).unwrap();
+            match noise(&p, &cal).unwrap() {
                 Some(n) => {
                     black_box(pictures(&p, &n));
                     black_box(samples(&p, &n));
                 }
                 None => {
-                    black_box(exponential(&p).unwrap_or_else(|e| panic!("{e}")));
+                    black_box(exponential(&p).unwrap());
                 }
             }
         });
         report(&format!("{mech}: calibration, pictures, 10^4 samples"), ms);
     }
     let p = MechParams::default();
-    let sim = simulate_max_errors(p.kmax, p.seed).unwrap_or_else(|e| panic!("{e}"));
+    let sim = simulate_max_errors(p.kmax, p.seed).unwrap();
     let ms = median_ms(21, || {
-        black_box(many_queries(black_box(&p), &sim).unwrap_or_else(|e| panic!("{e}")));
+        black_box(many_queries(black_box(&p), &sim).unwrap());
     });
     report("many queries at a new ε (closed forms, crossover)", ms);
     for kmax in [1000, 100_000] {
         let ms = median_ms(5, || {
-            black_box(simulate_max_errors(black_box(kmax), 1).unwrap_or_else(|e| panic!("{e}")));
+            black_box(simulate_max_errors(black_box(kmax), 1).unwrap());
         });
         report(
             &format!("many queries: simulation for k up to {kmax} (seed or k change)"),

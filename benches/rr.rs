@@ -2,7 +2,8 @@
 //! part a slider move needs, and the whole lab at its heaviest settings, each as a median over runs and
 //! as a ratio to the 16 ms frame budget. Hand-rolled timing (no criterion) to keep the dev build lean.
 
-use dp_playground::rr::{default_truth, run, RandomizedResponse, RrParams};
+use dp_playground::labs::rr::{default_truth, run, RrParams};
+use dp_playground::mechanisms::randomized_response::RandomizedResponse;
 use std::hint::black_box;
 
 mod common;
@@ -15,7 +16,7 @@ fn report(name: &str, ms: f64) {
 fn main() {
     let closed = median_ms(201, || {
         for k in 2..=50 {
-            let m = RandomizedResponse::new(black_box(1.3), k).unwrap_or_else(|e| panic!("{e}"));
+            let m = RandomizedResponse::new(black_box(1.3), k).unwrap();
             black_box(m.variance(0.3, 1000) + m.p_truth());
         }
     });
@@ -60,7 +61,7 @@ fn main() {
     ];
     for (name, params) in cases {
         let ms = median_ms(21, || {
-            black_box(run(&params).unwrap_or_else(|e| panic!("{e}")));
+            black_box(run(&params).unwrap());
         });
         report(name, ms);
     }

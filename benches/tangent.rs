@@ -2,8 +2,8 @@
 //! (Gibbs distribution, every norm and bound, the removal), for the default link and for the largest
 //! instance (200 × 200 grid, 10⁴ points), as a ratio to the 100 ms budget.
 
+use dp_playground::labs::tangent::{report, sweep_beta, TangentParams};
 use dp_playground::tangent::{Grid, Loss, Model};
-use dp_playground::tangent_lab::{report, sweep_beta, TangentParams};
 use std::hint::black_box;
 
 mod common;
@@ -43,14 +43,14 @@ fn main() {
     ];
     for (name, p, runs) in cases {
         let ms = median_ms(runs, || {
-            black_box(report(black_box(&p)).unwrap_or_else(|e| panic!("{e}")));
+            black_box(report(black_box(&p)).unwrap());
         });
         println!(
             "{name:<48} report median {ms:>10.1} ms   {:>7.2} of 100 ms",
             ms / 100.0
         );
     }
-    let r = report(&TangentParams::default()).unwrap_or_else(|e| panic!("{e}"));
+    let r = report(&TangentParams::default()).unwrap();
     let ms = median_ms(11, || {
         black_box(sweep_beta(&r, 0));
     });

@@ -2,9 +2,11 @@
 //! move (ratio to a 16 ms frame); Figure 2's full synthetic run (ratio to the 3 s budget), split
 //! into its parts so a regression points at its cause.
 
+use dp_playground::labs::wdp::{
+    fig1_curves, fig3_by_beta, fig3_by_delta, table1, Panel, WdpParams,
+};
 use dp_playground::wdp::accountants::{Accounting, PairRule};
 use dp_playground::wdp::synthetic::{fill_weibull_half, SyntheticRun, DIM, PAIRS, ROWS};
-use dp_playground::wdp_lab::{fig1_curves, fig3_by_beta, fig3_by_delta, table1, Panel, WdpParams};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

@@ -1,8 +1,8 @@
 //! Prints the tangent lab's key numbers for a link's query (what the browser tests compare against):
 //! `cargo run --release --example tangent_report -- 'model=linear2d&loss=tangent&beta=5'`.
 
-use dp_playground::query::Query;
-use dp_playground::tangent_lab::{report, TangentParams};
+use dp_playground::labs::tangent::{report, TangentParams};
+use dp_playground::link::query::Query;
 use std::time::Instant;
 
 fn main() {

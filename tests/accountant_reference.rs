@@ -16,8 +16,8 @@ mod reference;
 use dp_playground::accounting::composition::optimal_homogeneous;
 use dp_playground::accounting::pld::{dpsgd_epsilon, sigma_for_epsilon, DEFAULT_INTERVAL};
 use dp_playground::accounting::rdp::step_rdp;
-use dp_playground::accounting::rdp_tight::{epsilon_continuous, step_rdp_exact};
-use dp_playground::compose_lab::{parse_list, ComposedPld};
+use dp_playground::accounting::rdp::tight::{epsilon_continuous, step_rdp_exact};
+use dp_playground::labs::compose::{parse_list, ComposedPld};
 use reference::*;
 
 #[test]
@@ -121,8 +121,8 @@ fn the_forward_direction_dominates_at_every_reference_setting() {
 #[test]
 fn sigma_for_target_by_pld_needs_no_more_noise_than_dp_accounting() {
     for &(q, steps, delta, target, theirs) in DPSGD_SIGMA_FOR_EPS_PLD {
-        let ours = sigma_for_epsilon(q, steps, delta, target, DEFAULT_INTERVAL, theirs * 1.05)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let ours =
+            sigma_for_epsilon(q, steps, delta, target, DEFAULT_INTERVAL, theirs * 1.05).unwrap();
         let at = dpsgd_epsilon(q, ours, steps, delta, DEFAULT_INTERVAL).unwrap_or(f64::NAN);
         assert!(
             at <= target,

@@ -11,12 +11,12 @@
 mod reference;
 
 use dp_playground::accounting::pld::{dpsgd_plds, Goal, SigmaSearch, DEFAULT_INTERVAL};
-use dp_playground::attack::{beta_both, gaussian_beta, TradeOff};
+use dp_playground::attacks::{beta_both, TradeOff};
+use dp_playground::mechanisms::gaussian::gdp_tradeoff as gaussian_beta;
 use reference::*;
 
 fn curves(q: f64, sigma: f64, steps: u64) -> (Vec<TradeOff>, Vec<TradeOff>, f64) {
-    let (upper, lower) =
-        dpsgd_plds(q, sigma, steps, 1e-5, DEFAULT_INTERVAL).unwrap_or_else(|e| panic!("{e}"));
+    let (upper, lower) = dpsgd_plds(q, sigma, steps, 1e-5, DEFAULT_INTERVAL).unwrap();
     let adv = upper
         .iter()
         .map(|p| p.delta_for_epsilon(0.0))
@@ -31,7 +31,7 @@ fn curves(q: f64, sigma: f64, steps: u64) -> (Vec<TradeOff>, Vec<TradeOff>, f64)
 fn sigma_for(q: f64, steps: u64, goal: Goal, target: f64, start: f64) -> f64 {
     SigmaSearch::for_goal(q, steps, goal, target, DEFAULT_INTERVAL, start)
         .and_then(SigmaSearch::run)
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! 1e-3) to keep the test quick: every invariant holds on any grid.
 
 use dp_playground::accounting::composition::optimal_homogeneous;
-use dp_playground::compose_lab::{accountants, format_list, parse_list, ComposedPld, Entry, Item};
+use dp_playground::labs::compose::{
+    accountants, format_list, parse_list, ComposedPld, Entry, Item,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -77,8 +77,7 @@ fn rdp_epsilon_within_one_percent_of_dp_accounting() {
     let orders = default_orders();
     for &(q, sigma, steps, delta, want, order, _) in REFERENCE {
         let rdp = dpsgd_rdp(q, sigma, steps as f64, &orders);
-        let (eps, best) = rdp_to_approx_dp(&orders, &rdp, delta, Conversion::Improved)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (eps, best) = rdp_to_approx_dp(&orders, &rdp, delta, Conversion::Improved).unwrap();
         assert!(
             (eps / want - 1.0).abs() < 0.01,
             "q={q} σ={sigma} T={steps}: {eps} vs {want}"
@@ -93,8 +92,7 @@ fn rdp_epsilon_within_one_percent_of_dp_accounting() {
 #[test]
 fn pld_epsilon_never_below_and_within_two_percent_above_dp_accounting() {
     for &(q, sigma, steps, delta, rdp, _, want) in REFERENCE {
-        let eps = dpsgd_epsilon(q, sigma, steps, delta, DEFAULT_INTERVAL)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let eps = dpsgd_epsilon(q, sigma, steps, delta, DEFAULT_INTERVAL).unwrap();
         // Both are pessimistic discretizations of the same PLD with the same interval h: ours may sit
         // below theirs by at most the discretization error, which we bound by h per step's mean… in
         // practice by 1e-3 relative on this grid.
@@ -115,16 +113,14 @@ fn pld_epsilon_never_below_and_within_two_percent_above_dp_accounting() {
 
 #[test]
 fn composition_of_gaussians_and_laplace_matches_dp_accounting() {
-    use dp_playground::compose_lab::{accountants, parse_list, ComposedPld};
+    use dp_playground::labs::compose::{accountants, parse_list, ComposedPld};
     // dp_accounting 0.6.0: 10 × GaussianDpEvent(3) + 5 × LaplaceDpEvent(5), δ = 1e-5:
     // RdpAccountant 5.451019265845648, PLDAccountant 5.06076638255925.
-    let items = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_else(|e| panic!("{e}"));
+    let items = parse_list("gauss:3*10,lap:0.2*5").unwrap();
     let a = accountants(&items, 1e-5);
     let rdp = a.rdp.map_or(f64::NAN, |x| x.0);
     assert!((rdp / 5.451019265845648 - 1.0).abs() < 0.01, "RDP {rdp}");
-    let pld = ComposedPld::new(&items)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .epsilon(1e-5);
+    let pld = ComposedPld::new(&items).unwrap().epsilon(1e-5);
     assert!(
         (5.06076638255925 * (1.0 - 1e-3)..=5.06076638255925 * 1.02).contains(&pld),
         "PLD {pld}"

@@ -9,7 +9,7 @@
 //! is meant to move numbers, and say so in its commit.
 
 use dp_playground::jobs::{run, Job, Update};
-use dp_playground::query::Query;
+use dp_playground::link::query::Query;
 use std::fmt::Debug;
 
 /// Runs a job as a worker would and prints every update.
@@ -35,7 +35,9 @@ fn numbers(text: &str) -> Vec<String> {
     while i < b.len() {
         let starts_word = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
         let c = b[i];
-        if starts_word && (c.is_ascii_digit() || (c == b'-' && i + 1 < b.len() && b[i + 1].is_ascii_digit())) {
+        if starts_word
+            && (c.is_ascii_digit() || (c == b'-' && i + 1 < b.len() && b[i + 1].is_ascii_digit()))
+        {
             let start = i;
             i += 1;
             while i < b.len()
@@ -73,18 +75,31 @@ fn fnv(parts: &[String]) -> u64 {
 
 /// (name, Debug text) for every piece the labs compute for the recorded links.
 fn pieces() -> Vec<(String, String)> {
-    use dp_playground::{compose_lab, dpsgd_lab, mech_lab, rr, tangent_lab, wdp_lab};
+    use dp_playground::labs::{
+        compose as compose_lab, dpsgd as dpsgd_lab, mechanisms as mech_lab, rr,
+        tangent as tangent_lab, wdp as wdp_lab,
+    };
     let mut out: Vec<(String, String)> = Vec::new();
     let mut add = |name: &str, text: String| out.push((name.to_owned(), text));
 
     // Randomized response: the default link, a fixed population, and the heavy link.
-    for link in ["", "eps=0.5&k=4&n=300&population=fixed&seed=9", "n=1e7&k=50&reps=1000"] {
+    for link in [
+        "",
+        "eps=0.5&k=4&n=300&population=fixed&seed=9",
+        "n=1e7&k=50&reps=1000",
+    ] {
         let (p, notices) = rr::RrParams::from_query(&q(link));
         add(&format!("rr {link}"), show((rr::run(&p), notices)));
     }
 
     // Mechanisms: each mechanism's default link.
-    for link in ["", "mech=laplace", "mech=tlap&eps=0.7&delta=1e-6", "mech=exponential", "mech=gaussian&eps=3&delta=1e-300&sens=2&kmax=1000"] {
+    for link in [
+        "",
+        "mech=laplace",
+        "mech=tlap&eps=0.7&delta=1e-6",
+        "mech=exponential",
+        "mech=gaussian&eps=3&delta=1e-300&sens=2&kmax=1000",
+    ] {
         let (p, notices) = mech_lab::MechParams::from_query(&q(link));
         let cal = mech_lab::calibrate(&p);
         add(&format!("mech {link} calibrate"), show((&cal, notices)));
@@ -92,15 +107,32 @@ fn pieces() -> Vec<(String, String)> {
         let noise = mech_lab::noise(&p, &cal);
         add(&format!("mech {link} noise"), show(&noise));
         if let Ok(Some(noise)) = noise {
-            add(&format!("mech {link} pictures"), show(mech_lab::pictures(&p, &noise)));
-            add(&format!("mech {link} samples"), show(mech_lab::samples(&p, &noise)));
+            add(
+                &format!("mech {link} pictures"),
+                show(mech_lab::pictures(&p, &noise)),
+            );
+            add(
+                &format!("mech {link} samples"),
+                show(mech_lab::samples(&p, &noise)),
+            );
             if let mech_lab::Noise::Gaussian(g) = noise {
-                add(&format!("mech {link} zcdp"), show(mech_lab::zcdp_view(&g, p.delta)));
+                add(
+                    &format!("mech {link} zcdp"),
+                    show(mech_lab::zcdp_view(&g, p.delta)),
+                );
             }
         }
-        add(&format!("mech {link} exponential"), show(mech_lab::exponential(&p)));
-        if let Ok(sim) = dp_playground::mechanisms::many_queries::simulate_max_errors(p.kmax, p.seed) {
-            add(&format!("mech {link} many"), show(mech_lab::many_queries(&p, &sim)));
+        add(
+            &format!("mech {link} exponential"),
+            show(mech_lab::exponential(&p)),
+        );
+        if let Ok(sim) =
+            dp_playground::mechanisms::many_queries::simulate_max_errors(p.kmax, p.seed)
+        {
+            add(
+                &format!("mech {link} many"),
+                show(mech_lab::many_queries(&p, &sim)),
+            );
         }
     }
 
@@ -119,34 +151,66 @@ fn pieces() -> Vec<(String, String)> {
     }
 
     // DP-SGD: the default (Abadi et al. MNIST), the long run, and the replace-one relation.
-    for link in ["", "q=0.01&sigma=1&steps=100000&delta=1e-5", "n=1000&batch=100&sigma=2&epochs=5&neighbour=replace&target_eps=3"] {
+    for link in [
+        "",
+        "q=0.01&sigma=1&steps=100000&delta=1e-5",
+        "n=1000&batch=100&sigma=2&epochs=5&neighbour=replace&target_eps=3",
+    ] {
         let (p, notices) = dpsgd_lab::DpsgdParams::from_query(&q(link));
         add(&format!("dpsgd {link} params"), show((&p, notices)));
-        add(&format!("dpsgd {link} rdp"), show(dpsgd_lab::rdp_report(&p)));
+        add(
+            &format!("dpsgd {link} rdp"),
+            show(dpsgd_lab::rdp_report(&p)),
+        );
         let sigma = dpsgd_lab::sigma_for_target(&p);
         add(&format!("dpsgd {link} sigma"), show(&sigma));
-        add(&format!("dpsgd {link} scenarios"), show(dpsgd_lab::scenarios(&p, sigma.unwrap_or(f64::NAN))));
-        add(&format!("dpsgd {link} pld"), job(Job::DpsgdPld(link.into())));
-        add(&format!("dpsgd {link} sigma job"), job(Job::DpsgdSigma(link.into())));
+        add(
+            &format!("dpsgd {link} scenarios"),
+            show(dpsgd_lab::scenarios(&p, sigma.unwrap_or(f64::NAN))),
+        );
+        add(
+            &format!("dpsgd {link} pld"),
+            job(Job::DpsgdPld(link.into())),
+        );
+        add(
+            &format!("dpsgd {link} sigma job"),
+            job(Job::DpsgdSigma(link.into())),
+        );
     }
 
     // Attacks: the default link, a list, and an audit's counts.
-    use dp_playground::jobs::labs::Calibration;
-    for link in ["", "source=list&list=gauss:2*3,lap:1&delta=1e-6", "q=0.01&sigma=0.8&steps=1000&tp=80&fp=5&fn=20&tn=95"] {
+    use dp_playground::labs::attack::jobs::Calibration;
+    for link in [
+        "",
+        "source=list&list=gauss:2*3,lap:1&delta=1e-6",
+        "q=0.01&sigma=0.8&steps=1000&tp=80&fp=5&fn=20&tn=95",
+    ] {
         add(&format!("attack {link}"), job(Job::Attack(link.into())));
-        add(&format!("attack {link} adv"), job(Job::AttackCalibration(link.into(), Calibration::Advantage)));
-        add(&format!("attack {link} tpr"), job(Job::AttackCalibration(link.into(), Calibration::Tpr)));
+        add(
+            &format!("attack {link} adv"),
+            job(Job::AttackCalibration(link.into(), Calibration::Advantage)),
+        );
+        add(
+            &format!("attack {link} tpr"),
+            job(Job::AttackCalibration(link.into(), Calibration::Tpr)),
+        );
     }
 
     // Wasserstein DP: Table 1, Figure 1's panels, Figure 2's run, Figure 3.
     let (p, _) = wdp_lab::WdpParams::from_query(&q(""));
     add("wdp table1", show(wdp_lab::table1(&p)));
     for panel in wdp_lab::Panel::ALL {
-        add(&format!("wdp fig1 {panel:?}"), show(wdp_lab::fig1_curves(&p, panel)));
+        add(
+            &format!("wdp fig1 {panel:?}"),
+            show(wdp_lab::fig1_curves(&p, panel)),
+        );
     }
     add("wdp fig1 value", show(p.fig1_value()));
     add("wdp fig3 value", show(p.fig3_value()));
-    add("wdp fig3", show((wdp_lab::fig3_by_beta(10.0), wdp_lab::fig3_by_delta(10.0))));
+    add(
+        "wdp fig3",
+        show((wdp_lab::fig3_by_beta(10.0), wdp_lab::fig3_by_delta(10.0))),
+    );
     add("wdp fig2", job(Job::WdpFig2(1)));
 
     // Tangent DP: the default link and a 2-D model, with the work that follows the report.
@@ -155,8 +219,20 @@ fn pieces() -> Vec<(String, String)> {
         let report = tangent_lab::report(&p);
         add(&format!("tangent {link}"), show(&report));
         if let Ok(report) = report {
-            add(&format!("tangent {link} sweeps"), job(Job::TangentSweeps { query: link.into(), report: Box::new(report.clone()) }));
-            add(&format!("tangent {link} langevin"), job(Job::TangentLangevin { query: link.into(), report: Box::new(report) }));
+            add(
+                &format!("tangent {link} sweeps"),
+                job(Job::TangentSweeps {
+                    query: link.into(),
+                    report: Box::new(report.clone()),
+                }),
+            );
+            add(
+                &format!("tangent {link} langevin"),
+                job(Job::TangentLangevin {
+                    query: link.into(),
+                    report: Box::new(report),
+                }),
+            );
         }
     }
     out

@@ -12,11 +12,12 @@
 //! only if s² lands near σ²_iid ≈ 5.5·σ²_fixed, about 200 standard deviations away. The seeds are
 //! fixed, so the test is deterministic.
 
-use dp_playground::rr::{
-    fixed_counts, run, simulate_fixed_reported_counts, simulate_fixed_survey,
-    simulate_reported_counts, simulate_survey, Population, RandomizedResponse, RrParams,
+use dp_playground::labs::rr::{run, RrParams};
+use dp_playground::mechanisms::randomized_response::{
+    fixed_counts, simulate_fixed_reported_counts, simulate_fixed_survey, simulate_reported_counts,
+    simulate_survey, Population, RandomizedResponse,
 };
-use dp_playground::stats::mean_sd;
+use dp_playground::numerics::stats::mean_sd;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -26,7 +27,7 @@ const M: usize = 4000;
 const Z: f64 = 6.0;
 
 fn check_path(name: &str, n: u64, draw: impl Fn(&mut ChaCha8Rng) -> Vec<u64>) {
-    let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(1.0, 3).unwrap();
     let truth = [0.5, 0.3, 0.2];
     let mut estimates: Vec<Vec<f64>> = (0..3).map(|_| Vec::with_capacity(M)).collect();
     for seed in 0..M as u64 {
@@ -57,7 +58,7 @@ fn check_path(name: &str, n: u64, draw: impl Fn(&mut ChaCha8Rng) -> Vec<u64>) {
 
 #[test]
 fn person_by_person_surveys_are_unbiased_with_the_closed_form_variance() {
-    let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(1.0, 3).unwrap();
     check_path("people, n = 300", 300, |rng| {
         simulate_survey(rng, &mech, 300, &[0.5, 0.3, 0.2]).reported_counts
     });
@@ -65,7 +66,7 @@ fn person_by_person_surveys_are_unbiased_with_the_closed_form_variance() {
 
 #[test]
 fn count_surveys_are_unbiased_with_the_closed_form_variance() {
-    let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(1.0, 3).unwrap();
     check_path("counts, n = 5000", 5000, |rng| {
         simulate_survey(rng, &mech, 5000, &[0.5, 0.3, 0.2]).reported_counts
     });
@@ -73,7 +74,7 @@ fn count_surveys_are_unbiased_with_the_closed_form_variance() {
 
 #[test]
 fn direct_multinomial_reports_are_unbiased_with_the_closed_form_variance() {
-    let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(1.0, 3).unwrap();
     check_path("multinomial, n = 2000", 2000, |rng| {
         simulate_reported_counts(rng, &mech, 2000, &[0.5, 0.3, 0.2])
     });
@@ -148,7 +149,7 @@ fn check_fixed(
 /// the fixed one (3.05·10⁻⁴ against 5.51·10⁻⁵ at n = 1000).
 #[test]
 fn fixed_population_spread_matches_its_formula_and_is_below_iid() {
-    let mech = RandomizedResponse::new(3.0, 2).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(3.0, 2).unwrap();
     let big = fixed_counts(1000, &[0.5, 0.5]);
     let small = fixed_counts(300, &[0.5, 0.5]);
     check_fixed("fixed, people, n = 300", &mech, &small, 1, true, |rng| {
@@ -165,7 +166,7 @@ fn fixed_population_spread_matches_its_formula_and_is_below_iid() {
 /// K = 3 exercises the liars' spread over the other categories and the direct draw's uniform part.
 #[test]
 fn fixed_population_spread_matches_its_formula_for_three_categories() {
-    let mech = RandomizedResponse::new(1.0, 3).unwrap_or_else(|e| panic!("{e}"));
+    let mech = RandomizedResponse::new(1.0, 3).unwrap();
     let truth = [0.5, 0.3, 0.2];
     let (small, big) = (fixed_counts(300, &truth), fixed_counts(2000, &truth));
     check_fixed(
@@ -211,7 +212,7 @@ fn the_lab_spreads_as_the_chosen_population_model() {
                 population,
                 ..RrParams::default()
             };
-            let r = run(&params).unwrap_or_else(|e| panic!("{e}"));
+            let r = run(&params).unwrap();
             let c = &r.categories[0];
             let chosen = match population {
                 Population::Iid => c.stderr_iid,

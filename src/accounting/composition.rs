@@ -105,8 +105,8 @@ pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<
     let (mut l, mut ln_pl) = (start, ln_start);
     let end = (mode + 40.0 * (kf * 0.25).sqrt() + 50.0).min(kf);
     loop {
-        ln_sp = crate::special::ln_add_exp(ln_sp, ln_pl);
-        ln_sq = crate::special::ln_add_exp(ln_sq, ln_pl - loss(l));
+        ln_sp = crate::numerics::special::ln_add_exp(ln_sp, ln_pl);
+        ln_sq = crate::numerics::special::ln_add_exp(ln_sq, ln_pl - loss(l));
         // ε′ on the segment just below L_l, where the atoms start … l are above ε′.
         let next = if l < kf {
             loss(l + 1.0)
@@ -143,7 +143,7 @@ mod tests {
         assert!((basic(&[(0.1, 0.0, 1_000_000)]).0 - 1e5).abs() < 1e-6);
         // k = 100 copies of ε = 0.1, δ′ = 1e-6: 0.1√(200 ln 1e6) + 100·0.1·(e^0.1 − 1) (Dwork & Roth 3.20).
         let parts = vec![(0.1, 0.0, 100)];
-        let (eps, delta) = advanced(&parts, 1e-6).unwrap_or_else(|e| panic!("{e}"));
+        let (eps, delta) = advanced(&parts, 1e-6).unwrap();
         let want = 0.1 * (200.0 * 1e6f64.ln()).sqrt() + 10.0 * 0.1f64.exp_m1();
         assert!((eps - want).abs() < 1e-12 && delta == 1e-6);
         assert!(advanced(&parts, 0.0).is_err());
@@ -154,7 +154,7 @@ mod tests {
         for (eps, k) in [(0.1, 100u64), (0.5, 20), (1.0, 10)] {
             let opt = optimal_homogeneous(eps, 0.0, k, 1e-6).unwrap_or(f64::INFINITY);
             let parts = vec![(eps, 0.0, k)];
-            let adv = advanced(&parts, 1e-6).unwrap_or_else(|e| panic!("{e}")).0;
+            let adv = advanced(&parts, 1e-6).unwrap().0;
             assert!(
                 opt <= k as f64 * eps && opt <= adv + 1e-12,
                 "ε={eps} k={k}: {opt} vs {adv}"

@@ -1,12 +1,12 @@
 //! Privacy accounting: measures and the conversions between them.
 //!
 //! - [`composition`]: basic, advanced (Dwork–Rothblum–Vadhan) and optimal (Kairouz–Oh–Viswanath).
-//! - [`zcdp`]: zero-concentrated DP, the Gaussian mechanism's ρ, and conversions to (ε, δ)-DP.
-//! - [`rdp`]: Rényi DP of the Poisson-subsampled Gaussian (DP-SGD) and RDP → (ε, δ).
+//! - [`zcdp`]: zero-concentrated DP and its conversions to (ε, δ)-DP (each mechanism owns its ρ).
+//! - [`rdp`]: Rényi DP of the Poisson-subsampled Gaussian (DP-SGD) and RDP → (ε, δ); [`rdp::tight`]
+//!   over every real order.
 //! - [`pld`]: the privacy loss distribution accountant (connect-the-dots discretization, FFT).
 
 pub mod composition;
 pub mod pld;
 pub mod rdp;
-pub mod rdp_tight;
 pub mod zcdp;

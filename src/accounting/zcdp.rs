@@ -16,18 +16,6 @@ pub const SLIDE_ERRATA: [&str; 3] = [
      noisy as needed: ρ-zCDP needs variance Δ²/(2ρ) (Bun & Steinke 2016, Prop. 1.6).",
 ];
 
-/// ρ of the Gaussian mechanism.
-///
-/// # Formula
-/// ρ = Δ² / (2σ²)
-///
-/// # Reference
-/// Bun & Steinke (TCC 2016), Proposition 1.6. Exact (rounding only).
-pub fn gaussian_rho(sigma: f64, sens: f64) -> f64 {
-    let r = sens / sigma;
-    0.5 * r * r
-}
-
 /// The ε at which ρ-zCDP implies (ε, δ)-DP.
 ///
 /// # Formula
@@ -95,13 +83,14 @@ fn check(rho: f64, delta: f64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mechanisms::gaussian::rho as gaussian_rho;
 
     #[test]
     fn rho_round_trips_through_the_conversion() {
         for eps in [1e-6, 0.1, 1.0, 8.0, 50.0] {
             for delta in [0.1, 1e-5, 1e-300] {
-                let rho = rho_for_approx_dp(eps, delta).unwrap_or_else(|e| panic!("{e}"));
-                let back = zcdp_to_approx_dp(rho, delta).unwrap_or_else(|e| panic!("{e}"));
+                let rho = rho_for_approx_dp(eps, delta).unwrap();
+                let back = zcdp_to_approx_dp(rho, delta).unwrap();
                 assert!(
                     (back / eps - 1.0).abs() < 1e-12,
                     "ε={eps} δ={delta}: {back}"
@@ -124,9 +113,8 @@ mod tests {
         // converted ε is at most δ.
         use crate::mechanisms::gaussian::Gaussian;
         for sigma in [0.5, 1.0, 4.0] {
-            let g = Gaussian::new(sigma, 1.0).unwrap_or_else(|e| panic!("{e}"));
-            let eps =
-                zcdp_to_approx_dp(gaussian_rho(sigma, 1.0), 1e-6).unwrap_or_else(|e| panic!("{e}"));
+            let g = Gaussian::new(sigma, 1.0).unwrap();
+            let eps = zcdp_to_approx_dp(gaussian_rho(sigma, 1.0), 1e-6).unwrap();
             assert!(g.delta(eps) <= 1e-6);
         }
     }

@@ -3,18 +3,19 @@
 //! and both cross the worker boundary as postcard bytes ([`encode`], [`decode`]): bit-exact for every
 //! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
 
-pub mod labs;
-
-use crate::attack::report::AttackReport;
-use crate::compose_lab::ComposedPld;
+use crate::labs::attack::jobs::{self as attack_jobs, Calibrated, Calibration};
+use crate::labs::attack::report::AttackReport;
+use crate::labs::compose::jobs::compose_pld;
+use crate::labs::compose::ComposedPld;
+use crate::labs::dpsgd::jobs::{self as dpsgd_jobs, DpsgdUpdate};
+use crate::labs::rr::{repetitions, Repetitions, RrParams};
+use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
+use crate::labs::tangent::parallel::{Columns, Plan};
+use crate::labs::tangent::{Report, TangentParams};
+use crate::labs::wdp::jobs::wdp_fig2;
+use crate::link::query::Query;
 use crate::mechanisms::many_queries::{simulate_max_errors, MaxErrorSimulation};
-use crate::query::Query;
-use crate::rr::{repetitions, Repetitions, RrParams};
-use crate::tangent_lab::background::{langevin, sweeps_and_grid, Extra};
-use crate::tangent_lab::parallel::{Columns, Plan};
-use crate::tangent_lab::{Report, TangentParams};
 use crate::wdp::synthetic::Curves;
-use labs::{Calibrated, Calibration, DpsgdUpdate};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// A piece of heavy work, described by the link it belongs to.
@@ -74,11 +75,11 @@ pub enum Job {
     /// page's thread).
     ManyQueries(usize, u64),
     /// Randomized-response lab: the repeated surveys of a link whose repetitions do not fit on the
-    /// page ([`crate::rr::repetitions`]; up to 10⁷ binomial draws, 50 ms at K = 50, R = 1000).
+    /// page ([`crate::labs::rr::repetitions`]; up to 10⁷ binomial draws, 50 ms at K = 50, R = 1000).
     RrRepetitions(String),
-    /// DP-SGD lab: ε by the PLD at T steps and the curve ([`labs::dpsgd_pld`]).
+    /// DP-SGD lab: ε by the PLD at T steps and the curve ([`dpsgd_jobs::dpsgd_pld`]).
     DpsgdPld(String),
-    /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`labs::dpsgd_sigma`]).
+    /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`dpsgd_jobs::dpsgd_sigma`]).
     DpsgdSigma(String),
     /// Composition lab: the composed PLD pair.
     ComposePld(String),
@@ -182,16 +183,16 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
                 repetitions(&p).map_err(|e| e.to_string()),
             ))
         }
-        Job::DpsgdPld(query) => labs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
-        Job::DpsgdSigma(query) => labs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
-        Job::ComposePld(query) => {
-            emit(Update::ComposedPld(labs::compose_pld(&query).map(Box::new)))
-        }
-        Job::Attack(query) => emit(Update::AttackReport(labs::attack(&query).map(Box::new))),
-        Job::AttackCalibration(query, which) => {
-            emit(Update::Calibrated(labs::attack_calibration(&query, which)))
-        }
-        Job::WdpFig2(seed) => labs::wdp_fig2(seed, 5, &mut |done, total, curves| {
+        Job::DpsgdPld(query) => dpsgd_jobs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
+        Job::DpsgdSigma(query) => dpsgd_jobs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
+        Job::ComposePld(query) => emit(Update::ComposedPld(compose_pld(&query).map(Box::new))),
+        Job::Attack(query) => emit(Update::AttackReport(
+            attack_jobs::attack(&query).map(Box::new),
+        )),
+        Job::AttackCalibration(query, which) => emit(Update::Calibrated(
+            attack_jobs::attack_calibration(&query, which),
+        )),
+        Job::WdpFig2(seed) => wdp_fig2(seed, 5, &mut |done, total, curves| {
             emit(Update::WdpCurves(done, total, curves))
         }),
     }
@@ -228,10 +229,9 @@ mod tests {
     /// that it ends with [`Update::Done`].
     fn collect(job: Job) -> Vec<Update> {
         let mut out = Vec::new();
-        run(
-            decode(&encode(&job)).unwrap_or_else(|e| panic!("{e}")),
-            &mut |u| out.push(decode::<Update>(&encode(&u)).unwrap_or_else(|e| panic!("{e}"))),
-        );
+        run(decode(&encode(&job)).unwrap(), &mut |u| {
+            out.push(decode::<Update>(&encode(&u)).unwrap())
+        });
         assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
         out
     }
@@ -242,7 +242,7 @@ mod tests {
     fn tangent_jobs_give_the_one_thread_report() {
         let query = "lab=tangent&model=linear2d&n=40&wgrid=-3:3:15&samples=200";
         let p = TangentParams::from_query(&Query::parse(query)).0;
-        let whole = crate::tangent_lab::report(&p).unwrap_or_else(|e| panic!("{e}"));
+        let whole = crate::labs::tangent::report(&p).unwrap();
         let m = 15 * 15;
         let mut risk = Vec::new();
         for (from, to) in [(0, 100), (100, 101), (101, m)] {
@@ -256,7 +256,7 @@ mod tests {
                 }
             }
         }
-        let plan = Plan::new(&p).unwrap_or_else(|e| panic!("{e}"));
+        let plan = Plan::new(&p).unwrap();
         let columns = plan.columns(&risk);
         let mut parts = Vec::new();
         for r in columns.ranges() {
@@ -314,14 +314,14 @@ mod tests {
             .iter()
             .filter(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::CurvePoint(..))))
             .count();
-        assert_eq!(points, labs::CURVE_FRACTIONS.len());
+        assert_eq!(points, dpsgd_jobs::CURVE_FRACTIONS.len());
         let out = collect(Job::DpsgdSigma(dpsgd.into()));
         assert!(out
             .iter()
             .any(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::SigmaPld(Ok(s))) if *s > 0.0)));
         let list = "list=gauss:3*10,lap:0.2*5&delta=1e-5";
         let out = collect(Job::ComposePld(list.into()));
-        let want = labs::compose_pld(list).unwrap_or_else(|e| panic!("{e}"));
+        let want = compose_pld(list).unwrap();
         assert!(matches!(&out[0], Update::ComposedPld(Ok(c)) if **c == want));
         let attack = "source=dpsgd&q=0.01&sigma=1&steps=100&delta=1e-5&alpha=0.01";
         let out = collect(Job::Attack(attack.into()));
@@ -345,9 +345,7 @@ mod tests {
         let out = collect(Job::ManyQueries(1000, 7));
         assert_eq!(
             out[0],
-            Update::ManyQueries(Ok(
-                simulate_max_errors(1000, 7).unwrap_or_else(|e| panic!("{e}"))
-            ))
+            Update::ManyQueries(Ok(simulate_max_errors(1000, 7).unwrap()))
         );
         let refused = collect(Job::ManyQueries(0, 7));
         assert!(matches!(&refused[0], Update::ManyQueries(Err(e)) if e.contains("kmax")));
@@ -355,7 +353,7 @@ mod tests {
         let query = "k=50&reps=1000&n=1000000&seed=3";
         let out = collect(Job::RrRepetitions(query.into()));
         let (p, _) = RrParams::from_query(&Query::parse(query));
-        let want = repetitions(&p).unwrap_or_else(|e| panic!("{e}"));
+        let want = repetitions(&p).unwrap();
         assert_eq!(out[0], Update::RrRepetitions(Ok(want)));
         let out = collect(Job::WdpFig2(1));
         let Some(Update::WdpCurves(done, total, curves)) = out.iter().rev().nth(1) else {

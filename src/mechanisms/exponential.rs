@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn probabilities_sum_to_one_and_follow_the_closed_form() {
         let scores = [30.0, 28.0, 12.0, 5.0];
-        let p = selection_probabilities(&scores, 1.0, 1.0).unwrap_or_else(|e| panic!("{e}"));
+        let p = selection_probabilities(&scores, 1.0, 1.0).unwrap();
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-15);
         // Closed form: p_0/p_1 = e^{ε(30 − 28)/2} = e.
         assert!((p[0] / p[1] - 1f64.exp()).abs() < 1e-12);
@@ -103,10 +103,9 @@ mod tests {
     fn neighbour_ratio_never_exceeds_e_eps() {
         let scores = [3.0, 1.0, 0.5, -2.0, 0.0];
         for eps in [0.1, 1.0, 7.0] {
-            let p = selection_probabilities(&scores, eps, 1.0).unwrap_or_else(|e| panic!("{e}"));
+            let p = selection_probabilities(&scores, eps, 1.0).unwrap();
             for i in 0..scores.len() {
-                let q = worst_neighbour_probabilities(&scores, eps, 1.0, i)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                let q = worst_neighbour_probabilities(&scores, eps, 1.0, i).unwrap();
                 let ratio = (p[i] / q[i]).ln();
                 assert!(
                     ratio <= eps + 1e-12 && ratio > 0.0,
@@ -118,8 +117,7 @@ mod tests {
 
     #[test]
     fn huge_scores_and_eps_stay_finite() {
-        let p = selection_probabilities(&[1e12, -1e12, 0.0], 100.0, 1e-9)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let p = selection_probabilities(&[1e12, -1e12, 0.0], 100.0, 1e-9).unwrap();
         assert_eq!(p, vec![1.0, 0.0, 0.0]);
         assert!(selection_probabilities(&[], 1.0, 1.0).is_err());
         assert!(selection_probabilities(&[f64::NAN], 1.0, 1.0).is_err());

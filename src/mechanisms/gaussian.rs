@@ -3,7 +3,8 @@
 
 use super::{check_delta, check_eps, check_positive, LossDistribution};
 use crate::error::{Error, Result};
-use crate::special::{ln_normal_cdf, ln_sub_exp, normal_cdf, normal_upper_quantile};
+use crate::numerics::roots::{bisect, Split, Until};
+use crate::numerics::special::{ln_normal_cdf, ln_sub_exp, normal_cdf, normal_upper_quantile};
 use rand::Rng;
 use rand_distr::StandardNormal;
 
@@ -73,7 +74,7 @@ impl Gaussian {
 
     /// The output density at y when the true answer is `centre`.
     pub fn density(&self, y: f64, centre: f64) -> f64 {
-        crate::stats::normal_pdf(y, centre, self.sigma)
+        crate::numerics::stats::normal_pdf(y, centre, self.sigma)
     }
 
     /// The privacy-loss random variable L = ln(p(Y)/q(Y)), Y ~ M(x): normal with mean μ = Δ²/(2σ²) and
@@ -84,7 +85,7 @@ impl Gaussian {
         let density = (0..points)
             .map(|i| {
                 let l = mu + sd * (-6.0 + 12.0 * i as f64 / (points.max(2) - 1) as f64);
-                (l, crate::stats::normal_pdf(l, mu, sd))
+                (l, crate::numerics::stats::normal_pdf(l, mu, sd))
             })
             .collect();
         LossDistribution {
@@ -93,10 +94,9 @@ impl Gaussian {
         }
     }
 
-    /// μ = Δ²/(2σ²), the mean of the privacy loss; it is also ρ of ρ-zCDP.
+    /// μ = Δ²/(2σ²), the mean of the privacy loss; it is also ρ of ρ-zCDP ([`rho`]).
     pub fn loss_mean(&self) -> f64 {
-        let r = self.sens / self.sigma;
-        0.5 * r * r
+        rho(self.sigma, self.sens)
     }
 
     /// The trade-off curve β(α) of testing x against x': the mechanism is μ-GDP with μ = Δ/σ.
@@ -107,13 +107,7 @@ impl Gaussian {
     /// # Reference
     /// Dong, Roth & Su, "Gaussian differential privacy" (JRSS-B 2022), eq. (2.3).
     pub fn tradeoff(&self, alpha: f64) -> f64 {
-        if alpha <= 0.0 {
-            return 1.0;
-        }
-        if alpha >= 1.0 {
-            return 0.0;
-        }
-        normal_cdf(normal_upper_quantile(alpha) - self.sens / self.sigma)
+        gdp_tradeoff(self.sens / self.sigma, alpha)
     }
 
     /// One draw of the noise (add it to f(x)).
@@ -145,6 +139,52 @@ fn ln_delta_unit_with_error(s: f64, eps: f64) -> (f64, f64) {
     let err_x = 8.0 * U * (eps + la.abs() + lb.abs() + (h + c) * (2.0 + a.abs() + b.abs()));
     let err = 4.0 * U * (1.0 + la.abs()) + err_x * x.exp() / -x.exp_m1();
     (ln_sub_exp(la, eps + lb), err)
+}
+
+/// ρ of ρ-zCDP of the Gaussian mechanism with standard deviation σ and sensitivity Δ; also the mean
+/// of its privacy loss.
+///
+/// # Formula
+/// ρ = Δ² / (2σ²)
+///
+/// # Reference
+/// Bun & Steinke (TCC 2016), Proposition 1.6. Exact (rounding only).
+///
+/// ```
+/// assert_eq!(dp_playground::mechanisms::gaussian::rho(2.0, 1.0), 0.125);
+/// ```
+pub fn rho(sigma: f64, sens: f64) -> f64 {
+    let r = sens / sigma;
+    0.5 * r * r
+}
+
+/// The μ-GDP trade-off curve G_μ(α): the Gaussian mechanism with μ = Δ/σ.
+///
+/// # Formula
+/// G_μ(α) = Φ(Φ⁻¹(1 − α) − μ); 1 at α ≤ 0 and 0 at α ≥ 1.
+///
+/// # Reference
+/// Dong, Roth & Su, "Gaussian differential privacy" (JRSS-B 2022), Definition 2.7 and eq. (2.3).
+/// Exact to rounding.
+pub fn gdp_tradeoff(mu: f64, alpha: f64) -> f64 {
+    if alpha <= 0.0 {
+        return 1.0;
+    }
+    if alpha >= 1.0 {
+        return 0.0;
+    }
+    normal_cdf(normal_upper_quantile(alpha) - mu)
+}
+
+/// RDP of order α of the Gaussian mechanism with standard deviation σ and sensitivity Δ.
+///
+/// # Formula
+/// α·Δ²/(2σ²), written so that Δ = 1 gives α/(2σ²) to the bit.
+///
+/// # Reference
+/// Mironov (CSF 2017), Table 2; Table 1 of Yang, Qi & Zhou (AAAI 2024). Exact to rounding.
+pub fn rdp(alpha: f64, sigma: f64, sens: f64) -> f64 {
+    alpha * sens * sens / (2.0 * sigma * sigma)
 }
 
 /// σ of the approximate-DP notes' Gaussian mechanism (eq. 17, also the lecture slides).
@@ -230,14 +270,11 @@ pub fn sigma_analytic(eps: f64, delta: f64, sens: f64) -> Result<f64> {
             "cannot be reached by any finite σ at this ε",
         ));
     }
-    while hi / lo - 1.0 > BISECT_RATIO {
-        let mid = (lo * hi).sqrt();
-        if too_small(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    // The upper end: hi is a σ that meets the target with its error bound; lo is not.
+    let hi = bisect(lo, hi, Split::Geometric, Until::Ratio(BISECT_RATIO), |s| {
+        !too_small(s)
+    })
+    .hi;
     // hi satisfies the target; the product with Δ is rounded up by one ulp to stay on that side.
     let sigma = next_up(hi * sens);
     if sigma.is_finite() {

@@ -305,7 +305,7 @@ const DELTA_REFERENCE: &[(f64, f64, f64)] = &[
 #[test]
 fn analytic_sigma_is_never_below_the_exact_minimum_and_barely_above_it() {
     for &(eps, delta, exact, _) in SIGMA_REFERENCE {
-        let sigma = sigma_analytic(eps, delta, 1.0).unwrap_or_else(|e| panic!("{e}"));
+        let sigma = sigma_analytic(eps, delta, 1.0).unwrap();
         assert!(
             sigma >= exact,
             "ε={eps} δ={delta}: σ={sigma} below the exact {exact}"
@@ -324,7 +324,7 @@ fn analytic_sigma_agrees_with_dp_accounting() {
     // dp_accounting stops its root search at an absolute tolerance of 1e-12 and evaluates δ with scipy's
     // logcdf: within 1e-7 relative of the exact σ on this grid (it is slightly *below* it at ε = 1e-6).
     for &(eps, delta, _, dp) in SIGMA_REFERENCE {
-        let sigma = sigma_analytic(eps, delta, 1.0).unwrap_or_else(|e| panic!("{e}"));
+        let sigma = sigma_analytic(eps, delta, 1.0).unwrap();
         let tolerance = if eps < 1e-3 { 1e-5 } else { 1e-9 };
         assert!(
             (sigma / dp - 1.0).abs() < tolerance,
@@ -335,17 +335,15 @@ fn analytic_sigma_agrees_with_dp_accounting() {
 
 #[test]
 fn sigma_scales_with_sensitivity() {
-    let unit = sigma_analytic(0.7, 1e-6, 1.0).unwrap_or_else(|e| panic!("{e}"));
-    let big = sigma_analytic(0.7, 1e-6, 1e9).unwrap_or_else(|e| panic!("{e}"));
+    let unit = sigma_analytic(0.7, 1e-6, 1.0).unwrap();
+    let big = sigma_analytic(0.7, 1e-6, 1e9).unwrap();
     assert!((big / (unit * 1e9) - 1.0).abs() < 1e-12);
 }
 
 #[test]
 fn exact_delta_matches_mpmath() {
     for &(sigma, eps, want) in DELTA_REFERENCE {
-        let got = Gaussian::new(sigma, 1.0)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .delta(eps);
+        let got = Gaussian::new(sigma, 1.0).unwrap().delta(eps);
         assert!(
             ((got - want) / want).abs() < 1e-10,
             "σ={sigma} ε={eps}: {got} vs {want}"
@@ -358,7 +356,7 @@ fn exact_delta_matches_mpmath() {
         );
     }
     // Far beyond double range δ underflows to 0 but ln δ stays finite.
-    let g = Gaussian::new(20.0, 1.0).unwrap_or_else(|e| panic!("{e}"));
+    let g = Gaussian::new(20.0, 1.0).unwrap();
     assert_eq!(g.delta(4.0), 0.0);
     assert!(g.ln_delta(4.0).is_finite() && g.ln_delta(4.0) < -3000.0);
 }
@@ -366,18 +364,18 @@ fn exact_delta_matches_mpmath() {
 #[test]
 fn lecture_and_classical_sigma_are_closed_forms_and_safe_for_small_eps() {
     // σ = √(2 ln(2/δ))/ε and √(2 ln(1.25/δ))/ε; at ε = 1, δ = 1e-5: 4.9482... and 4.8448... (closed form).
-    let lecture = sigma_lecture(1.0, 1e-5, 1.0).unwrap_or_else(|e| panic!("{e}"));
-    let classical = sigma_classical(1.0, 1e-5, 1.0).unwrap_or_else(|e| panic!("{e}"));
+    let lecture = sigma_lecture(1.0, 1e-5, 1.0).unwrap();
+    let classical = sigma_classical(1.0, 1e-5, 1.0).unwrap();
     assert!((lecture - (2.0 * (2e5f64).ln()).sqrt()).abs() < 1e-14);
     assert!((classical - (2.0 * (1.25e5f64).ln()).sqrt()).abs() < 1e-14);
     for eps in [0.01, 0.3, 0.99] {
         for delta in [1e-2, 1e-8, 1e-100] {
-            let exact = sigma_analytic(eps, delta, 1.0).unwrap_or_else(|e| panic!("{e}"));
+            let exact = sigma_analytic(eps, delta, 1.0).unwrap();
             for s in [
                 sigma_lecture(eps, delta, 1.0),
                 sigma_classical(eps, delta, 1.0),
             ] {
-                let s = s.unwrap_or_else(|e| panic!("{e}"));
+                let s = s.unwrap();
                 assert!(s >= exact, "ε={eps} δ={delta}: {s} < analytic {exact}");
             }
         }
@@ -387,7 +385,7 @@ fn lecture_and_classical_sigma_are_closed_forms_and_safe_for_small_eps() {
 #[test]
 fn bad_set_bounds_the_exact_delta() {
     // Lemma 1.4 certifies P[bad] ≥ δ(ε); both sides of the threshold agree with the set's definition.
-    let g = Gaussian::new(2.0, 1.5).unwrap_or_else(|e| panic!("{e}"));
+    let g = Gaussian::new(2.0, 1.5).unwrap();
     for eps in [0.0, 0.3, 1.0, 3.0] {
         assert!(g.bad_probability(eps) >= g.delta(eps));
         let t = g.bad_threshold(eps);
@@ -399,7 +397,7 @@ fn bad_set_bounds_the_exact_delta() {
 #[test]
 fn tradeoff_is_gdp_curve() {
     // μ = Δ/σ = 1: β(0.05) = Φ(1.6448536 − 1) = 0.7404889771585558 (scipy.stats.norm.cdf(norm.ppf(0.95) - 1)).
-    let g = Gaussian::new(1.0, 1.0).unwrap_or_else(|e| panic!("{e}"));
+    let g = Gaussian::new(1.0, 1.0).unwrap();
     assert!((g.tradeoff(0.05) - 0.740_488_977_158_555_8).abs() < 1e-12);
     assert_eq!(g.tradeoff(0.0), 1.0);
     assert_eq!(g.tradeoff(1.0), 0.0);
@@ -407,7 +405,7 @@ fn tradeoff_is_gdp_curve() {
 
 #[test]
 fn loss_is_normal_with_mean_mu_and_variance_two_mu() {
-    let g = Gaussian::new(2.0, 1.0).unwrap_or_else(|e| panic!("{e}"));
+    let g = Gaussian::new(2.0, 1.0).unwrap();
     assert!((g.loss_mean() - 0.125).abs() < 1e-15);
     let loss = g.loss(401);
     let mass: f64 = loss
@@ -448,7 +446,7 @@ fn extreme_inputs_give_finite_sigmas() {
         (100.0, 0.999, 1e-9),
     ] {
         for f in [sigma_lecture, sigma_classical, sigma_analytic] {
-            let s = f(eps, delta, sens).unwrap_or_else(|e| panic!("{e}"));
+            let s = f(eps, delta, sens).unwrap();
             assert!(s.is_finite() && s > 0.0, "{eps} {delta} {sens}: {s}");
         }
     }

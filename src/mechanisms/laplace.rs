@@ -58,22 +58,14 @@ impl Laplace {
         std::f64::consts::SQRT_2 * self.scale
     }
 
-    /// The exact privacy profile.
-    ///
-    /// # Formula
-    /// δ(ε) = 1 − e^{(ε − ε₀)/2} for ε < ε₀, and 0 for ε ≥ ε₀ (ε₀ = Δ/b)
-    ///
-    /// # Reference
-    /// Derived from Lemma 1.4's bad set, which is exact here: for y ≤ y* = (Δ − bε)/2 the ratio exceeds
-    /// e^ε, so δ(ε) = P[Y ≤ y*] − e^ε P[Y + Δ ≤ y*]; the same curve appears in Balle et al.,
-    /// "Privacy amplification by subsampling" (NeurIPS 2018), §4. Computed with expm1.
+    /// The exact privacy profile, [`profile`] at ε₀ = Δ/b.
     pub fn delta(&self, eps: f64) -> f64 {
-        let eps0 = self.eps();
-        if eps >= eps0 {
-            0.0
-        } else {
-            -((eps - eps0) / 2.0).exp_m1()
-        }
+        profile(self.eps(), eps)
+    }
+
+    /// RDP at order α ≥ 1, [`rdp`] at ε₀ = Δ/b.
+    pub fn rdp(&self, alpha: f64) -> f64 {
+        rdp(self.eps(), alpha)
     }
 
     /// The bad set {y : p(y)/q(y) > e^ε} is y < (Δ − bε)/2 when ε < ε₀, empty otherwise (`None`).
@@ -142,13 +134,77 @@ impl Laplace {
     }
 }
 
+/// The exact privacy profile of the Laplace mechanism with ε₀ = Δ/b, for every real ε.
+///
+/// # Formula
+/// δ(ε) = 0 for ε ≥ ε₀;  1 − e^{(ε − ε₀)/2} on [−ε₀, ε₀];  1 − e^ε below −ε₀ (every loss exceeds ε
+/// there: the loss lies in [−ε₀, ε₀]).
+///
+/// # Reference
+/// Derived from Lemma 1.4's bad set, which is exact here: for y ≤ y* = (Δ − bε)/2 the ratio exceeds
+/// e^ε, so δ(ε) = P[Y ≤ y*] − e^ε P[Y + Δ ≤ y*]; the same curve appears in Balle et al., "Privacy
+/// amplification by subsampling" (NeurIPS 2018), §4, and Balle & Wang (ICML 2018), §5. Computed with
+/// expm1 (exact to rounding, no direction). An earlier copy used the middle branch below −ε₀ too,
+/// which understates δ there and made `lap:0.01*100000` print ε = 0.
+///
+/// ```
+/// use dp_playground::mechanisms::laplace::profile;
+/// assert_eq!(profile(1.0, 1.0), 0.0);
+/// assert!((profile(1.0, 0.0) - (1.0 - (-0.5f64).exp())).abs() < 1e-16);
+/// assert!((profile(1.0, -2.0) - (1.0 - (-2.0f64).exp())).abs() < 1e-16);
+/// ```
+pub fn profile(eps0: f64, eps: f64) -> f64 {
+    if eps >= eps0 {
+        0.0
+    } else if eps <= -eps0 {
+        -eps.exp_m1()
+    } else {
+        (-((eps - eps0) / 2.0).exp_m1()).min(1.0)
+    }
+}
+
+/// RDP of order α ≥ 1 of the Laplace mechanism with ε₀ = Δ/b.
+///
+/// # Formula
+/// α > 1: (1/(α−1)) · ln( α/(2α−1)·e^{(α−1)ε₀} + (α−1)/(2α−1)·e^{−αε₀} );  α = 1: ε₀ + e^{−ε₀} − 1.
+/// Near α = 1 it is evaluated as ln(1 + u·K)/u with u = α − 1 and
+/// K = (α·expm1(uε₀)/u + expm1(−αε₀))/(2α − 1), which tends to the α = 1 value without cancellation;
+/// for u ≥ ½ the logarithm is a log-sum-exp, finite for any order. Exact to rounding (no direction).
+///
+/// # Reference
+/// Mironov (CSF 2017), Table 2; Table 1 of Yang, Qi & Zhou (AAAI 2024).
+///
+/// ```
+/// use dp_playground::mechanisms::laplace::rdp;
+/// // α = 1: the KL divergence ε₀ + e^{−ε₀} − 1.
+/// assert!((rdp(1.0, 1.0) - (-1f64).exp()).abs() < 1e-16);
+/// // Never above pure ε-DP's ε₀.
+/// assert!(rdp(1.0, 1e6) <= 1.0);
+/// ```
+pub fn rdp(eps0: f64, alpha: f64) -> f64 {
+    let u = alpha - 1.0;
+    if u < 0.5 {
+        let growth = if u == 0.0 {
+            eps0
+        } else {
+            (u * eps0).exp_m1() / u
+        };
+        let k = (alpha * growth + (-alpha * eps0).exp_m1()) / (2.0 * alpha - 1.0);
+        return if u == 0.0 { k } else { (u * k).ln_1p() / u };
+    }
+    let two_alpha = 2.0 * alpha - 1.0;
+    let up = (alpha / two_alpha).ln() + u * eps0;
+    let down = (u / two_alpha).ln() - alpha * eps0;
+    crate::numerics::special::ln_add_exp(up, down) / u
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mechanisms::tradeoff_from_profile;
 
     fn lap(scale: f64, sens: f64) -> Laplace {
-        Laplace::new(scale, sens).unwrap_or_else(|e| panic!("{e}"))
+        Laplace::new(scale, sens).unwrap()
     }
 
     #[test]
@@ -174,7 +230,7 @@ mod tests {
 
     #[test]
     fn calibrated_scale_is_pure_dp() {
-        let b = calibrated_scale(0.5, 2.0).unwrap_or_else(|e| panic!("{e}"));
+        let b = calibrated_scale(0.5, 2.0).unwrap();
         let m = lap(b, 2.0);
         assert_eq!(m.eps(), 0.5);
         assert_eq!(m.delta(0.5), 0.0);
@@ -221,9 +277,6 @@ mod tests {
         assert!(Laplace::new(f64::NAN, 1.0).is_err());
         assert!(Laplace::new(1.0, 0.0).is_err());
         assert!(calibrated_scale(0.0, 1.0).is_err());
-        assert_eq!(
-            calibrated_scale(1e-6, 1e9).unwrap_or_else(|e| panic!("{e}")),
-            1e15
-        );
+        assert_eq!(calibrated_scale(1e-6, 1e9).unwrap(), 1e15);
     }
 }

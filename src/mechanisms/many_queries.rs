@@ -4,7 +4,8 @@
 
 use super::gaussian::sigma_analytic;
 use crate::error::{Error, Result};
-use crate::special::normal_cdf;
+use crate::numerics::roots::bisect_integer;
+use crate::numerics::special::normal_cdf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Exp1, StandardNormal};
@@ -113,7 +114,7 @@ pub fn crossover_from_grid(
         return Ok(Some(1));
     }
     let known = &ks[..ks.len().min(unit.len())];
-    let (mut lo, mut hi) = match known.iter().position(|&k| gauss_wins(k)) {
+    let (lo, hi) = match known.iter().position(|&k| gauss_wins(k)) {
         // ks[0] is 1 or larger: no crossing below it was seen, so bracket from 1.
         Some(0) => (1, known[0]),
         Some(i) => (known[i - 1], known[i]),
@@ -130,15 +131,7 @@ pub fn crossover_from_grid(
             (lo, hi)
         }
     };
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if gauss_wins(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Ok(Some(hi))
+    Ok(Some(bisect_integer(lo, hi, gauss_wins)))
 }
 
 /// (k/ε)·H_k with H_k from its asymptotic expansion beyond k = 10⁴ (error < 1e-17 there).
@@ -277,11 +270,9 @@ mod tests {
 
     #[test]
     fn crossover_is_where_the_errors_cross() {
-        let k = crossover(1.0, 1e-5)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .unwrap_or(0);
+        let k = crossover(1.0, 1e-5).unwrap().unwrap_or(0);
         assert!(k > 1);
-        let g = |k| gaussian_max_error(k, 1.0, 1e-5).unwrap_or_else(|e| panic!("{e}"));
+        let g = |k| gaussian_max_error(k, 1.0, 1e-5).unwrap();
         assert!(g(k) < laplace_max_error(k, 1.0) && g(k - 1) >= laplace_max_error(k - 1, 1.0));
     }
 
@@ -294,9 +285,8 @@ mod tests {
             let unit: Vec<f64> = ks.iter().map(|&k| gaussian_unit_max_abs(k)).collect();
             for eps in [0.05, 0.3, 1.0, 2.0, 10.0] {
                 for delta in [1e-3, 1e-5, 1e-8, 1e-12] {
-                    let plain = crossover(eps, delta).unwrap_or_else(|e| panic!("{e}"));
-                    let fast = crossover_from_grid(eps, delta, &ks, &unit)
-                        .unwrap_or_else(|e| panic!("{e}"));
+                    let plain = crossover(eps, delta).unwrap();
+                    let fast = crossover_from_grid(eps, delta, &ks, &unit).unwrap();
                     assert_eq!(plain, fast, "eps={eps} delta={delta} kmax={kmax}");
                 }
             }
@@ -307,7 +297,7 @@ mod tests {
     fn simulation_agrees_with_closed_forms() {
         // Each mean is over ≥ 20 repetitions; the max of k draws has sd < 1.3 (Gumbel-like), so 6 standard
         // errors is < 1.8 at 20 reps: the check fails spuriously with probability < 1e-8.
-        let sim = simulate_max_errors(1000, 3).unwrap_or_else(|e| panic!("{e}"));
+        let sim = simulate_max_errors(1000, 3).unwrap();
         let se = 1.3 / (sim.reps as f64).sqrt();
         for (i, &k) in sim.ks.iter().enumerate() {
             assert!(
@@ -319,10 +309,7 @@ mod tests {
                 "k={k}"
             );
         }
-        assert_eq!(
-            sim,
-            simulate_max_errors(1000, 3).unwrap_or_else(|e| panic!("{e}"))
-        );
+        assert_eq!(sim, simulate_max_errors(1000, 3).unwrap());
         assert!(simulate_max_errors(0, 1).is_err() && simulate_max_errors(MAX_K + 1, 1).is_err());
     }
 }

@@ -6,7 +6,7 @@
 
 use super::{check_delta, check_eps, check_positive, LossDistribution};
 use crate::error::{Error, Result};
-use crate::special::ln_add_exp;
+use crate::numerics::special::ln_add_exp;
 use rand::Rng;
 
 /// The support bound τ (in units of λ = Δ/ε) for a target (ε, δ).
@@ -224,8 +224,8 @@ mod tests {
     use super::*;
 
     fn calibrated(eps: f64, delta: f64, sens: f64) -> TruncatedLaplace {
-        let tau = tau_for(eps, delta).unwrap_or_else(|e| panic!("{e}"));
-        TruncatedLaplace::new(sens / eps, tau, sens).unwrap_or_else(|e| panic!("{e}"))
+        let tau = tau_for(eps, delta).unwrap();
+        TruncatedLaplace::new(sens / eps, tau, sens).unwrap()
     }
 
     #[test]
@@ -243,7 +243,7 @@ mod tests {
     #[test]
     fn profile_matches_direct_integration() {
         // δ(ε) = ∫ (p − e^ε q)₊, midpoint rule (an independent computation), with τ = 3, λ = 1, Δ = 0.8.
-        let m = TruncatedLaplace::new(1.0, 3.0, 0.8).unwrap_or_else(|e| panic!("{e}"));
+        let m = TruncatedLaplace::new(1.0, 3.0, 0.8).unwrap();
         for eps in [0.0f64, 0.3, 0.79, 0.8, 2.0] {
             let direct = crate::mechanisms::hockey_stick_by_midpoint(
                 |y| m.density(y, 0.0),
@@ -283,10 +283,10 @@ mod tests {
 
     #[test]
     fn extreme_inputs_stay_finite() {
-        let tau = tau_for(50.0, 1e-300).unwrap_or_else(|e| panic!("{e}"));
+        let tau = tau_for(50.0, 1e-300).unwrap();
         // ln(1 + (e^50 − 1)/2e-300) = 50 + 300 ln 10 − ln 2 (to 1e-12).
         assert!((tau - (50.0 + 300.0 * 10f64.ln() - 2f64.ln())).abs() < 1e-9);
-        let m = TruncatedLaplace::new(1e9 / 50.0, tau, 1e9).unwrap_or_else(|e| panic!("{e}"));
+        let m = TruncatedLaplace::new(1e9 / 50.0, tau, 1e9).unwrap();
         assert!(m.ln_delta_infinite().is_finite() && m.ln_delta_infinite() < -690.0);
         assert!(m.sd().is_finite());
         assert!(tau_for(1e-6, 1e-300).is_ok_and(|t| t.is_finite()));

@@ -5,7 +5,7 @@
 //! `shared/specs/wdp-figures.md`, which fixes them from the authors' code where the paper is silent.
 
 use super::moments::AbsMoment;
-use crate::special::{ln_add_exp, students_t_upper_quantile};
+use crate::numerics::special::{ln_add_exp, students_t_upper_quantile};
 use statrs::function::factorial::ln_binomial;
 
 /// The accountants' constants (Figure 2's values in [`Default`]).

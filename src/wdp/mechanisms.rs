@@ -1,38 +1,18 @@
 //! Table 1 of Yang, Qi & Zhou (AAAI 2024): the RDP and WDP budgets of the Laplace and Gaussian mechanisms
 //! against the order, as Figure 1 draws them.
 
-/// RDP of order α ≥ 1 of the Laplace mechanism with scale λ and sensitivity Δ (λ, Δ > 0).
-///
-/// # Formula
-/// Mironov (CSF 2017), Table 2 (Table 1 of the WDP paper), with λ/Δ for λ since only the ratio matters:
-/// α > 1: (1/(α−1)) · ln( α/(2α−1)·e^{(α−1)/λ} + (α−1)/(2α−1)·e^{−α/λ} );  α = 1: 1/λ + e^{−1/λ} − 1.
-/// Near α = 1 it is evaluated as ln(1 + u·K)/u with u = α − 1 and
-/// K = (α·expm1(u/λ)/u + expm1(−α/λ))/(2α − 1), which tends to the α = 1 value and has no cancellation;
-/// for u ≥ ½ the logarithm is a log-sum-exp, finite for any order. Exact to rounding (no direction).
+use crate::mechanisms::{gaussian, laplace};
+
+/// RDP of order α ≥ 1 of the Laplace mechanism with scale λ and sensitivity Δ (λ, Δ > 0): the
+/// mechanism's own [`laplace::rdp`] at ε₀ = Δ/λ (Table 1 of the WDP paper is Mironov's Table 2).
 pub fn rdp_laplace(alpha: f64, scale: f64, sens: f64) -> f64 {
-    let lambda = scale / sens;
-    let u = alpha - 1.0;
-    if u < 0.5 {
-        let growth = if u == 0.0 {
-            1.0 / lambda
-        } else {
-            (u / lambda).exp_m1() / u
-        };
-        let k = (alpha * growth + (-alpha / lambda).exp_m1()) / (2.0 * alpha - 1.0);
-        return if u == 0.0 { k } else { (u * k).ln_1p() / u };
-    }
-    let two_alpha = 2.0 * alpha - 1.0;
-    let up = (alpha / two_alpha).ln() + u / lambda;
-    let down = (u / two_alpha).ln() - alpha / lambda;
-    crate::special::ln_add_exp(up, down) / u
+    laplace::rdp(sens / scale, alpha)
 }
 
-/// RDP of order α of the Gaussian mechanism with standard deviation σ and sensitivity Δ.
-///
-/// # Formula
-/// α·Δ²/(2σ²) (Mironov 2017, Table 2; Table 1 of the WDP paper). Exact to rounding.
+/// RDP of order α of the Gaussian mechanism with standard deviation σ and sensitivity Δ: the
+/// mechanism's own [`gaussian::rdp`].
 pub fn rdp_gauss(alpha: f64, sigma: f64, sens: f64) -> f64 {
-    alpha * (sens / sigma) * (sens / sigma) / 2.0
+    gaussian::rdp(alpha, sigma, sens)
 }
 
 /// The WDP budget of order μ ≥ 1 of the Laplace mechanism with scale λ, as stated in the paper.

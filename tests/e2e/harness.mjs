@@ -61,7 +61,7 @@ export async function newPage(browser, options = {}) {
 export async function openLab(page, base, query, readyTestId = 'rr-p-truth') {
   await page.goto(`${base}${query}`);
   await page.waitForSelector(`[data-testid="${readyTestId}"]`, { timeout: 30_000 });
-  // Content below the fold is built a frame or two later (web/src/components/after_paint.rs).
+  // Content below the fold is built a frame or two later (web/src/widgets/after_paint.rs).
   await page.waitForFunction(() => !document.querySelector('[data-after-paint="pending"]'));
   return page;
 }

@@ -104,7 +104,7 @@ test('a lab embedded in a page on another origin computes in workers', async () 
 });
 
 test('large RR repetitions run in a worker: the core\'s numbers, and a new link drops the old job', async () => {
-  // src/rr/lab.rs pins this link's first category (split_run_keeps_the_numbers_of_the_single_run).
+  // src/labs/rr/report.rs pins this link's first category (split_run_keeps_the_numbers_of_the_single_run).
   const heavy = '?lab=rr&n=10000000&k=50&reps=1000&seed=1';
   const page = await openLab(await newPage(browser), server.url, heavy);
   const done = () => page.waitForFunction(

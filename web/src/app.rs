@@ -1,9 +1,9 @@
 //! The app shell: header, navigation between labs, the notices a link produced, and the open lab.
 
-use crate::components::{header::SiteHeader, notices::Notices};
 use crate::labs::Labs;
-use crate::url::UrlState;
-use dp_playground::lab::Lab;
+use crate::platform::url::UrlState;
+use crate::widgets::{header::SiteHeader, notices::Notices};
+use dp_playground::labs::Lab;
 use leptos::prelude::*;
 use leptos_router::components::Router;
 
@@ -32,12 +32,12 @@ fn Shell(labs: Labs) -> impl IntoView {
     Effect::new(move |done: Option<bool>| {
         // Once: an embedded view keeps its parent informed of its height.
         if done != Some(true) && embed() {
-            crate::browser::report_height_to_parent();
+            crate::platform::browser::report_height_to_parent();
             return true;
         }
         done.unwrap_or(false)
     });
-    let full_href = move || url.href_with(|q| *q = dp_playground::embed::full_view(q));
+    let full_href = move || url.href_with(|q| *q = dp_playground::link::embed::full_view(q));
     view! {
         <Show
             when=embed
@@ -55,7 +55,7 @@ fn Shell(labs: Labs) -> impl IntoView {
                     (labs.render)(lab)
                 } else {
                     // A link inside a lab led to a lab another module holds: load the page again.
-                    crate::browser::load_module_for(lab.key());
+                    crate::platform::browser::load_module_for(lab.key());
                     view! { <p class="loading">"Opening " {lab.title()} "…"</p> }.into_any()
                 }
             }}

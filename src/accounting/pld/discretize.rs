@@ -276,10 +276,8 @@ mod tests {
     fn both_sides_bracket_the_profile_everywhere() {
         for (e0, h) in [(1.0, 1e-2), (0.37, 1e-3), (0.01, 1e-4), (3.0, 0.3)] {
             let f = laplace(e0);
-            let up = Pld::from_profile(&f, -e0, e0, h, Side::Upper, 0.0)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let low = Pld::from_profile(&f, -e0, e0, h, Side::Lower, 0.0)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let up = Pld::from_profile(&f, -e0, e0, h, Side::Upper, 0.0).unwrap();
+            let low = Pld::from_profile(&f, -e0, e0, h, Side::Lower, 0.0).unwrap();
             for k in -300..=300 {
                 let eps = 1.5 * e0 * k as f64 / 300.0;
                 let (u, l, t) = (
@@ -312,12 +310,10 @@ mod tests {
                 1e-3 + (1.0 - 1e-3) * (p - e.exp() * (1.0 - p))
             }
         };
-        let low = Pld::from_profile(f, -0.5, 0.5, 1e-3, Side::Lower, 1e-3)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let low = Pld::from_profile(f, -0.5, 0.5, 1e-3, Side::Lower, 1e-3).unwrap();
         assert_eq!(low.infinity_mass(), 1e-3);
         assert!((low.delta_for_epsilon(0.2) - f(0.2)).abs() < 1e-6);
-        let flat = Pld::from_profile(|_| 0.0, 0.0, 1.0, 0.1, Side::Lower, 0.0)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let flat = Pld::from_profile(|_| 0.0, 0.0, 1.0, 0.1, Side::Lower, 0.0).unwrap();
         assert_eq!(flat.delta_for_epsilon(0.0), 0.0);
     }
 }

@@ -180,10 +180,10 @@ fn meets(
             .into_iter()
             .map(|d| {
                 composed(q, sigma, steps, delta, interval, d, Side::Upper)
-                    .map(|p| crate::attack::TradeOff::from_pld(&p))
+                    .map(|p| crate::attacks::TradeOff::from_pld(&p))
             })
             .collect::<Result<Vec<_>>>()?;
-        let tpr = 1.0 - crate::attack::beta_both(&curves, alpha);
+        let tpr = 1.0 - crate::attacks::beta_both(&curves, alpha);
         return Ok((tpr <= target, tpr));
     }
     let mut worst: f64 = 0.0;
@@ -500,10 +500,8 @@ mod tests {
     fn full_batch_composition_is_bracketed_around_the_gaussian_closed_form() {
         // T Gaussian steps with σ compose to one with σ/√T: the exact ε from Balle & Wang's closed form.
         let (sigma, t) = (5.0, 10u64);
-        let g = crate::mechanisms::gaussian::Gaussian::new(sigma / (t as f64).sqrt(), 1.0)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let band = dpsgd_epsilon_band(1.0, sigma, t, 1e-5, DEFAULT_INTERVAL)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let g = crate::mechanisms::gaussian::Gaussian::new(sigma / (t as f64).sqrt(), 1.0).unwrap();
+        let band = dpsgd_epsilon_band(1.0, sigma, t, 1e-5, DEFAULT_INTERVAL).unwrap();
         assert!(
             g.delta(band.upper) <= 1e-5,
             "upper ε = {} is not enough",
@@ -520,11 +518,10 @@ mod tests {
     #[test]
     fn sigma_for_epsilon_meets_the_target_and_is_nearly_the_least() {
         let (q, t, d) = (0.01, 1000, 1e-5);
-        let s = sigma_for_epsilon(q, t, d, 1.0, DEFAULT_INTERVAL, 1.0)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let at = dpsgd_epsilon(q, s, t, d, DEFAULT_INTERVAL).unwrap_or_else(|e| panic!("{e}"));
-        let below = dpsgd_epsilon(q, s * (1.0 - 2.0 * SIGMA_TOLERANCE), t, d, DEFAULT_INTERVAL)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let s = sigma_for_epsilon(q, t, d, 1.0, DEFAULT_INTERVAL, 1.0).unwrap();
+        let at = dpsgd_epsilon(q, s, t, d, DEFAULT_INTERVAL).unwrap();
+        let below =
+            dpsgd_epsilon(q, s * (1.0 - 2.0 * SIGMA_TOLERANCE), t, d, DEFAULT_INTERVAL).unwrap();
         assert!(
             at <= 1.0 && below > 1.0,
             "σ {s}: ε {at}, just below {below}"
@@ -537,8 +534,7 @@ mod tests {
     fn ten_million_steps_at_small_delta_stay_finite() {
         // Each step's truncated mass counts at +∞: at 1e-15 per step, 10⁷ steps put 1e-8 there, more
         // than δ = 1e-9, and ε came out ∞. The per-step tail is now the total's share.
-        let band = dpsgd_epsilon_band(0.001, 3.0, 10_000_000, 1e-9, DEFAULT_INTERVAL)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let band = dpsgd_epsilon_band(0.001, 3.0, 10_000_000, 1e-9, DEFAULT_INTERVAL).unwrap();
         assert!(
             band.upper.is_finite() && band.lower <= band.upper,
             "{band:?}"
@@ -557,9 +553,8 @@ mod tests {
         ] {
             let sigma = SigmaSearch::for_goal(q, t, goal, target, DEFAULT_INTERVAL, 1.0)
                 .and_then(SigmaSearch::run)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let at = meets(q, sigma, t, goal, DEFAULT_INTERVAL, target)
-                .unwrap_or_else(|e| panic!("{e}"));
+                .unwrap();
+            let at = meets(q, sigma, t, goal, DEFAULT_INTERVAL, target).unwrap();
             let below = meets(
                 q,
                 sigma * (1.0 - 2.0 * SIGMA_TOLERANCE),
@@ -568,7 +563,7 @@ mod tests {
                 DEFAULT_INTERVAL,
                 target,
             )
-            .unwrap_or_else(|e| panic!("{e}"));
+            .unwrap();
             assert!(
                 at.0 && !below.0,
                 "{goal:?}: σ {sigma}: {at:?}, just below {below:?}"

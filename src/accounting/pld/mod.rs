@@ -76,7 +76,7 @@ impl EpsilonBand {
         let widened = if self.interval > asked * (1.0 + 1e-9) {
             format!(
                 ", widened from {} so that the composition fits the FFT's {} points",
-                crate::query::fmt_f64(asked),
+                crate::link::query::fmt_f64(asked),
                 if asked < DEFAULT_INTERVAL {
                     MAX_POINTS_FINE
                 } else {
@@ -91,7 +91,7 @@ impl EpsilonBand {
              number of steps and with the grid width (here {}{widened}). A finer grid narrows it, at the \
              cost of time.",
             100.0 * self.width() / self.upper,
-            crate::query::fmt_f64(self.interval),
+            crate::link::query::fmt_f64(self.interval),
         ))
     }
 }
@@ -377,10 +377,10 @@ mod tests {
     #[test]
     fn one_step_brackets_the_exact_profile() {
         for direction in [Direction::Remove, Direction::Add] {
-            let up = Pld::subsampled_gaussian(0.1, 1.0, direction, 1e-3, 1e-15, Side::Upper)
-                .unwrap_or_else(|e| panic!("{e}"));
-            let low = Pld::subsampled_gaussian(0.1, 1.0, direction, 1e-3, 1e-15, Side::Lower)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let up =
+                Pld::subsampled_gaussian(0.1, 1.0, direction, 1e-3, 1e-15, Side::Upper).unwrap();
+            let low =
+                Pld::subsampled_gaussian(0.1, 1.0, direction, 1e-3, 1e-15, Side::Lower).unwrap();
             let total: f64 = up.probs.iter().sum::<f64>() + up.infinity;
             assert!((total - 1.0).abs() < 1e-9, "{direction:?}: mass {total}");
             for k in -40..=40 {
@@ -401,7 +401,7 @@ mod tests {
     fn epsilon_and_delta_are_inverse() {
         for side in [Side::Upper, Side::Lower] {
             let pld = Pld::subsampled_gaussian(0.02, 0.9, Direction::Remove, 1e-4, 1e-15, side)
-                .unwrap_or_else(|e| panic!("{e}"))
+                .unwrap()
                 .self_compose(300, 1e-15);
             for delta in [1e-3, 1e-6, 1e-9] {
                 let eps = pld.epsilon_for_delta(delta);
@@ -419,7 +419,7 @@ mod tests {
         // +∞ (a pure part), δ = 0 and 1.
         let gauss =
             Pld::subsampled_gaussian(0.02, 0.9, Direction::Remove, 1e-4, 1e-15, Side::Upper)
-                .unwrap_or_else(|e| panic!("{e}"))
+                .unwrap()
                 .self_compose(300, 1e-15);
         let mut deltas: Vec<f64> = (0..=30)
             .map(|i| 10f64.powf(-12.0 + 0.4 * i as f64))
@@ -427,8 +427,8 @@ mod tests {
         deltas.extend([0.0, 1.0, 0.5, 1e-3, 1e-3, f64::NAN, 2e-9, 1e-300]);
         deltas.reverse();
         for side in [Side::Upper, Side::Lower] {
-            let pure = Pld::subsampled_gaussian(0.5, 0.3, Direction::Add, 1e-3, 1e-6, side)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let pure =
+                Pld::subsampled_gaussian(0.5, 0.3, Direction::Add, 1e-3, 1e-6, side).unwrap();
             for pld in [&gauss, &pure] {
                 let many = pld.epsilons_for_deltas(&deltas);
                 for (d, e) in deltas.iter().zip(&many) {

@@ -4,6 +4,7 @@
 use super::{Pld, Side};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::Gaussian;
+use crate::numerics::roots::{bisect, Split, Until};
 
 /// Which pair of distributions: with the record against without it, or the reverse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,17 +88,13 @@ impl Pld {
         while delta(hi) > tail && hi < 1e6 {
             hi *= 2.0;
         }
-        let mut lo_search = 0.0;
-        for _ in 0..60 {
-            let mid = 0.5 * (lo_search + hi);
-            if delta(mid) > tail {
-                lo_search = mid;
-            } else {
-                hi = mid;
-            }
-        }
+        // The upper end, δ(hi) ≤ tail: the mass beyond it is what the grid's top counts as tail.
+        let hi = bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
+            !(delta(e) > tail)
+        })
+        .hi;
         // Bottom: the loss's least value, or the ε below which the loss has mass at most `tail`.
-        let z = crate::special::normal_upper_quantile(tail);
+        let z = crate::numerics::special::normal_upper_quantile(tail);
         let lo = match direction {
             Direction::Remove if q < 1.0 => (-q).ln_1p(),
             Direction::Remove => (0.5 - sigma * z) / (sigma * sigma),

@@ -3,7 +3,7 @@
 fn main() {
     #[cfg(target_arch = "wasm32")]
     dp_playground_web::start(dp_playground_web::labs::Labs::one(
-        dp_playground::lab::Lab::Wdp,
+        dp_playground::labs::Lab::Wdp,
         dp_playground_web::labs::wdp,
     ));
 }

@@ -2,7 +2,7 @@
 
 use super::xy::draw_legend;
 use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
-use dp_playground::rr::CategoryResult;
+use dp_playground::labs::rr::CategoryResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -120,20 +120,18 @@ pub fn frequencies_csv(cats: &[CategoryResult]) -> String {
 mod tests {
     use super::*;
     use crate::charts::svg_test::render;
-    use dp_playground::rr::{run, RrParams};
+    use dp_playground::labs::rr::{run, RrParams};
 
     #[test]
     fn draws_bars_for_every_category() {
         for k in [2, 7, 50] {
             let params = RrParams {
                 k,
-                truth: dp_playground::rr::default_truth(k),
+                truth: dp_playground::labs::rr::default_truth(k),
                 ..RrParams::default()
             };
-            let report = run(&params).unwrap_or_else(|e| panic!("{e}"));
-            let svg = render(|root| {
-                draw_frequencies(root, &report.categories, 1.0).unwrap_or_else(|e| panic!("{e}"))
-            });
+            let report = run(&params).unwrap();
+            let svg = render(|root| draw_frequencies(root, &report.categories, 1.0).unwrap());
             assert!(svg.matches("<rect").count() >= 3 * k, "k = {k}");
             assert!(svg.contains("Frequency") && svg.contains("Estimated"));
             let csv = frequencies_csv(&report.categories);

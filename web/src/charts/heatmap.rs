@@ -340,9 +340,7 @@ mod tests {
             diverging: true,
             value_desc: "DA".into(),
         };
-        let svg = render(|root| {
-            draw_heatmap(root, &map, 1.0, Cells::Rectangles).unwrap_or_else(|e| panic!("{e}"))
-        });
+        let svg = render(|root| draw_heatmap(root, &map, 1.0, Cells::Rectangles).unwrap());
         assert!(svg.matches("<rect").count() >= 6 + 40);
         let csv = heatmap_csv(&map);
         assert_eq!(csv.lines().count(), 7);
@@ -434,7 +432,7 @@ mod tests {
         };
         let blits = std::rc::Rc::default();
         let root = Blits(std::rc::Rc::clone(&blits)).into_drawing_area();
-        draw_heatmap(&root, &map, 1.0, Cells::Bitmap).unwrap_or_else(|e| panic!("{e}"));
+        draw_heatmap(&root, &map, 1.0, Cells::Bitmap).unwrap();
         let blits = blits.borrow();
         let [((x, y), (w, h), rgb), (_, (bar_w, bar_h), bar)] = blits.as_slice() else {
             panic!("{} blits", blits.len());

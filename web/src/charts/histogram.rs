@@ -2,7 +2,7 @@
 
 use super::xy::draw_legend;
 use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
-use dp_playground::rr::EstimateHistogram;
+use dp_playground::labs::rr::EstimateHistogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -79,8 +79,9 @@ pub fn histogram_csv(hist: &EstimateHistogram, truth: f64, stderr: f64) -> Strin
     let surveys: u64 = hist.counts.iter().sum();
     for (e, c) in hist.edges.windows(2).zip(&hist.counts) {
         let mid = 0.5 * (e[0] + e[1]);
-        let expected =
-            surveys as f64 * (e[1] - e[0]) * dp_playground::stats::normal_pdf(mid, truth, stderr);
+        let expected = surveys as f64
+            * (e[1] - e[0])
+            * dp_playground::numerics::stats::normal_pdf(mid, truth, stderr);
         out += &format!("{},{},{c},{expected}\n", e[0], e[1]);
     }
     out
@@ -90,16 +91,14 @@ pub fn histogram_csv(hist: &EstimateHistogram, truth: f64, stderr: f64) -> Strin
 mod tests {
     use super::*;
     use crate::charts::svg_test::render;
-    use dp_playground::rr::{run, RrParams};
+    use dp_playground::labs::rr::{run, RrParams};
 
     #[test]
     fn draws_bins_and_curve() {
-        let report = run(&RrParams::default()).unwrap_or_else(|e| panic!("{e}"));
+        let report = run(&RrParams::default()).unwrap();
         let c = &report.categories[0];
-        let svg = render(|root| {
-            draw_estimate_histogram(root, &report.histogram, c.truth, 2.0)
-                .unwrap_or_else(|e| panic!("{e}"))
-        });
+        let svg =
+            render(|root| draw_estimate_histogram(root, &report.histogram, c.truth, 2.0).unwrap());
         assert!(svg.matches("<rect").count() > report.histogram.counts.len());
         assert!(svg.contains("<polyline") && svg.contains("Surveys"));
         let csv = histogram_csv(&report.histogram, c.truth, c.stderr);

@@ -1,7 +1,7 @@
 //! The mechanisms lab's charts, as [`XyChart`]s built from what the core computed.
 
 use super::{Kind, Legend, Series, XyChart, PALETTE};
-use dp_playground::mech_lab::{ExponentialReport, ManyQueries, Pictures, Samples};
+use dp_playground::labs::mechanisms::{ExponentialReport, ManyQueries, Pictures, Samples};
 
 const X: usize = 0;
 const X_PRIME: usize = 1;
@@ -325,7 +325,7 @@ pub fn queries_chart(mq: &ManyQueries) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::{draw_xy, svg_test::render};
-    use dp_playground::mech_lab::*;
+    use dp_playground::labs::mechanisms::*;
     use dp_playground::mechanisms::many_queries::simulate_max_errors;
 
     #[test]
@@ -335,9 +335,9 @@ mod tests {
                 mech,
                 ..MechParams::default()
             };
-            let cal = calibrate(&p).unwrap_or_else(|e| panic!("{e}"));
+            let cal = calibrate(&p).unwrap();
             let mut charts = Vec::new();
-            if let Some(n) = noise(&p, &cal).unwrap_or_else(|e| panic!("{e}")) {
+            if let Some(n) = noise(&p, &cal).unwrap() {
                 let pic = pictures(&p, &n);
                 charts.extend([
                     densities_chart(&pic, p.sens),
@@ -347,14 +347,12 @@ mod tests {
                     samples_chart(&samples(&p, &n)),
                 ]);
             } else {
-                let em = exponential(&p).unwrap_or_else(|e| panic!("{e}"));
+                let em = exponential(&p).unwrap();
                 let names: Vec<String> = p.cands.iter().map(|c| c.name.clone()).collect();
                 charts.extend([em_bars_chart(&em, &names), em_eps_chart(&em, &names, p.eps)]);
             }
-            let sim = simulate_max_errors(p.kmax, p.seed).unwrap_or_else(|e| panic!("{e}"));
-            charts.push(queries_chart(
-                &many_queries(&p, &sim).unwrap_or_else(|e| panic!("{e}")),
-            ));
+            let sim = simulate_max_errors(p.kmax, p.seed).unwrap();
+            charts.push(queries_chart(&many_queries(&p, &sim).unwrap()));
             for chart in charts {
                 let svg = render(|root| {
                     draw_xy(root, &chart, 1.0).unwrap_or_else(|e| panic!("{mech}: {e}"))

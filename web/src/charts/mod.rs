@@ -74,7 +74,7 @@ pub(crate) mod svg_test {
         {
             let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
             draw(&root);
-            root.present().unwrap_or_else(|e| panic!("{e}"));
+            root.present().unwrap();
         }
         svg
     }

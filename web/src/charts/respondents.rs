@@ -2,7 +2,7 @@
 //! crossed out when the report is not their true answer.
 
 use super::{px, DrawResult, INK, PALETTE};
-use dp_playground::rr::Respondent;
+use dp_playground::mechanisms::randomized_response::Respondent;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -84,8 +84,7 @@ mod tests {
                 report: 1,
             },
         ];
-        let svg =
-            render(|root| draw_respondents(root, &people, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        let svg = render(|root| draw_respondents(root, &people, 1.0).unwrap());
         assert_eq!(
             svg.matches("<rect").count(),
             1 + 3,
@@ -97,8 +96,7 @@ mod tests {
             "one liar, one cross of two strokes"
         );
         assert_eq!(respondents_csv(&people).lines().nth(2), Some("1,1,0,false"));
-        let empty =
-            render(|root| draw_respondents(root, &[], 1.0).unwrap_or_else(|e| panic!("{e}")));
+        let empty = render(|root| draw_respondents(root, &[], 1.0).unwrap());
         assert!(empty.contains("<svg"));
     }
 }

@@ -480,7 +480,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let svg = render(|root| draw_xy(root, &chart, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        let svg = render(|root| draw_xy(root, &chart, 1.0).unwrap());
         assert!(svg.contains("<polyline") && svg.contains("<circle") && svg.contains("mark"));
         let csv = xy_csv(&chart);
         assert_eq!(csv.lines().next(), Some("series,\"x: x\",\"y: y\""));
@@ -494,7 +494,7 @@ mod tests {
             )],
             ..Default::default()
         };
-        let svg = render(|root| draw_xy(root, &log, 1.0).unwrap_or_else(|e| panic!("{e}")));
+        let svg = render(|root| draw_xy(root, &log, 1.0).unwrap());
         assert!(svg.contains("1e-"));
     }
 }

@@ -1,0 +1,146 @@
+//! What an attacker can learn: trade-off curves β(α) of membership tests from a composition's PLD,
+//! and the risk numbers they give; [`audit`]: the ε an attack's counts prove. The attack lab
+//! ([`crate::labs::attack`]) shows them.
+//!
+//! An attacker tells "the record was in" (P, the mechanism on D ∪ {x}) from "it was not" (Q): at
+//! false-positive rate α its false-negative rate is at least β(α), the trade-off curve (Dong, Roth &
+//! Su, JRSS-B 2022). From a discrete PLD with atoms (ℓ_i, p_i), its Neyman–Pearson tests reject "out"
+//! for losses above a threshold: the curve is piecewise linear through (Σ_{ℓ_i ≥ ℓ} p_i e^{−ℓ_i},
+//! 1 − p_∞ − Σ_{ℓ_i ≥ ℓ} p_i). The upper (dominating) PLD gives a curve below the true one: a certified
+//! lower bound on the attacker's error. Both directions of the pair count (f-DP asks f ≤ T(P, Q) and
+//! f ≤ T(Q, P)), so the curve is the smaller of the two directions' curves.
+
+pub mod audit;
+
+use crate::accounting::pld::Pld;
+use crate::numerics::roots::{bisect, Split, Until};
+
+/// A trade-off curve from one discrete PLD: the Neyman–Pearson vertices (α, β), α increasing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TradeOff {
+    vertices: Vec<(f64, f64)>,
+}
+
+impl TradeOff {
+    /// The curve of the pair whose PLD (under P) is `pld`.
+    pub fn from_pld(pld: &Pld) -> TradeOff {
+        let mut vertices = Vec::with_capacity(pld.len() + 2);
+        // Rejecting only at +∞ loss: α = 0, β = 1 − p_∞.
+        let (mut a, mut b) = (0.0, 1.0 - pld.infinity_mass());
+        vertices.push((a, b.max(0.0)));
+        for (loss, p) in pld.atoms().rev() {
+            if p <= 0.0 {
+                continue;
+            }
+            a += p * (-loss).exp();
+            b -= p;
+            vertices.push((a.min(1.0), b.max(0.0)));
+            if a >= 1.0 {
+                break;
+            }
+        }
+        // Rejecting always: α = 1, β = 0.
+        vertices.push((1.0, 0.0));
+        TradeOff { vertices }
+    }
+
+    /// β at α ∈ [0, 1], by linear interpolation between the vertices (randomized tests).
+    pub fn beta(&self, alpha: f64) -> f64 {
+        let alpha = alpha.clamp(0.0, 1.0);
+        let k = self.vertices.partition_point(|v| v.0 < alpha);
+        if k == 0 {
+            return self.vertices[0].1;
+        }
+        let (a0, b0) = self.vertices[k - 1];
+        let Some(&(a1, b1)) = self.vertices.get(k) else {
+            return 0.0;
+        };
+        if a1 <= a0 {
+            return b0.min(b1);
+        }
+        (b0 + (b1 - b0) * (alpha - a0) / (a1 - a0)).clamp(0.0, 1.0)
+    }
+}
+
+/// β(α) of a pair known by both directions' PLDs: the smaller of the two curves, each mirrored as the
+/// test of the other hypothesis needs (T(Q, P) is the inverse function of T(P, Q)).
+pub fn beta_both(directions: &[TradeOff], alpha: f64) -> f64 {
+    directions
+        .iter()
+        .map(|t| t.beta(alpha).min(inverse(t, alpha)))
+        .fold(1.0, f64::min)
+}
+
+/// The inverse function of a trade-off curve at α: the smallest β' with T(β') ≤ α.
+///
+/// Returns the bracket's lower end, where T(lo) > α: a β' at most the true inverse, so the symmetrised
+/// curve is never raised. On the certified curve that understates the attacker's error (the safe
+/// side); on the optimistic curve it is below the truth by at most the bracket's width, 2⁻⁶⁰.
+fn inverse(t: &TradeOff, alpha: f64) -> f64 {
+    bisect(0.0, 1.0, Split::Middle, Until::Steps(60), |b| {
+        t.beta(b) <= alpha
+    })
+    .lo
+}
+
+/// The largest advantage TPR − FPR an (ε, δ)-DP mechanism allows: (e^ε − 1 + 2δ)/(e^ε + 1).
+///
+/// # Reference
+/// The maximum over α of 1 − f_{ε,δ}(α) − α for the (ε, δ) region of Kairouz, Oh & Viswanath (2015);
+/// Dong, Roth & Su (2022), eq. (2.5). Exact to rounding.
+pub fn approx_dp_advantage(eps: f64, delta: f64) -> f64 {
+    ((eps.exp_m1() + 2.0 * delta) / (eps.exp() + 1.0)).min(1.0)
+}
+
+/// The central-limit Gaussian-DP approximation of DP-SGD: μ = q√(T(e^{1/σ²} − 1)). An estimate that
+/// can under-state the risk (it is exact only in the limit q → 0, T → ∞ with q√T fixed).
+///
+/// # Reference
+/// Bu, Dong, Long & Su (HDSR 2020), Theorem 5 / Corollary 5.4.
+pub fn dpsgd_gdp_mu_clt(q: f64, sigma: f64, steps: u64) -> f64 {
+    q * (steps as f64 * (1.0 / (sigma * sigma)).exp_m1()).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounting::pld::{Direction, Side};
+
+    #[test]
+    fn gaussian_pld_curve_is_below_the_closed_form_and_close_to_it() {
+        // One Gaussian step (q = 1, σ = 1): μ = 1, β(α) = Φ(Φ⁻¹(1 − α) − 1) (Dong, Roth & Su, Def. 2.7).
+        let up = Pld::subsampled_gaussian(1.0, 1.0, Direction::Remove, 1e-4, 1e-15, Side::Upper)
+            .unwrap();
+        let curve = TradeOff::from_pld(&up);
+        for alpha in [1e-6, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.5, 0.9] {
+            let (ours, exact) = (
+                curve.beta(alpha),
+                crate::mechanisms::gaussian::gdp_tradeoff(1.0, alpha),
+            );
+            assert!(ours <= exact + 1e-12, "α {alpha}: {ours} above {exact}");
+            assert!(exact - ours < 1e-4, "α {alpha}: {ours} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn advantage_of_approx_dp_is_the_bound_curves_largest_gap() {
+        for (eps, delta) in [(0.0, 0.1), (1.0, 0.0), (1.0, 1e-5), (3.0, 0.01)] {
+            let gap = (0..=10_000)
+                .map(|i| {
+                    let a = i as f64 / 10_000.0;
+                    1.0 - crate::mechanisms::tradeoff_bound(eps, delta, a) - a
+                })
+                .fold(0.0, f64::max);
+            assert!(
+                (gap - approx_dp_advantage(eps, delta)).abs() < 1e-3,
+                "({eps}, {delta}): {gap}"
+            );
+        }
+    }
+
+    #[test]
+    fn clt_mu_closed_form() {
+        // q = 0.01, σ = 1, T = 10⁴: 0.01·√(10⁴(e − 1)) = √(e − 1).
+        assert!((dpsgd_gdp_mu_clt(0.01, 1.0, 10_000) - (1f64.exp() - 1.0).sqrt()).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,7 @@
+//! The attack lab (`?lab=attack`): what an attacker can learn from a mechanism ([`crate::attacks`]):
+//! its trade-off curve, risk numbers, σ calibrated to an attack target, and the ε an audit's counts
+//! prove.
+
+pub mod jobs;
+pub mod params;
+pub mod report;

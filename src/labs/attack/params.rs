@@ -1,0 +1,306 @@
+//! The attack lab's link (`?lab=attack&source=dpsgd&q=…`): what the mechanism is, where to read the
+//! curve, the calibration targets and an audit's counts. Bad values fall back with a notice.
+
+use crate::labs::compose::{format_list, parse_list, Item};
+use crate::labs::dpsgd::Neighbour;
+use crate::link::query::{
+    fmt_f64, parse_number_in as number, parse_whole_in as whole, read_optional, read_param,
+    read_param_with, Notice, Query,
+};
+
+/// Where the privacy loss comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A composition list, in the composition lab's syntax.
+    List(Vec<Item>),
+    /// DP-SGD: Poisson rate q, noise multiplier σ, T steps, neighbouring relation.
+    Dpsgd {
+        /// Sampling rate.
+        q: f64,
+        /// Noise multiplier (as the link gives it; replace-one halves it for the accountant).
+        sigma: f64,
+        /// Steps.
+        steps: u64,
+        /// Neighbouring relation.
+        neighbour: Neighbour,
+    },
+}
+
+/// An audit's confusion counts, when the link gives all four.
+pub use crate::attacks::audit::Counts;
+
+/// Everything an attack link holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackParams {
+    /// The mechanism.
+    pub source: Source,
+    /// δ for the (ε, δ) read-out and the audit.
+    pub delta: f64,
+    /// The false-positive rate the risk numbers are read at (`alpha`).
+    pub alpha: f64,
+    /// The prior probability of membership (`prior`).
+    pub prior: f64,
+    /// Calibration target for the advantage (`target_adv`).
+    pub target_adv: f64,
+    /// Calibration target for the TPR at `alpha` (`target_tpr`).
+    pub target_tpr: f64,
+    /// An audit's counts (`tp`, `fn`, `fp`, `tn`), if all four are given.
+    pub counts: Option<Counts>,
+    /// The audit's confidence (`conf`).
+    pub conf: f64,
+}
+
+/// Abadi et al.'s MNIST DP-SGD: q = 256/60000, σ = 1.1, 60 epochs (14 063 steps), add/remove.
+const ABADI: (f64, f64, u64, Neighbour) = (256.0 / 60_000.0, 1.1, 14_063, Neighbour::AddRemove);
+
+impl Default for AttackParams {
+    /// Abadi et al.'s MNIST DP-SGD.
+    fn default() -> Self {
+        let (q, sigma, steps, neighbour) = ABADI;
+        AttackParams {
+            source: Source::Dpsgd {
+                q,
+                sigma,
+                steps,
+                neighbour,
+            },
+            delta: 1e-5,
+            alpha: 0.01,
+            prior: 0.5,
+            target_adv: 0.1,
+            target_tpr: 0.05,
+            counts: None,
+            conf: 0.95,
+        }
+    }
+}
+
+impl AttackParams {
+    /// Reads every key; never fails (a bad value falls back to its default with a notice).
+    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = AttackParams::default();
+        let mut notices = Vec::new();
+        let nn = &mut notices;
+        let (dq, ds, dt, dn) = ABADI;
+        let kind = read_param_with(
+            query,
+            "source",
+            "dpsgd".to_string(),
+            String::clone,
+            |s| match s.trim().to_ascii_lowercase().as_str() {
+                "dpsgd" => Ok("dpsgd".to_string()),
+                "list" => Ok("list".to_string()),
+                _ => Err(crate::error::Error::invalid(
+                    "source",
+                    s,
+                    "must be list or dpsgd",
+                )),
+            },
+            nn,
+        );
+        let source = if kind == "list" {
+            let default = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default();
+            let list = read_param_with(query, "list", default, |l| format_list(l), parse_list, nn);
+            Source::List(list)
+        } else {
+            Source::Dpsgd {
+                q: read_param(query, "q", dq, |s| number("q", s, 0.0, 1.0, true), nn),
+                sigma: read_param(
+                    query,
+                    "sigma",
+                    ds,
+                    |s| number("sigma", s, 0.0, 1e4, false),
+                    nn,
+                ),
+                steps: read_param(
+                    query,
+                    "steps",
+                    dt,
+                    |s| whole("steps", s, 1, crate::labs::dpsgd::MAX_STEPS),
+                    nn,
+                ),
+                neighbour: read_param(query, "neighbour", dn, Neighbour::parse, nn),
+            }
+        };
+        let delta = read_param(
+            query,
+            "delta",
+            d.delta,
+            |s| number("delta", s, 0.0, 1.0, false),
+            nn,
+        );
+        let alpha = read_param(
+            query,
+            "alpha",
+            d.alpha,
+            |s| number("alpha", s, 0.0, 1.0, false),
+            nn,
+        );
+        let prior = read_param(
+            query,
+            "prior",
+            d.prior,
+            |s| number("prior", s, 0.0, 1.0, false),
+            nn,
+        );
+        let target_adv = read_param(
+            query,
+            "target_adv",
+            d.target_adv,
+            |s| number("target_adv", s, 0.0, 1.0, false),
+            nn,
+        );
+        let target_tpr = read_param(
+            query,
+            "target_tpr",
+            d.target_tpr,
+            |s| number("target_tpr", s, 0.0, 1.0, false),
+            nn,
+        );
+        let conf = read_param(
+            query,
+            "conf",
+            d.conf,
+            |s| number("conf", s, 0.0, 1.0, false),
+            nn,
+        );
+        let count = |key: &'static str, nn: &mut Vec<Notice>| {
+            read_optional(
+                query,
+                key,
+                |s| whole(key, s, 0, 1_000_000_000_000),
+                "leaving the audit out",
+                nn,
+            )
+        };
+        let (tp, fn_, fp, tn) = (
+            count("tp", nn),
+            count("fn", nn),
+            count("fp", nn),
+            count("tn", nn),
+        );
+        let counts = match (tp, fn_, fp, tn) {
+            (Some(tp), Some(fn_), Some(fp), Some(tn)) if tp + fn_ > 0 && fp + tn > 0 => {
+                Some(Counts { tp, fn_, fp, tn })
+            }
+            (None, None, None, None) => None,
+            _ => {
+                nn.push(Notice {
+                    key: "tp".into(),
+                    message: "An audit needs tp, fn, fp and tn, with at least one member and one non-member; leaving it out.".into(),
+                });
+                None
+            }
+        };
+        (
+            AttackParams {
+                source,
+                delta,
+                alpha,
+                prior,
+                target_adv,
+                target_tpr,
+                counts,
+                conf,
+            },
+            notices,
+        )
+    }
+
+    /// Prints every key, `lab=attack` first.
+    pub fn to_query(&self) -> Query {
+        let mut q = Query::default().with("lab", "attack");
+        match &self.source {
+            Source::List(items) => {
+                q.set("source", "list");
+                q.set("list", format_list(items));
+            }
+            Source::Dpsgd {
+                q: rate,
+                sigma,
+                steps,
+                neighbour,
+            } => {
+                q.set("source", "dpsgd");
+                q.set("q", fmt_f64(*rate));
+                q.set("sigma", fmt_f64(*sigma));
+                q.set("steps", steps.to_string());
+                q.set("neighbour", neighbour.key());
+            }
+        }
+        for (key, v) in [
+            ("delta", self.delta),
+            ("alpha", self.alpha),
+            ("prior", self.prior),
+            ("target_adv", self.target_adv),
+            ("target_tpr", self.target_tpr),
+            ("conf", self.conf),
+        ] {
+            q.set(key, fmt_f64(v));
+        }
+        if let Some(c) = self.counts {
+            for (key, v) in [("tp", c.tp), ("fn", c.fn_), ("fp", c.fp), ("tn", c.tn)] {
+                q.set(key, v.to_string());
+            }
+        }
+        q
+    }
+}
+
+/// The attack lab's link for a composition list at δ (from the composition lab).
+pub fn link_for_list(items: &[Item], delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::List(items.to_vec()),
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
+/// The attack lab's link for a DP-SGD run at δ (from the DP-SGD lab).
+pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        },
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_round_trip_and_bad_values_fall_back() {
+        let (p, n) = AttackParams::from_query(&Query::parse(
+            "source=list&list=lap:0.5*4&alpha=0.001&tp=80&fn=920&fp=10&tn=990&conf=0.9",
+        ));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(AttackParams::from_query(&p.to_query()).0, p);
+        assert_eq!(
+            p.counts,
+            Some(Counts {
+                tp: 80,
+                fn_: 920,
+                fp: 10,
+                tn: 990
+            })
+        );
+        let d = AttackParams::default();
+        assert_eq!(AttackParams::from_query(&d.to_query()), (d.clone(), vec![]));
+        let (bad, n) = AttackParams::from_query(&Query::parse(
+            "source=x&alpha=2&prior=nan&tp=5&conf=1&sigma=-1",
+        ));
+        assert_eq!(bad.alpha, d.alpha);
+        let keys: Vec<&str> = n.iter().map(|x| x.key.as_str()).collect();
+        for k in ["source", "alpha", "prior", "tp", "conf"] {
+            assert!(keys.contains(&k), "{k}: {keys:?}");
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! The attack lab's numbers for one link: the trade-off curve from both sides and the risk it allows.
+
+use super::params::{AttackParams, Source};
+use crate::accounting::pld::{dpsgd_plds, Pld, DEFAULT_INTERVAL};
+use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff};
+use crate::error::Result;
+use crate::labs::compose::ComposedPld;
+use crate::mechanisms::gaussian::gdp_tradeoff;
+use crate::numerics::special::normal_upper_quantile;
+
+/// Everything the page shows, computed once per mechanism.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AttackReport {
+    /// β at the link's α from the dominating PLD: a certified lower bound on the attacker's FNR.
+    pub beta_at_alpha: f64,
+    /// β at α from the dominated PLD: an optimistic estimate (the true β lies between, up to the
+    /// lower side's approximation of a valid pair).
+    pub beta_at_alpha_optimistic: f64,
+    /// 1 − β at α: a certified upper bound on the attacker's TPR at that FPR.
+    pub tpr_at_fpr: f64,
+    /// max TPR − FPR = δ(0) (total variation), certified upper bound.
+    pub advantage: f64,
+    /// The same from the dominated PLD (a lower bound).
+    pub advantage_lower: f64,
+    /// The most an attacker with this prior can be right: (1 − π) + π·δ(ln((1 − π)/π)), certified.
+    pub posterior: f64,
+    /// ε at the link's δ (certified upper).
+    pub eps: f64,
+    /// DP-SGD's central-limit μ (Bu et al. 2020), an estimate; `None` for lists.
+    pub gdp_mu_clt: Option<f64>,
+    /// The smallest μ whose Gaussian curve G_μ stays below the certified curve at every α of `curve`:
+    /// max_α Φ⁻¹(1 − α) − Φ⁻¹(β(α)) (Dong, Roth & Su 2022, Def. 2.7), on that grid.
+    pub gdp_mu_fit: f64,
+    /// (α, certified β, optimistic β) on a log grid of α from 1e-6 to 1 and a linear one.
+    pub curve: Vec<(f64, f64, f64)>,
+}
+
+/// The PLDs of the link's mechanism: (upper, lower), both directions.
+fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>)> {
+    match &p.source {
+        Source::List(items) => {
+            let c = ComposedPld::new(items)?;
+            Ok((c.upper, c.lower))
+        }
+        Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        } => dpsgd_plds(
+            *q,
+            sigma / neighbour.factor(),
+            *steps,
+            p.delta,
+            DEFAULT_INTERVAL,
+        ),
+    }
+}
+
+/// Runs the accountant and reads every risk number.
+///
+/// # Errors
+/// A mechanism whose PLD cannot be built, or δ outside the PLD's range.
+pub fn report(p: &AttackParams) -> Result<AttackReport> {
+    let (upper, lower) = plds(p)?;
+    let up: Vec<TradeOff> = upper.iter().map(TradeOff::from_pld).collect();
+    let low: Vec<TradeOff> = lower.iter().map(TradeOff::from_pld).collect();
+    let beta = beta_both(&up, p.alpha);
+    let max_delta = |plds: &[Pld], eps: f64| {
+        plds.iter()
+            .map(|d| d.delta_for_epsilon(eps))
+            .fold(0.0, f64::max)
+    };
+    let prior_eps = ((1.0 - p.prior) / p.prior).ln();
+    let mut curve = Vec::new();
+    for i in 0..=120 {
+        let a = 10f64.powf(-6.0 + 6.0 * i as f64 / 120.0);
+        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+    }
+    for i in 1..100 {
+        let a = i as f64 / 100.0;
+        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+    }
+    curve.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let gdp_mu_fit = curve
+        .iter()
+        .filter(|c| c.0 > 0.0 && c.0 < 1.0 && c.1 > 1e-300 && c.1 < 1.0)
+        .map(|c| normal_upper_quantile(c.0) + normal_upper_quantile(c.1))
+        .fold(0.0, f64::max);
+    Ok(AttackReport {
+        beta_at_alpha: beta,
+        beta_at_alpha_optimistic: beta_both(&low, p.alpha).max(beta),
+        tpr_at_fpr: 1.0 - beta,
+        advantage: max_delta(&upper, 0.0),
+        advantage_lower: max_delta(&lower, 0.0),
+        posterior: ((1.0 - p.prior) + p.prior * max_delta(&upper, prior_eps)).min(1.0),
+        eps: upper
+            .iter()
+            .map(|d| d.epsilon_for_delta(p.delta))
+            .fold(0.0, f64::max),
+        gdp_mu_clt: match p.source {
+            Source::Dpsgd {
+                q,
+                sigma,
+                steps,
+                neighbour,
+            } => Some(dpsgd_gdp_mu_clt(q, sigma / neighbour.factor(), steps)),
+            Source::List(_) => None,
+        },
+        gdp_mu_fit,
+        curve,
+    })
+}
+
+impl AttackReport {
+    /// The certified β at α, interpolated on `curve` (a convex curve's chords lie above it, so this
+    /// is a slight over-estimate between grid points; callers compare with a margin).
+    pub fn certified_beta(&self, alpha: f64) -> f64 {
+        let k = self.curve.partition_point(|c| c.0 < alpha);
+        match (
+            k.checked_sub(1).and_then(|i| self.curve.get(i)),
+            self.curve.get(k),
+        ) {
+            (Some(a), Some(b)) if b.0 > a.0 => a.1 + (b.1 - a.1) * (alpha - a.0) / (b.0 - a.0),
+            (_, Some(b)) => b.1,
+            (Some(a), None) => a.1,
+            (None, None) => 1.0,
+        }
+    }
+
+    /// Whether an audit's whole confidence box lies below the certified curve (beyond 1e-3): then the
+    /// counts, if they come from this mechanism, contradict its guarantee at that confidence. The box's
+    /// corner most favourable to the guarantee is its largest FPR and largest FNR.
+    pub fn contradicted_by(&self, point: &crate::attacks::audit::AuditPoint) -> bool {
+        point.fnr_box.1 + 1e-3 < self.certified_beta(point.fpr_box.1)
+    }
+
+    /// Where DP-SGD's central-limit curve G_μ lies above the certified curve (it would promise the
+    /// attacker more error than is certified, under-stating the risk): the (lowest, highest) such α
+    /// on the curve's grid, if any.
+    pub fn clt_understates(&self) -> Option<(f64, f64)> {
+        let mu = self.gdp_mu_clt?;
+        let above: Vec<f64> = self
+            .curve
+            .iter()
+            .filter(|c| gdp_tradeoff(mu, c.0) > c.1 + 1e-9)
+            .map(|c| c.0)
+            .collect();
+        Some((*above.first()?, *above.last()?))
+    }
+}
+
+/// The key numbers as a Markdown table (σ's by the calibrations when known).
+pub fn markdown(
+    p: &AttackParams,
+    r: &AttackReport,
+    sigma_adv: Option<f64>,
+    sigma_tpr: Option<f64>,
+) -> String {
+    let sig = crate::labs::rr::share::sig;
+    let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
+    let mech = match &p.source {
+        Source::List(items) => crate::labs::compose::format_list(items),
+        Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        } => format!(
+            "DP-SGD q = {}, σ = {}, T = {steps} ({})",
+            sig(*q),
+            sig(*sigma),
+            neighbour.key()
+        ),
+    };
+    let rows = vec![
+        ("mechanism".to_string(), mech),
+        (
+            format!("β at α = {} (certified lower bound)", sig(p.alpha)),
+            sig(r.beta_at_alpha),
+        ),
+        ("β at α, optimistic".into(), sig(r.beta_at_alpha_optimistic)),
+        ("TPR at that FPR (upper bound)".into(), sig(r.tpr_at_fpr)),
+        ("advantage TPR − FPR (upper bound)".into(), sig(r.advantage)),
+        (
+            format!("posterior success, prior {}", sig(p.prior)),
+            sig(r.posterior),
+        ),
+        (format!("ε at δ = {}", sig(p.delta)), sig(r.eps)),
+        (
+            format!("σ for advantage ≤ {}", sig(p.target_adv)),
+            opt(sigma_adv),
+        ),
+        (
+            format!("σ for TPR ≤ {} at FPR {}", sig(p.target_tpr), sig(p.alpha)),
+            opt(sigma_tpr),
+        ),
+    ];
+    crate::link::embed::markdown_table(("attack risk", "value"), &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::query::Query;
+
+    #[test]
+    fn a_single_gaussian_matches_its_closed_forms() {
+        // gauss:1*1: μ = 1. β(α) = Φ(Φ⁻¹(1 − α) − 1); advantage = 2Φ(1/2) − 1 (total variation of
+        // N(0, 1) and N(1, 1)); with prior 1/2 the posterior is (1 + advantage)/2.
+        let (p, _) =
+            AttackParams::from_query(&Query::parse("source=list&list=gauss:1*1&alpha=0.01"));
+        let r = report(&p).unwrap();
+        let beta = crate::mechanisms::gaussian::gdp_tradeoff(1.0, 0.01);
+        assert!(
+            r.beta_at_alpha <= beta + 1e-12 && beta - r.beta_at_alpha < 1e-4,
+            "{} vs {beta}",
+            r.beta_at_alpha
+        );
+        assert!(r.beta_at_alpha_optimistic >= r.beta_at_alpha);
+        let tv = 2.0 * crate::numerics::special::normal_cdf(0.5) - 1.0;
+        assert!(
+            r.advantage >= tv - 1e-12 && r.advantage - tv < 1e-6 && r.advantage_lower <= tv + 1e-12,
+            "{} vs {tv}",
+            r.advantage
+        );
+        assert!((r.posterior - (1.0 + r.advantage) / 2.0).abs() < 1e-12);
+        assert!(r.gdp_mu_clt.is_none() && r.curve.len() > 200);
+        // The best-fitting μ of one Gaussian step is its own μ = 1 (up to the discretization).
+        assert!((r.gdp_mu_fit - 1.0).abs() < 1e-3, "μ fit {}", r.gdp_mu_fit);
+    }
+
+    #[test]
+    fn dpsgd_defaults_give_numbers_and_the_clt_mu() {
+        let r = report(&AttackParams::default()).unwrap();
+        assert!(r.eps > 2.3 && r.eps < 2.4, "ε {}", r.eps);
+        assert!(
+            r.advantage > 0.0 && r.advantage < 1.0 && r.tpr_at_fpr > 0.01 && r.tpr_at_fpr < 1.0,
+            "{r:?}"
+        );
+        assert!(r.gdp_mu_clt.is_some_and(|m| m > 0.0));
+    }
+}

@@ -1,0 +1,120 @@
+//! Tests of the composition lab's parsing, profiles and accountants.
+
+use super::*;
+
+#[test]
+fn list_round_trips_and_rejects_nonsense() {
+    let s = "gauss:3*10,lap:0.2*5,rr:1*2,sgauss:0.01:1.1*100,dp:0.5:0.000001*3,wor:0.1:1:0*4";
+    let items = parse_list(s).unwrap();
+    assert_eq!(format_list(&items), s);
+    for bad in [
+        "",
+        "gauss",
+        "gauss:-1",
+        "lap:1*0",
+        "foo:1",
+        "dp:1:1",
+        "gauss:1*x",
+    ] {
+        assert!(parse_list(bad).is_err(), "{bad}");
+    }
+    let (p, n) = ComposeParams::from_query(&Query::parse(&format!("list={s}&delta=1e-6")));
+    assert!(n.is_empty());
+    assert_eq!(ComposeParams::from_query(&p.to_query()).0, p);
+}
+
+#[test]
+fn pure_laplace_basic_is_tight_and_the_others_agree_in_order() {
+    // 10 × Laplace(ε = 0.1): basic gives exactly 1.
+    let items = parse_list("lap:0.1*10").unwrap();
+    let a = accountants(&items, 1e-5);
+    assert!((a.basic - 1.0).abs() < 1e-12);
+    let opt = a.optimal.unwrap_or(f64::INFINITY);
+    assert!(opt <= a.basic + 1e-12);
+    let pld = ComposedPld::new(&items).unwrap().epsilon(1e-5);
+    assert!(pld <= a.basic + 1e-3 && pld > 0.0, "{pld}");
+}
+
+#[test]
+fn subsampling_without_replacement_wraps_entries_and_amplifies() {
+    let items = parse_list("wor:0.1:gauss:2*10,wor:0.1:lap:1*3").unwrap();
+    assert_eq!(
+        items[0].entry,
+        Entry::WorGaussian {
+            rate: 0.1,
+            sigma: 2.0
+        }
+    );
+    assert_eq!(
+        items[1].entry,
+        Entry::Subsampled {
+            rate: 0.1,
+            eps: 1.0,
+            delta: 0.0
+        }
+    );
+    assert_eq!(parse_list(&format_list(&items)).unwrap_or_default(), items);
+    assert!(parse_list("wor:2:gauss:1").is_err() && parse_list("wor:0.1:sgauss:0.1:1").is_err());
+    // One amplified Gaussian: at any ε ≥ 0, δ′(ε) = r·δ(ln(1 + (e^ε − 1)/r)) — below the unamplified δ(ε).
+    let wor = Entry::WorGaussian {
+        rate: 0.1,
+        sigma: 2.0,
+    };
+    let plain = Entry::Gaussian { sigma: 2.0 };
+    for eps in [0.0, 0.1, 0.5, 1.0] {
+        assert!(wor.delta(eps) < plain.delta(eps), "ε = {eps}");
+    }
+    // The PLD of ten amplified Gaussians is never below the exact profile of one, and at most basic composition.
+    let one = parse_list("wor:0.1:gauss:2*1").unwrap_or_default();
+    let eps1 = ComposedPld::new(&one).unwrap().epsilon(1e-5);
+    assert!(
+        eps1 >= wor.eps_for(1e-5) - 1e-3,
+        "{eps1} vs {}",
+        wor.eps_for(1e-5)
+    );
+    let a = accountants(&items[..1], 1e-5);
+    let ten = ComposedPld::new(&items[..1]).unwrap().epsilon(1e-5);
+    assert!(ten > 0.0 && ten <= a.basic, "{ten} vs basic {}", a.basic);
+}
+
+#[test]
+fn gaussian_composition_matches_the_closed_form() {
+    // 10 × Gaussian(σ = 3) = one Gaussian with σ/√10: exact ε from Balle & Wang; PLD within 1%, RDP above.
+    let items = parse_list("gauss:3*10").unwrap();
+    let one = Entry::Gaussian {
+        sigma: 3.0 / 10f64.sqrt(),
+    };
+    let exact = one.eps_for(1e-5);
+    let pld = ComposedPld::new(&items).unwrap().epsilon(1e-5);
+    assert!(
+        pld >= exact - 1e-9 && pld <= exact * 1.01,
+        "{pld} vs {exact}"
+    );
+    let a = accountants(&items, 1e-5);
+    let rdp = a.rdp.map_or(f64::NAN, |x| x.0);
+    assert!(
+        rdp >= exact && a.zcdp.unwrap_or(0.0) >= rdp - 1e-9 && a.basic >= rdp,
+        "{a:?}"
+    );
+}
+
+#[test]
+fn bands_in_one_walk_are_the_single_bands() {
+    // The ε-against-δ curve's one walk per PLD gives each δ's band bit for bit, including δ outside
+    // [MIN_DELTA, 1) (NaN) and a pure entry whose basic bound caps the upper side.
+    let list = parse_list("gauss:2*10,lap:0.5*1,sgauss:0.01:1*1000").unwrap();
+    let c = ComposedPld::new(&list).unwrap();
+    let deltas: Vec<f64> = (0..=30)
+        .map(|i| 10f64.powf(-13.0 + i as f64 / 2.0))
+        .chain([0.0, 0.5, 1e-5])
+        .collect();
+    for (d, b) in deltas.iter().zip(c.bands(&deltas)) {
+        let one = c.band(*d);
+        for (x, y) in [(one.upper, b.upper), (one.lower, b.lower)] {
+            assert!(
+                x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+                "δ = {d}: {x} vs {y}"
+            );
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! The randomized-response lab (`?lab=rr`): a survey of n people through K-ary randomized response
+//! ([`crate::mechanisms::randomized_response`]), its estimates, their spread over repeated surveys, and
+//! the share panel's texts.
+
+pub mod params;
+mod report;
+pub mod share;
+
+pub use params::{default_truth, format_truth, RrParams, MAX_N, MAX_REPS, MIN_REPS};
+pub use report::{
+    repetitions, repetitions_fit_on_page, run, run_without_repetitions, CategoryResult,
+    EstimateHistogram, Repetitions, RrReport, ON_PAGE_REPETITION_WORK,
+};

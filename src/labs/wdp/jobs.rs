@@ -1,0 +1,17 @@
+//! The WDP lab's background work: Figure 2's synthetic run.
+
+use crate::wdp::accountants::Accounting;
+use crate::wdp::synthetic::{Curves, SyntheticRun};
+
+/// WDP Figure 2's run from `seed`, sending the curves every `every` steps and at the end:
+/// (steps done, steps in all, curves).
+pub fn wdp_fig2(seed: u64, every: u32, emit: &mut dyn FnMut(u32, u32, Vec<[Curves; 2]>)) {
+    let mut run = SyntheticRun::new(seed, Accounting::default());
+    while !run.is_done() {
+        run.step();
+        let (done, total) = run.progress();
+        if done % every.max(1) == 0 || run.is_done() {
+            emit(done, total, run.curves.to_vec());
+        }
+    }
+}

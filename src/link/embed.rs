@@ -1,0 +1,151 @@
+//! How a view is shown, as opposed to what it computes: embedding in another page (`embed=1`), which
+//! controls an embedding author shows (`controls=eps,delta`), and read-only views (`lock=1`). Also the
+//! snippets the share panel offers: the `<iframe>` for the current view and the host page's resizer.
+
+use crate::labs::Lab;
+use crate::link::query::Query;
+
+/// The `postMessage` type an embedded view sends its parent with its content height.
+pub const HEIGHT_MESSAGE: &str = "dp-playground:height";
+
+/// The three lines a course page adds once to let embedded views size their iframes.
+pub const HOST_SCRIPT: &str = "<script>\naddEventListener('message', (e) => { if (e.data && e.data.type === 'dp-playground:height')\n  for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = e.data.height + 'px'; });\n</script>";
+
+/// Keys that only change how a view is shown; dropped when opening the full playground.
+pub const VIEW_KEYS: [&str; 3] = ["embed", "controls", "lock"];
+
+/// How the link asks the view to be shown.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ViewOptions {
+    /// Embedded: no site header or navigation, sized to its container.
+    pub embed: bool,
+    /// Only these parameter keys get controls (`None`: all of them).
+    pub controls: Option<Vec<String>>,
+    /// Read-only: controls are shown disabled, and nothing writes the URL.
+    pub locked: bool,
+}
+
+impl ViewOptions {
+    /// Reads `embed`, `controls` and `lock`. `1`, `true` and `yes` switch a flag on; anything else
+    /// (or nothing) leaves it off. `controls=` with no keys hides every control.
+    pub fn from_query(query: &Query) -> Self {
+        let flag = |key| {
+            query
+                .get(key)
+                .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes" | ""))
+        };
+        let controls = query.get("controls").map(|list| {
+            list.split(',')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(str::to_owned)
+                .collect()
+        });
+        ViewOptions {
+            embed: flag("embed"),
+            controls,
+            locked: flag("lock"),
+        }
+    }
+
+    /// Whether the control for `key` is shown.
+    pub fn shows(&self, key: &str) -> bool {
+        self.controls
+            .as_ref()
+            .is_none_or(|keys| keys.iter().any(|k| k == key))
+    }
+
+    /// Whether the controls panel is shown at all: not when `controls=` lists none.
+    pub fn shows_controls_panel(&self) -> bool {
+        self.controls.as_ref().is_none_or(|keys| !keys.is_empty())
+    }
+}
+
+/// The same view in the full playground: the query without the view keys.
+pub fn full_view(query: &Query) -> Query {
+    let mut q = query.clone();
+    for key in VIEW_KEYS {
+        q.remove(key);
+    }
+    q
+}
+
+/// The same view for embedding: `embed=1` added, other view keys kept.
+pub fn embedded_view(query: &Query) -> Query {
+    query.clone().with("embed", "1")
+}
+
+/// A sensible starting height (CSS pixels) for an embedded lab; the host script then fits it exactly.
+pub fn embed_height(lab: Lab) -> u32 {
+    match lab {
+        Lab::RandomizedResponse => 1400,
+        Lab::Mechanisms => 2600,
+        Lab::Dpsgd => 1600,
+        Lab::Compose => 1400,
+        Lab::Wdp => 1800,
+        Lab::Tangent => 2400,
+        Lab::Attack => 2000,
+        Lab::About => 1200,
+    }
+}
+
+/// The `<iframe>` snippet for `page_url` (the address without its query) and `query`.
+pub fn iframe_snippet(page_url: &str, query: &Query, lab: Lab) -> String {
+    let src = format!("{page_url}?{}", embedded_view(query).to_query_string());
+    format!(
+        "<iframe src=\"{}\" title=\"dp-playground: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        html_attr(&src),
+        html_attr(lab.title()),
+        embed_height(lab)
+    )
+}
+
+/// Escapes a string for a double-quoted HTML attribute.
+fn html_attr(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+/// A Markdown table of `rows` (name, value) under a heading row.
+pub fn markdown_table(header: (&str, &str), rows: &[(String, String)]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut out = format!("| {} | {} |\n|---|---|\n", cell(header.0), cell(header.1));
+    for (k, v) in rows {
+        out += &format!("| {} | {} |\n", cell(k), cell(v));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_strip() {
+        let q = Query::parse("lab=rr&eps=2&embed=1&controls=eps,%20k&lock=true");
+        let o = ViewOptions::from_query(&q);
+        assert!(o.embed && o.locked);
+        assert!(o.shows("eps") && o.shows("k") && !o.shows("n"));
+        assert_eq!(full_view(&q).to_query_string(), "lab=rr&eps=2");
+        let none = ViewOptions::from_query(&Query::parse("controls="));
+        assert!(!none.shows("eps") && !none.shows_controls_panel());
+        let default = ViewOptions::from_query(&Query::parse("embed=0"));
+        assert!(!default.embed && default.shows("anything") && default.shows_controls_panel());
+    }
+
+    #[test]
+    fn iframe_snippet_escapes_and_embeds() {
+        let q = Query::parse("lab=mechanisms&cands=a:1,b:2");
+        let s = iframe_snippet("https://x.edu/dp/", &q, Lab::Mechanisms);
+        assert!(s.starts_with("<iframe src=\"https://x.edu/dp/?lab=mechanisms&amp;cands="));
+        assert!(s.contains("embed=1") && s.contains("height=\"2600\""));
+        assert!(HOST_SCRIPT.contains(HEIGHT_MESSAGE));
+    }
+
+    #[test]
+    fn markdown_escapes_pipes() {
+        let t = markdown_table(("a", "b"), &[("x|y".into(), "1".into())]);
+        assert_eq!(t, "| a | b |\n|---|---|\n| x\\|y | 1 |\n");
+    }
+}

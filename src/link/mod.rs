@@ -1,0 +1,7 @@
+//! The link: the URL query that holds every shareable parameter, and how a view is shown.
+//!
+//! - [`query`]: the query string parsed and printed; bad values fall back with a [`query::Notice`].
+//! - [`embed`]: embedding, read-only views and the share panel's snippets.
+
+pub mod embed;
+pub mod query;

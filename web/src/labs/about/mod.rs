@@ -1,0 +1,62 @@
+//! The About page: what the playground is, and every formula it uses with its source.
+
+use dp_playground::labs::about::formulas::FORMULAS;
+use dp_playground::labs::about::sides::SIDES;
+use dp_playground::labs::Lab;
+use leptos::prelude::*;
+
+/// Every formula, grouped by lab, from the core's list (so the page cannot drift from the code).
+#[component]
+pub fn About() -> impl IntoView {
+    view! {
+        <section class="lab about" aria-labelledby="about-title">
+            <h2 id="about-title">"About dp-playground"</h2>
+            <p>
+                "A differential-privacy playground that runs entirely in your browser: the maths is a "
+                "Rust library compiled to WebAssembly, nothing is sent to a server, and every setting "
+                "lives in the page's address, so a link reproduces exactly what you see."
+            </p>
+            <h3>"Which side each number errs on"</h3>
+            <p>
+                "A privacy number that is too small is the worst kind of error: every ε and δ here is "
+                "exact, a certified upper bound, a certified lower bound, or labelled as an estimate."
+            </p>
+            <div class="table-wrap">
+                <table class="results-table" data-testid="about-sides">
+                    <thead><tr><th scope="col">"lab"</th><th scope="col">"number"</th><th scope="col">"errs on"</th><th scope="col">"why"</th></tr></thead>
+                    <tbody>
+                        {SIDES.iter().map(|s| view! {
+                            <tr><td>{s.lab}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <h3>"Formulas and their sources"</h3>
+            {Lab::ALL
+                .into_iter()
+                .filter(|lab| FORMULAS.iter().any(|f| f.lab == lab.key()))
+                .map(|lab| {
+                    view! {
+                        <h4>{lab.title()}</h4>
+                        <dl class="formulas" data-testid=format!("formulas-{}", lab.key())>
+                            {FORMULAS
+                                .iter()
+                                .filter(|f| f.lab == lab.key())
+                                .map(|f| {
+                                    view! {
+                                        <dt>{f.name}</dt>
+                                        <dd>
+                                            <code class="formula">{f.formula}</code>
+                                            <p class="source">"Source: " {f.source}</p>
+                                            {(!f.note.is_empty()).then(|| view! { <p class="note">{f.note}</p> })}
+                                        </dd>
+                                    }
+                                })
+                                .collect_view()}
+                        </dl>
+                    }
+                })
+                .collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,80 @@
+//! The attack lab's controls: the mechanism, where to read the curve, the targets and an audit.
+
+use crate::labs::attack::use_attack;
+use crate::platform::url::use_url;
+use crate::widgets::number_field::NumberField;
+use dp_playground::labs::attack::params::{AttackParams, Source};
+use dp_playground::labs::compose::format_list;
+use dp_playground::link::query::fmt_f64;
+use leptos::prelude::*;
+
+/// Every key of the lab.
+#[component]
+pub fn AttackControls() -> impl IntoView {
+    let url = use_url();
+    let lab = use_attack();
+    let shown = move |key: &'static str, in_use: fn(&AttackParams) -> String| {
+        url.raw_or(key, move || lab.params.with(in_use))
+    };
+    let is_list = move || lab.params.with(|p| matches!(p.source, Source::List(_)));
+    let example = move |_| {
+        url.update(|q| {
+            for (k, v) in [("tp", "35"), ("fn", "965"), ("fp", "10"), ("tn", "990")] {
+                q.set(k, v);
+            }
+        })
+    };
+    view! {
+        <h3>"Mechanism"</h3>
+        <div class="field" hidden=move || !url.options.with(|o| o.shows("source"))>
+            <label for="field-source">"Source"</label>
+            <select id="field-source" data-testid="select-source" disabled=move || url.options.with(|o| o.locked)
+                prop:value=move || if is_list() { "list" } else { "dpsgd" }
+                on:change=move |ev| url.set("source", event_target_value(&ev))>
+                <option value="dpsgd">"DP-SGD (q, σ, steps)"</option>
+                <option value="list">"a composition list"</option>
+            </select>
+            <p class="field-error" role="alert" data-testid="notice-source" hidden=move || lab.error_for("source").with(Option::is_none)>
+                {move || lab.error_for("source").get()}
+            </p>
+        </div>
+        <Show when=is_list>
+            <NumberField label="List" key="list" value=shown("list", |p| match &p.source { Source::List(l) => format_list(l), _ => String::new() })
+                error=lab.error_for("list") help="As in the composition lab: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:…, each *times." />
+        </Show>
+        <Show when=move || !is_list()>
+            <NumberField label="Sampling rate q" key="q" value=shown("q", |p| match p.source { Source::Dpsgd { q, .. } => fmt_f64(q), _ => String::new() }) error=lab.error_for("q") />
+            <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| match p.source { Source::Dpsgd { sigma, .. } => fmt_f64(sigma), _ => String::new() }) error=lab.error_for("sigma") slider=(0.3, 5.0, 0.01) />
+            <NumberField label="Steps T" key="steps" value=shown("steps", |p| match p.source { Source::Dpsgd { steps, .. } => steps.to_string(), _ => String::new() }) error=lab.error_for("steps") />
+            <div class="field" hidden=move || !url.options.with(|o| o.shows("neighbour"))>
+                <label for="field-neighbour">"Neighbouring data sets"</label>
+                <select id="field-neighbour" data-testid="select-neighbour" disabled=move || url.options.with(|o| o.locked)
+                    prop:value=move || lab.params.with(|p| match p.source { Source::Dpsgd { neighbour, .. } => neighbour.key(), _ => "add-remove" })
+                    on:change=move |ev| url.set("neighbour", event_target_value(&ev))>
+                    <option value="add-remove">"add or remove one record"</option>
+                    <option value="replace-one">"replace one record (σ counts half)"</option>
+                </select>
+                <p class="field-error" role="alert" data-testid="notice-neighbour" hidden=move || lab.error_for("neighbour").with(Option::is_none)>
+                    {move || lab.error_for("neighbour").get()}
+                </p>
+            </div>
+        </Show>
+        <h3>"Reading the curve"</h3>
+        <NumberField label="False-positive rate α" key="alpha" value=shown("alpha", |p| fmt_f64(p.alpha)) error=lab.error_for("alpha") help="The risk numbers are read at this FPR." />
+        <NumberField label="Prior of membership" key="prior" value=shown("prior", |p| fmt_f64(p.prior)) error=lab.error_for("prior") help="For the posterior success bound." />
+        <NumberField label="δ" key="delta" value=shown("delta", |p| fmt_f64(p.delta)) error=lab.error_for("delta") help="For the (ε, δ) curve and the audit." />
+        <h3>"Calibrate σ to a risk target (DP-SGD)"</h3>
+        <NumberField label="Largest advantage TPR − FPR" key="target_adv" value=shown("target_adv", |p| fmt_f64(p.target_adv)) error=lab.error_for("target_adv") />
+        <NumberField label="Largest TPR at the FPR α" key="target_tpr" value=shown("target_tpr", |p| fmt_f64(p.target_tpr)) error=lab.error_for("target_tpr") />
+        <h3>"Audit an attack"</h3>
+        <p class="help">"Counts of an attack on members (tp, fn) and non-members (fp, tn): the ε they prove."</p>
+        <NumberField label="tp" key="tp" value=shown("tp", |p| p.counts.map(|c| c.tp.to_string()).unwrap_or_default()) error=lab.error_for("tp") />
+        <NumberField label="fn" key="fn" value=shown("fn", |p| p.counts.map(|c| c.fn_.to_string()).unwrap_or_default()) error=lab.error_for("fn") />
+        <NumberField label="fp" key="fp" value=shown("fp", |p| p.counts.map(|c| c.fp.to_string()).unwrap_or_default()) error=lab.error_for("fp") />
+        <NumberField label="tn" key="tn" value=shown("tn", |p| p.counts.map(|c| c.tn.to_string()).unwrap_or_default()) error=lab.error_for("tn") />
+        <NumberField label="Confidence" key="conf" value=shown("conf", |p| fmt_f64(p.conf)) error=lab.error_for("conf") />
+        <button type="button" class="small" data-testid="attack-audit-example" hidden=move || url.options.with(|o| o.locked) on:click=example>
+            "Try example counts"
+        </button>
+    }
+}

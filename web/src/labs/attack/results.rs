@@ -1,0 +1,242 @@
+//! The attack lab's results: risk numbers, the trade-off curve on linear and log α, the calibrated σ's
+//! and the audit.
+
+use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::format::sig;
+use crate::labs::attack::use_attack;
+use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::stat::Stat;
+use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::attacks::audit::{audit_point, epsilon_lower_bound};
+use dp_playground::labs::attack::params::Source;
+use dp_playground::labs::attack::report::AttackReport;
+use dp_playground::mechanisms::gaussian::gdp_tradeoff as gaussian_beta;
+use dp_playground::mechanisms::tradeoff_bound;
+use leptos::prelude::*;
+
+/// Results of the lab.
+#[component]
+pub fn AttackResults() -> impl IntoView {
+    let lab = use_attack();
+    let bg = lab.background;
+    let report = move || {
+        bg.with(|b| {
+            b.report
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| r.0.clone())
+        })
+    };
+    let num = move |f: fn(&AttackReport) -> f64| {
+        Signal::derive(move || report().map_or(f64::NAN, |r| f(&r)))
+    };
+    let ok = |x: &Option<Result<f64, String>>| {
+        x.as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    let sigma_adv = Signal::derive(move || bg.with(|b| ok(&b.sigma_adv)));
+    let sigma_tpr = Signal::derive(move || bg.with(|b| ok(&b.sigma_tpr)));
+    let is_list = move || lab.params.with(|p| matches!(p.source, Source::List(_)));
+    let audit = Memo::new(move |_| {
+        lab.params.with(|p| {
+            p.counts.map(|c| {
+                (
+                    epsilon_lower_bound(c, p.conf, p.delta).map_err(|e| e.to_string()),
+                    audit_point(c, p.conf),
+                )
+            })
+        })
+    });
+    let audit_eps = Signal::derive(move || {
+        audit.with(|a| {
+            a.as_ref()
+                .and_then(|x| x.0.clone().ok())
+                .unwrap_or(f64::NAN)
+        })
+    });
+    let audit_ratio = Signal::derive(move || {
+        let (a, e) = (audit_eps.get(), num(|r| r.eps).get());
+        if e > 0.0 {
+            a / e
+        } else {
+            f64::NAN
+        }
+    });
+    let errors = move || {
+        bg.with(|b| {
+            [&b.sigma_adv, &b.sigma_tpr]
+                .into_iter()
+                .filter_map(|x| x.as_ref().and_then(|r| r.as_ref().err()).cloned())
+                .chain(b.report.as_ref().and_then(|r| r.as_ref().err()).cloned())
+                .chain(audit.with(|a| a.as_ref().and_then(|x| x.0.clone().err())))
+                .collect::<Vec<_>>()
+        })
+    };
+    let chart = move |log: bool| {
+        Memo::new(move |_| {
+            let r = report()?;
+            let p = lab.params.get();
+            let x = |a: f64| if log { a.log10() } else { a };
+            let keep = |a: f64| !log || a > 0.0;
+            let line = |f: &dyn Fn(f64) -> f64| -> Vec<(f64, f64)> {
+                r.curve
+                    .iter()
+                    .filter(|c| keep(c.0))
+                    .map(|c| (x(c.0), f(c.0)))
+                    .collect()
+            };
+            let mut series = vec![
+                Series::new(
+                    "certified (no attack does better)",
+                    PALETTE[0],
+                    Kind::Line,
+                    r.curve
+                        .iter()
+                        .filter(|c| keep(c.0))
+                        .map(|c| (x(c.0), c.1))
+                        .collect(),
+                ),
+                Series::new(
+                    "optimistic",
+                    PALETTE[0],
+                    Kind::Dashed,
+                    r.curve
+                        .iter()
+                        .filter(|c| keep(c.0))
+                        .map(|c| (x(c.0), c.2))
+                        .collect(),
+                ),
+                Series::new(
+                    format!("(ε, δ) = ({}, {})", sig(r.eps, 3), sig(p.delta, 2)),
+                    PALETTE[6],
+                    Kind::Dashed,
+                    line(&|a| tradeoff_bound(r.eps, p.delta, a)),
+                ),
+                Series::new(
+                    format!("best Gaussian-DP fit, μ = {}", sig(r.gdp_mu_fit, 3)),
+                    PALETTE[3],
+                    Kind::Line,
+                    line(&|a| gaussian_beta(r.gdp_mu_fit, a)),
+                ),
+            ];
+            if let Some(mu) = r.gdp_mu_clt {
+                series.push(Series::new(
+                    format!("CLT approximation, μ = {}", sig(mu, 3)),
+                    PALETTE[4],
+                    Kind::Dashed,
+                    line(&|a| gaussian_beta(mu, a)),
+                ));
+            }
+            if let Some((Ok(_), Some(pt))) = audit.get() {
+                let ((a0, a1), (b0, b1)) = (pt.fpr_box, pt.fnr_box);
+                let corners = [(a0, b0), (a1, b0), (a1, b1), (a0, b1), (a0, b0)];
+                series.push(Series::new(
+                    "audit's confidence box",
+                    PALETTE[1],
+                    Kind::Line,
+                    corners
+                        .iter()
+                        .filter(|c| keep(c.0))
+                        .map(|c| (x(c.0), c.1))
+                        .collect(),
+                ));
+                series.push(Series::new(
+                    "audit (observed)",
+                    PALETTE[1],
+                    Kind::Points,
+                    if keep(pt.fpr) {
+                        vec![(x(pt.fpr), pt.fnr)]
+                    } else {
+                        vec![]
+                    },
+                ));
+            }
+            Some(XyChart {
+                x_desc: if log {
+                    "False-positive rate α (log scale)".into()
+                } else {
+                    "False-positive rate α".into()
+                },
+                y_desc: "Attacker's false-negative rate β".into(),
+                x_log10: log,
+                x_range: Some(if log { (-6.0, 0.0) } else { (0.0, 1.0) }),
+                y_range: Some((0.0, 1.0)),
+                legend: if log {
+                    Legend::LowerLeft
+                } else {
+                    Legend::UpperRight
+                },
+                markers: vec![(x(p.alpha), format!("α = {}", sig(p.alpha, 3)))],
+                series,
+                ..Default::default()
+            })
+        })
+    };
+    let (linear, logarithmic) = (chart(false), chart(true));
+    let clt_warning = move || {
+        report().and_then(|r| r.clt_understates()).map(|(a, b)| {
+            format!(
+                "The central-limit approximation lies above the certified curve for α from {} to {}: there it promises the attacker more error than the mechanism guarantees, so it under-states the risk.",
+                sig(a, 2),
+                sig(b, 2)
+            )
+        })
+    };
+    view! {
+        {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
+        <div class="stats">
+            <Stat label="β at α, certified (lower bound on the attacker's FNR)" testid="attack-beta-at-alpha" value=num(|r| r.beta_at_alpha) />
+            <Stat label="β at α, optimistic" testid="attack-beta-at-alpha-optimistic" value=num(|r| r.beta_at_alpha_optimistic) />
+            <Stat label="TPR at FPR α (upper bound)" testid="attack-tpr-at-fpr" value=num(|r| r.tpr_at_fpr) />
+            <Stat label="advantage TPR − FPR (upper bound)" testid="attack-advantage" value=num(|r| r.advantage) />
+            <Stat label="attacker right at most (posterior, this prior)" testid="attack-posterior" value=num(|r| r.posterior) />
+        </div>
+        <div class="stats">
+            <Stat label="ε at δ (certified)" testid="attack-eps" value=num(|r| r.eps) />
+            <Stat label="best-fitting Gaussian-DP μ" testid="attack-gdp-mu" value=num(|r| r.gdp_mu_fit) />
+            <Stat label="central-limit μ (Bu et al., an estimate)" testid="attack-gdp-mu-clt" value=num(|r| r.gdp_mu_clt.unwrap_or(f64::NAN)) />
+            <Stat label="computed in (ms)" testid="attack-ms" value=Signal::derive(move || bg.with(|b| b.report.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |r| r.1))) digits=3 />
+        </div>
+        {move || clt_warning().map(|w| view! { <p class="notices" role="note" data-testid="attack-clt-warning">{w}</p> })}
+        <p class="status" role="status" data-testid="attack-status">{move || bg.with(|b| b.status.clone())}</p>
+        <AfterPaint>
+            <div class="chart-grid">
+                <XyCanvas testid="attack-chart-linear" title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
+                <XyCanvas testid="attack-chart-log" title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
+            </div>
+            <section class="panel" aria-labelledby="calibrate-title">
+                <h3 id="calibrate-title">"Noise for a risk target"</h3>
+                <Show when=move || !is_list() fallback=|| view! { <p class="help">"Calibration applies to DP-SGD links (source=dpsgd)."</p> }>
+                    <div class="stats">
+                        <Stat label="σ for the advantage target" testid="attack-sigma-for-adv" value=sigma_adv />
+                        <Stat label="σ for the TPR target at α" testid="attack-sigma-for-tpr" value=sigma_tpr />
+                        <Stat label="ε at δ of that σ (advantage target)" testid="attack-eps-at-sigma" value=Signal::derive(move || bg.with(|b| b.eps_at_sigma.unwrap_or(f64::NAN))) />
+                        <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
+                    </div>
+                    <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
+                </Show>
+            </section>
+            <section class="panel" aria-labelledby="audit-title">
+                <h3 id="audit-title">"Audit"</h3>
+                <Show when=move || audit.with(Option::is_some) fallback=|| view! { <p class="help">"Give tp, fn, fp and tn (or try the example counts) to see the ε an attack proves."</p> }>
+                    <div class="stats">
+                        <Stat label="ε the counts prove (lower bound)" testid="audit-eps-lower" value=audit_eps />
+                        <Stat label="share of the guarantee reached" testid="audit-ratio" value=audit_ratio />
+                    </div>
+                    <p class="help">{move || format!("This attack reaches {}% of the guarantee's ε at δ (Clopper–Pearson, {}% confidence).", sig(100.0 * audit_ratio.get(), 3), sig(100.0 * lab.params.with(|p| p.conf), 3))}</p>
+                    {move || {
+                        let point = audit.with(|a| a.as_ref().and_then(|x| x.1));
+                        let contradicted = report().zip(point).is_some_and(|(r, pt)| r.contradicted_by(&pt));
+                        contradicted.then(|| view! {
+                            <p class="notices" role="alert" data-testid="audit-contradiction">
+                                "These counts lie below the certified curve with their whole confidence box: if they come from this mechanism, its implementation does not meet the guarantee (or the counts are not independent)."
+                            </p>
+                        })
+                    }}
+                </Show>
+            </section>
+        </AfterPaint>
+    }
+}

@@ -1,0 +1,199 @@
+//! The DP-SGD lab (`?lab=dpsgd`): the RDP accountant on every change, and the PLD accountant and the
+//! σ-for-target searches in the worker pool (two jobs at once).
+
+mod controls;
+mod results;
+
+use crate::labs::dpsgd::controls::DpsgdControls;
+use crate::labs::dpsgd::results::DpsgdResults;
+use crate::platform::browser::now_ms;
+use crate::platform::pool::{self, JobEnd, LabJobs};
+use crate::platform::url::use_url;
+use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::share_panel::SharePanel;
+use dp_playground::accounting::pld::EpsilonBand;
+use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::dpsgd::jobs::DpsgdUpdate;
+use dp_playground::labs::dpsgd::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
+use dp_playground::labs::Lab;
+use dp_playground::link::query::Notice;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Results of the background job for the current parameters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Background {
+    /// σ for the target ε (RDP), or why not.
+    pub sigma_for_target: Option<Result<f64, String>>,
+    /// ε by the PLD accountant after T steps from both sides, and how long it took (ms).
+    pub pld: Option<Result<(EpsilonBand, f64), String>>,
+    /// σ for the target ε by the PLD accountant (certified upper ε), and how long it took (ms).
+    pub sigma_for_target_pld: Option<Result<(f64, f64), String>>,
+    /// (steps, certified upper ε) by the PLD accountant at fractions of T.
+    pub pld_points: Vec<(f64, f64)>,
+    /// What is being computed now (empty when done).
+    pub status: String,
+    /// T, where the PLD's ε at T goes on the curve.
+    pub steps: Option<f64>,
+}
+
+/// The lab's state, shared by its parts.
+#[derive(Clone, Copy)]
+pub struct DpsgdState {
+    /// Parameters in use.
+    pub params: Memo<DpsgdParams>,
+    /// Refused link values.
+    pub notices: Memo<Vec<Notice>>,
+    /// The RDP accountant's report.
+    pub rdp: Memo<Result<RdpReport, String>>,
+    /// How long the RDP report took (ms).
+    pub rdp_ms: Memo<f64>,
+    /// The background results.
+    pub background: RwSignal<Background>,
+}
+
+impl DpsgdState {
+    /// The refusal message for `key`, if any.
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+        crate::widgets::notices::notice_for(self.notices, key)
+    }
+}
+
+/// The pool's name for this lab's jobs.
+const GROUP: &str = "dpsgd";
+
+/// Shows one background result; times are measured here, from the job's start (ε) or from RDP's σ
+/// (the PLD's σ search, which starts from it).
+fn apply_update(
+    background: RwSignal<Background>,
+    u: DpsgdUpdate,
+    start: f64,
+    sigma_start: &std::cell::Cell<f64>,
+) {
+    background.update(|b| match u {
+        DpsgdUpdate::Status(s) => b.status = s,
+        DpsgdUpdate::Pld(r) => {
+            if let (Ok(e), Some(t)) = (&r, b.steps) {
+                b.pld_points.push((t, e.upper));
+                b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            b.pld = Some(r.map(|e| (e, now_ms() - start)));
+        }
+        DpsgdUpdate::CurvePoint(t, e) => {
+            b.pld_points.push((t, e));
+            b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        DpsgdUpdate::SigmaRdp(r) => {
+            sigma_start.set(now_ms());
+            b.sigma_for_target = Some(r);
+        }
+        DpsgdUpdate::SigmaPld(r) => {
+            b.sigma_for_target_pld = Some(r.map(|s| (s, now_ms() - sigma_start.get())))
+        }
+    });
+}
+
+/// The DP-SGD lab.
+#[component]
+pub fn DpsgdLab() -> impl IntoView {
+    let url = use_url();
+    let parsed = Memo::new(move |_| DpsgdParams::from_query(&url.query.get()));
+    let params = Memo::new(move |_| parsed.get().0);
+    let timed = Memo::new(move |_| {
+        let start = now_ms();
+        let r = rdp_report(&params.get()).map_err(|e| e.to_string());
+        (r, now_ms() - start)
+    });
+    let background = RwSignal::new(Background::default());
+    let jobs = LabJobs::new(GROUP);
+    Effect::new(move |_| {
+        let p = params.get();
+        let current = jobs.restart();
+        background.set(Background {
+            status: "PLD accountant and σ for the target ε…".into(),
+            steps: Some(p.total_steps() as f64),
+            ..Default::default()
+        });
+        let query = p.to_query().to_query_string();
+        spawn_local(async move {
+            // ε and the σ searches are independent: two workers at once.
+            let start = now_ms();
+            let sigma_start = std::cell::Cell::new(start);
+            let apply = |u: JobUpdate| {
+                if let JobUpdate::Dpsgd(u) = u {
+                    apply_update(background, u, start, &sigma_start)
+                }
+            };
+            let pld = pool::run(GROUP, &Job::DpsgdPld(query.clone()), apply);
+            let sigma = pool::run(GROUP, &Job::DpsgdSigma(query), apply);
+            let (a, b) = futures::join!(pld, sigma);
+            // The first job that failed or was cancelled, in order.
+            match [a, b].into_iter().collect::<Result<(), JobEnd>>() {
+                Err(JobEnd::Cancelled) => {}
+                Err(JobEnd::Failed(e)) => background.update(|b| b.status = e),
+                Ok(()) if current() => background.update(|b| b.status.clear()),
+                Ok(()) => {}
+            }
+        });
+    });
+    let state = DpsgdState {
+        params,
+        notices: Memo::new(move |_| parsed.get().1),
+        rdp: Memo::new(move |_| timed.get().0),
+        rdp_ms: Memo::new(move |_| timed.get().1),
+        background,
+    };
+    provide_context(state);
+    let share_markdown = Signal::derive(move || {
+        let bg = background.get();
+        state.rdp.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    let pld = bg.pld.and_then(|x| x.ok()).map(|x| x.0);
+                    markdown(
+                        &params.get(),
+                        r,
+                        pld,
+                        bg.sigma_for_target.and_then(|x| x.ok()),
+                        bg.sigma_for_target_pld.and_then(|x| x.ok()).map(|x| x.0),
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
+    let share_snippet = Signal::derive(move || {
+        (
+            "Check with dp_accounting and Opacus (Python)".to_string(),
+            library_snippet(&params.get()),
+        )
+    });
+    view! {
+        <section class="lab" aria-labelledby="dpsgd-title">
+            <header class="lab-intro">
+                <h2 id="dpsgd-title">"DP-SGD: how private is training?"</h2>
+                <p>
+                    "Each step samples every record with probability q, clips each gradient to norm C and adds "
+                    "Gaussian noise of standard deviation σ·C to their sum. The accountants add up the privacy "
+                    "lost over T steps: Rényi DP (fast, an upper bound) and the privacy loss distribution (tight, "
+                    "heavier, computed in the background). Set a target ε to get the smallest σ that meets it."
+                </p>
+            </header>
+            <div class="lab-grid">
+                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
+                    <DpsgdControls />
+                </aside>
+                <div class="results">
+                    <DpsgdResults />
+                    <AfterPaint frames=3>
+                        <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
+                    </AfterPaint>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// The lab's state (panics only if used outside the lab, a programming error).
+pub fn use_dpsgd() -> DpsgdState {
+    expect_context::<DpsgdState>()
+}

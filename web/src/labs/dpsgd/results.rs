@@ -1,0 +1,202 @@
+//! The DP-SGD lab's results: both accountants' ε, σ for the target, the ε-versus-steps and ε(α) charts,
+//! and the lecture's three scenarios.
+
+use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::format::sig;
+use crate::labs::dpsgd::use_dpsgd;
+use crate::platform::url::use_url;
+use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::stat::Stat;
+use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::labs::dpsgd::{scenario_links, scenarios};
+use dp_playground::link::query::fmt_f64;
+use leptos::prelude::*;
+
+/// Results of the lab.
+#[component]
+pub fn DpsgdResults() -> impl IntoView {
+    let lab = use_dpsgd();
+    let url = use_url();
+    let rdp = move |f: fn(&dp_playground::labs::dpsgd::RdpReport) -> f64| {
+        Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
+    };
+    let bg = lab.background;
+    let band = move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0));
+    let pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
+    let pld_lower = Signal::derive(move || band().map_or(f64::NAN, |b| b.lower));
+    let sigma_pld = Signal::derive(move || {
+        bg.with(|b| {
+            b.sigma_for_target_pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.0)
+        })
+    });
+    let sigma_pld_ms = Signal::derive(move || {
+        bg.with(|b| {
+            b.sigma_for_target_pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.1)
+        })
+    });
+    let pld_ms = Signal::derive(move || {
+        bg.with(|b| {
+            b.pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map_or(f64::NAN, |x| x.1)
+        })
+    });
+    let sigma_target = Signal::derive(move || {
+        bg.with(|b| {
+            b.sigma_for_target
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .copied()
+                .unwrap_or(f64::NAN)
+        })
+    });
+    let errors = move || {
+        bg.with(|b| {
+        let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err()), b.sigma_for_target_pld.as_ref().and_then(|r| r.as_ref().err())]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        if let Some(Ok((e, _))) = &b.pld {
+            if e.upper.is_infinite() {
+                out.push("The PLD accountant finds no finite ε at this δ: more than δ of the privacy loss lies beyond its grid. Raise δ or σ.".into());
+            }
+        }
+        out
+    })
+    };
+    let steps_chart = Memo::new(move |_| {
+        lab.rdp.with(|r| {
+            r.as_ref().ok().map(|r| XyChart {
+                x_desc: "Steps".into(),
+                y_desc: "ε at the link's δ".into(),
+                legend: Legend::LowerRight,
+                series: vec![
+                    Series::new("RDP accountant", PALETTE[1], Kind::Line, r.by_steps.clone()),
+                    Series::new(
+                        "PLD accountant",
+                        PALETTE[0],
+                        Kind::Points,
+                        bg.with(|b| b.pld_points.clone()),
+                    ),
+                ],
+                ..Default::default()
+            })
+        })
+    });
+    let order_chart = Memo::new(move |_| {
+        lab.rdp.with(|r| {
+            r.as_ref().ok().map(|r| {
+                let top = 4.0 * r.eps.max(1e-6);
+                XyChart {
+                    x_desc: "Order α (log scale)".into(),
+                    y_desc: "ε at the link's δ from order α alone".into(),
+                    x_log10: true,
+                    y_range: Some((0.0, top)),
+                    markers: vec![(
+                        r.best_order.log10(),
+                        format!("best order {}", fmt_f64(r.best_order)),
+                    )],
+                    legend: Legend::LowerRight,
+                    series: vec![Series::new(
+                        "ε(α) = T·ε_step(α) + ln(1 − 1/α) − ln(δα)/(α − 1)",
+                        PALETTE[0],
+                        Kind::Line,
+                        r.curve.iter().map(|&(a, e)| (a.log10(), e)).collect(),
+                    )],
+                    ..Default::default()
+                }
+            })
+        })
+    });
+    // Scenario 3's σ is the worker's σ for the target (RDP), not searched again on the page's thread.
+    let scen = Memo::new(move |_| scenarios(&lab.params.get(), sigma_target.get()).ok());
+    let scen_value = move |f: fn(&dp_playground::labs::dpsgd::Scenarios) -> f64| {
+        Signal::derive(move || scen.with(|s| s.as_ref().map_or(f64::NAN, f)))
+    };
+    view! {
+        {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+        {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
+        <div class="stats">
+            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
+            <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
+            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
+            <Stat label="best RDP order α (any real order)" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
+            <Stat label="ε, RDP on dp_accounting's orders" testid="dpsgd-eps-rdp-grid" value=rdp(|r| r.eps_grid) />
+            <Stat label="its best order" testid="dpsgd-best-order-grid" value=rdp(|r| r.best_order_grid) />
+            <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
+        </div>
+        <div class="stats">
+            <Stat label="σ for the target ε (RDP, dp_accounting's orders, as Opacus)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
+            <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
+            <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
+            <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
+            <Stat label="RDP computed in (ms)" testid="dpsgd-rdp-ms" value=Signal::derive(move || lab.rdp_ms.get()) digits=3 />
+            <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
+            <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
+        </div>
+        <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" />
+        <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(|b| b.status.clone())}</p>
+        <div class="presets" hidden=move || url.options.with(|o| o.locked)>
+            <button type="button" class="small" data-testid="use-sigma-for-target"
+                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                "Use σ for the target (RDP)"
+            </button>
+            <button type="button" class="small" data-testid="use-sigma-for-target-pld"
+                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                "Use σ for the target (PLD)"
+            </button>
+        </div>
+        <p class="help">
+            <a data-testid="dpsgd-attack-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
+                "What does this mean for an attacker? →"
+            </a>
+        </p>
+        // Below the fold: built in stages once the first frames are painted.
+        <AfterPaint>
+            <div class="chart-grid">
+                <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
+                    alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
+                    chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
+                <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
+                    alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
+                    chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
+            </div>
+        </AfterPaint>
+        <AfterPaint frames=2>
+            <section class="panel" aria-labelledby="scenarios-title">
+                <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
+                <div class="stats">
+                    <Stat label="1: Laplace scale, pure ε-DP, subsampling" testid="dpsgd-scenario1-laplace" value=scen_value(|s| s.laplace_scale) />
+                    <Stat label="2: ρ for (ε, δ) (corrected)" testid="dpsgd-scenario2-rho" value=scen_value(|s| s.rho) />
+                    <Stat label="2: σ without subsampling (corrected)" testid="dpsgd-scenario2-sigma" value=scen_value(|s| s.zcdp_sigma) />
+                    <Stat label="3: σ on the mean gradient, RDP" testid="dpsgd-scenario3-sigma" value=scen_value(|s| s.rdp_sigma_mean) />
+                </div>
+                <p class="help">
+                    {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
+                        "Check them in the composition lab: "
+                        <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
+                        " (Laplace on subsamples, pure DP), "
+                        <a data-testid="scenario2-link" href=format!("?{two}")>"scenario 2"</a>
+                        " (Gaussian, no subsampling)."
+                    })}
+                </p>
+                <div class="erratum">
+                    <strong>"Lecture slides, corrected. "</strong>
+                    "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
+                    "and the per-step noise is σ² = T·B²/(2n²ρ) (the slide has ρ² and, with its own zCDP slide, no 2). "
+                    "In scenario 3 the ceiling belongs on the order: T·ε_γ(⌈α⌉), with ε(i) = i·B²/(2m²σ²) for noise σ on the mean of m clipped gradients. "
+                    "Noise multiplier here = σ on the sum / B."
+                </div>
+            </section>
+        </AfterPaint>
+    }
+}

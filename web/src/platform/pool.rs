@@ -1,0 +1,482 @@
+//! The worker pool behind every heavy job: up to `navigator.hardwareConcurrency` (at most 8; the link's
+//! `threads` key overrides it) dedicated workers, each running the worker module
+//! (`dp-playground-worker`, built for speed) and the core's [`dp_playground::jobs::run`].
+//!
+//! Hosting rules it keeps: no SharedArrayBuffer (so no special headers), the worker's files are found
+//! relative to the page (any sub-path), and every worker starts from a Blob URL holding the no-modules
+//! glue plus a bootstrap, so that it also runs in cross-origin iframes and in the single-file build
+//! opened from disk (whose page defines `dpPlaygroundWorker()` returning the glue and the module in
+//! base64). The worker module is fetched on the first job: pages that never need it never download it.
+//! The first worker compiles it (decoding 600 KB of wasm took 11–50 ms of the page's thread, while the
+//! lab's first jobs ran) and hands the compiled module back; later workers are given that.
+//!
+//! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
+//! replaced on demand.
+
+use dp_playground::jobs::{decode, encode, Job, Update};
+use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
+use futures::StreamExt;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Appended to the glue. The first message is the module: compiled (sent on), or its bytes or base64
+/// (compiled here, and the compiled module is posted back for the next workers). Every later one is a
+/// job.
+const BOOTSTRAP: &str = r#"
+self.onmessage = (e) => {
+  const sent = e.data instanceof WebAssembly.Module;
+  const bytes = typeof e.data === 'string' ? Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0)) : e.data;
+  const module = sent ? e.data : new WebAssembly.Module(bytes);
+  wasm_bindgen.initSync({ module });
+  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));
+  if (!sent) self.postMessage(module);
+};
+"#;
+/// Most workers, whatever the machine reports.
+const MAX_WORKERS: usize = 8;
+
+/// How a job ended without [`Update::Done`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEnd {
+    /// A newer link (or leaving the lab) cancelled it.
+    Cancelled,
+    /// It failed: a refused link, or a worker that could not load or crashed.
+    Failed(String),
+}
+
+/// Queues `job` at once and returns its run: the future calls `on_update` with each update until the
+/// job is done.
+///
+/// # Errors
+/// The future gives [`JobEnd::Cancelled`] when [`cancel`] stopped the job, [`JobEnd::Failed`] when it
+/// failed.
+pub fn run(
+    group: &'static str,
+    job: &Job,
+    mut on_update: impl FnMut(Update),
+) -> impl std::future::Future<Output = Result<(), JobEnd>> {
+    let mut rx = submit(group, job);
+    async move {
+        while let Some(update) = rx.next().await {
+            match update {
+                Update::Done => return Ok(()),
+                Update::Error(e) => return Err(JobEnd::Failed(e)),
+                u => on_update(u),
+            }
+        }
+        Err(JobEnd::Cancelled)
+    }
+}
+
+/// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).
+pub fn cancel(group: &'static str) {
+    POOL.with_borrow_mut(|pool| {
+        pool.queue.retain(|q| q.group != group);
+        pool.slots.retain(|s| match &s.busy {
+            Some((g, _)) if *g == group => {
+                s.worker.terminate();
+                false
+            }
+            _ => true,
+        });
+    });
+    pump();
+}
+
+/// One lab's jobs across link changes: each new link cancels the previous link's jobs, and late
+/// results of an old link are recognised by its generation; leaving the lab cancels them too.
+#[derive(Clone, Copy)]
+pub struct LabJobs {
+    group: &'static str,
+    generation: leptos::prelude::StoredValue<u64>,
+}
+
+impl LabJobs {
+    /// The jobs of the lab being built (call inside its component: they stop when it is left).
+    pub fn new(group: &'static str) -> Self {
+        leptos::prelude::on_cleanup(move || cancel(group));
+        LabJobs {
+            group,
+            generation: leptos::prelude::StoredValue::new(0),
+        }
+    }
+
+    /// A new link: cancels the previous one's jobs, and returns the check that this link is still
+    /// the current one (false once a newer link restarted or the lab was left).
+    pub fn restart(self) -> impl Fn() -> bool + Copy + 'static {
+        use leptos::prelude::{GetValue, UpdateValue};
+        self.generation.update_value(|g| *g += 1);
+        let mine = self.generation.get_value();
+        cancel(self.group);
+        let generation = self.generation;
+        move || generation.try_get_value() == Some(mine)
+    }
+
+    /// A new link whose one result is `job`'s: restarts (cancelling the previous link's jobs), clears
+    /// `shown`, then sets it to what `pick` takes from the job's updates, or to the job's failure. A
+    /// cancelled or superseded job leaves `shown` alone; `None` (nothing to run for this link) leaves it
+    /// cleared.
+    pub fn show_latest<T: Send + Sync + 'static>(
+        self,
+        job: Option<Job>,
+        shown: leptos::prelude::RwSignal<Option<Result<T, String>>>,
+        mut pick: impl FnMut(Update) -> Option<Result<T, String>> + 'static,
+    ) {
+        use leptos::prelude::Set;
+        let current = self.restart();
+        shown.set(None);
+        let Some(job) = job else { return };
+        let group = self.group;
+        leptos::task::spawn_local(async move {
+            let mut result = None;
+            let ended = run(group, &job, |u| {
+                if let Some(r) = pick(u) {
+                    result = Some(r);
+                }
+            })
+            .await;
+            if !current() {
+                return;
+            }
+            match ended {
+                Ok(()) => shown.set(result),
+                Err(JobEnd::Failed(e)) => shown.set(Some(Err(e))),
+                Err(JobEnd::Cancelled) => {}
+            }
+        });
+    }
+}
+
+/// Workers the pool runs at most: the link's `threads` (1–8), else the machine's logical cores (≤ 8).
+pub fn size() -> usize {
+    let cores = web_sys::window().map_or(2.0, |w| w.navigator().hardware_concurrency()) as usize;
+    threads_from_link().unwrap_or(cores).clamp(1, MAX_WORKERS)
+}
+
+/// The link's `threads` key, if it names a number of workers (it also sends work that would fit on the
+/// page to the pool, which is how the browser tests compare the two).
+pub fn threads_from_link() -> Option<usize> {
+    let search = web_sys::window()?.location().search().ok()?;
+    dp_playground::link::query::Query::parse(&search)
+        .get("threads")?
+        .trim()
+        .parse()
+        .ok()
+}
+
+struct Slot {
+    id: u64,
+    worker: web_sys::Worker,
+    /// Whether it has the module (the first worker compiles it before it takes a job).
+    ready: bool,
+    busy: Option<(&'static str, UnboundedSender<Update>)>,
+}
+
+struct Queued {
+    group: &'static str,
+    bytes: Vec<u8>,
+    tx: UnboundedSender<Update>,
+}
+
+enum Source {
+    NotLoaded,
+    /// Fetching the glue and the module's bytes.
+    Loading,
+    /// Worker `by` compiles the module.
+    Compiling {
+        url: String,
+        by: u64,
+    },
+    /// Workers start from the glue's Blob URL and are handed the compiled module.
+    Ready {
+        url: String,
+        module: JsValue,
+    },
+    Failed(String),
+}
+
+struct Pool {
+    source: Source,
+    slots: Vec<Slot>,
+    queue: VecDeque<Queued>,
+    next_id: u64,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = const { RefCell::new(Pool {
+        source: Source::NotLoaded,
+        slots: Vec::new(),
+        queue: VecDeque::new(),
+        next_id: 0,
+    }) };
+}
+
+fn submit(group: &'static str, job: &Job) -> UnboundedReceiver<Update> {
+    let (tx, rx) = unbounded();
+    let bytes = encode(job);
+    POOL.with_borrow_mut(|pool| pool.queue.push_back(Queued { group, bytes, tx }));
+    pump();
+    rx
+}
+
+/// Starts queued jobs on idle (or new) workers; loads the worker module first if needed.
+fn pump() {
+    let load = POOL.with_borrow_mut(|pool| {
+        if pool.queue.is_empty() {
+            return false;
+        }
+        match &pool.source {
+            Source::NotLoaded => {
+                pool.source = Source::Loading;
+                return true;
+            }
+            Source::Loading | Source::Compiling { .. } => return false,
+            Source::Failed(e) => {
+                for q in pool.queue.drain(..) {
+                    let _ = q.tx.unbounded_send(Update::Error(e.clone()));
+                }
+                // The next job tries again (a network blip should not disable a lab for good).
+                pool.source = Source::NotLoaded;
+                return false;
+            }
+            Source::Ready { .. } => {}
+        }
+        let size = size();
+        while let Some(q) = pool.queue.pop_front() {
+            if q.tx.is_closed() {
+                continue;
+            }
+            let idle = pool.slots.iter().position(|s| s.ready && s.busy.is_none());
+            let index = match idle {
+                Some(i) => i,
+                None if pool.slots.len() < size => match pool.spawn(None) {
+                    Ok(slot) => {
+                        pool.slots.push(slot);
+                        pool.slots.len() - 1
+                    }
+                    Err(e) => {
+                        let _ = q.tx.unbounded_send(Update::Error(e));
+                        continue;
+                    }
+                },
+                None => {
+                    pool.queue.push_front(q);
+                    break;
+                }
+            };
+            let slot = &mut pool.slots[index];
+            let data = js_sys::Uint8Array::from(&q.bytes[..]);
+            let transfer = js_sys::Array::of1(&data.buffer());
+            if let Err(e) = slot.worker.post_message_with_transfer(&data, &transfer) {
+                let _ = q.tx.unbounded_send(Update::Error(format!("{e:?}")));
+                continue;
+            }
+            slot.busy = Some((q.group, q.tx));
+        }
+        false
+    });
+    if load {
+        wasm_bindgen_futures::spawn_local(async {
+            let loaded = load_source().await;
+            POOL.with_borrow_mut(|pool| match loaded {
+                Ok((url, bytes)) => {
+                    pool.source = Source::Compiling {
+                        url,
+                        by: pool.next_id,
+                    };
+                    match pool.spawn(Some(&bytes)) {
+                        Ok(slot) => pool.slots.push(slot),
+                        Err(e) => pool.source = Source::Failed(e),
+                    }
+                }
+                Err(e) => {
+                    pool.source =
+                        Source::Failed(format!("the worker module could not be loaded: {e}"))
+                }
+            });
+            pump();
+        });
+    }
+}
+
+/// Worker `id` compiled the module: it and every later worker are ready for jobs.
+fn module_compiled(id: u64, module: JsValue) {
+    POOL.with_borrow_mut(|pool| {
+        if let Source::Compiling { url, by } = &pool.source {
+            if *by == id {
+                pool.source = Source::Ready {
+                    url: url.clone(),
+                    module,
+                };
+            }
+        }
+        if let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) {
+            slot.ready = true;
+        }
+    });
+    pump();
+}
+
+impl Pool {
+    /// A new worker, handed the compiled module, or (while [`Source::Compiling`]) the module's `bytes`
+    /// to compile.
+    fn spawn(&mut self, bytes: Option<&JsValue>) -> Result<Slot, String> {
+        let (url, module) = match (&self.source, bytes) {
+            (Source::Ready { url, module }, None) => (url, module),
+            (Source::Compiling { url, .. }, Some(bytes)) => (url, bytes),
+            _ => return Err("the worker module is not loaded".into()),
+        };
+        let worker = web_sys::Worker::new(url).map_err(|e| format!("no worker: {e:?}"))?;
+        let id = self.next_id;
+        self.next_id += 1;
+        // The handlers live as long as the page (a few bytes per worker ever started).
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                if data.is_instance_of::<js_sys::WebAssembly::Module>() {
+                    return module_compiled(id, data);
+                }
+                let bytes = js_sys::Uint8Array::new(&data).to_vec();
+                match decode::<Update>(&bytes) {
+                    Ok(update) => finish_or_forward(id, update),
+                    // A worker that speaks another protocol (a stale cached module) may still be
+                    // running its job: it is stopped, never given another one.
+                    Err(e) => drop_worker(id, e),
+                }
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                e.prevent_default();
+                drop_worker(id, format!("the worker stopped: {}", e.message()));
+            });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+        if let Err(e) = worker.post_message(module) {
+            worker.terminate();
+            return Err(format!("the module could not be sent: {e:?}"));
+        }
+        Ok(Slot {
+            id,
+            worker,
+            ready: bytes.is_none(),
+            busy: None,
+        })
+    }
+}
+
+/// Terminates worker `id` and fails its job with `message` (and the module, if it was compiling it).
+fn drop_worker(id: u64, message: String) {
+    POOL.with_borrow_mut(|pool| {
+        if matches!(pool.source, Source::Compiling { by, .. } if by == id) {
+            pool.source = Source::Failed(message.clone());
+        }
+        if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
+            let slot = pool.slots.remove(i);
+            slot.worker.terminate();
+            if let Some((_, tx)) = slot.busy {
+                let _ = tx.unbounded_send(Update::Error(message));
+            }
+        }
+    });
+    pump();
+}
+
+/// Sends a worker's update to its job; frees the worker when the job is over.
+fn finish_or_forward(id: u64, update: Update) {
+    let over = matches!(update, Update::Done | Update::Error(_));
+    POOL.with_borrow_mut(|pool| {
+        let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) else {
+            return;
+        };
+        if let Some((_, tx)) = &slot.busy {
+            let _ = tx.unbounded_send(update);
+        }
+        if over {
+            slot.busy = None;
+        }
+    });
+    if over {
+        pump();
+    }
+}
+
+/// The worker script's Blob URL and the module for the first worker to compile: the single-file page's
+/// inline copy (base64, decoded in the worker), or the bytes fetched from beside the page.
+async fn load_source() -> Result<(String, JsValue), String> {
+    let global = js_sys::global();
+    let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let (glue, module) = match inline {
+        Some(f) => {
+            let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
+            let field = |name: &str| {
+                js_sys::Reflect::get(&o, &name.into())
+                    .ok()
+                    .and_then(|j| j.as_string())
+                    .ok_or(format!("the inline worker has no {name}"))
+            };
+            (field("js")?, JsValue::from(field("wasmBase64")?))
+        }
+        None => {
+            let (glue_file, wasm_file) =
+                worker_files().ok_or("this page lists no worker module")?;
+            let text = |r: web_sys::Response| r.text().map_err(|e| format!("{e:?}"));
+            let bytes = |r: web_sys::Response| r.array_buffer().map_err(|e| format!("{e:?}"));
+            let (glue, module) = futures::join!(
+                async {
+                    JsFuture::from(text(fetch(&glue_file).await?)?)
+                        .await
+                        .map_err(|e| format!("{e:?}"))
+                },
+                async {
+                    JsFuture::from(bytes(fetch(&wasm_file).await?)?)
+                        .await
+                        .map_err(|e| format!("{e:?}"))
+                }
+            );
+            (glue?.as_string().unwrap_or_default(), module?)
+        }
+    };
+    let parts = js_sys::Array::of2(&glue.into(), &BOOTSTRAP.into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("{e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    Ok((url, module))
+}
+
+/// The worker's glue and module file names (content-hashed, so a new build never meets a worker module
+/// cached from an older one), from the manifest `index.html`'s loader publishes as `dpPlaygroundFiles`.
+fn worker_files() -> Option<(String, String)> {
+    let files = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundFiles".into()).ok()?;
+    let worker: js_sys::Array = js_sys::Reflect::get(&files, &"worker".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Some((worker.get(0).as_string()?, worker.get(1).as_string()?))
+}
+
+/// A file beside the page (relative to its address, so any sub-path works).
+async fn fetch(name: &str) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let base = window
+        .document()
+        .and_then(|d| d.base_uri().ok().flatten())
+        .ok_or("no base address")?;
+    let url = web_sys::Url::new_with_base(name, &base).map_err(|e| format!("{e:?}"))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url.href()))
+        .await
+        .map_err(|e| format!("{name}: {e:?}"))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{name}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}

@@ -1,0 +1,165 @@
+//! A chart drawn by plotters into a canvas that owns its size and device-pixel ratio, offered as a PNG
+//! (drawn again at 2×), an SVG (the same chart function on plotters' SVG backend) and its data as CSV.
+
+use crate::platform::browser::{
+    device_pixel_ratio, download, download_url, now_ms, offscreen_canvas,
+};
+use crate::platform::fast_canvas::FastCanvas;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
+
+/// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the canvas resizes.
+/// The canvas carries `data-drawn` (how many times it was drawn) and `data-draw-ms` (the last draw's time).
+#[component]
+pub fn ChartCanvas<F>(
+    /// Stable id of the canvas (`data-testid`).
+    testid: &'static str,
+    /// The chart's heading.
+    title: Signal<String>,
+    /// The text alternative: what the chart shows, with its key numbers.
+    alt: Signal<String>,
+    /// Height in CSS pixels.
+    #[prop(into, default = Signal::stored(320.0))]
+    height: Signal<f64>,
+    /// Draws into the canvas; the second argument is the device-pixel ratio.
+    draw: F,
+    /// The chart's data as CSV (header row first).
+    csv: Signal<String>,
+    /// The CSV file's name (the PNG and SVG take the same stem).
+    csv_name: &'static str,
+    /// The chart as an SVG document of the given CSS size.
+    svg: Callback<(u32, u32), String>,
+) -> impl IntoView
+where
+    F: Fn(&DrawingArea<FastCanvas, Shift>, f64) + 'static,
+{
+    let node = NodeRef::<leptos::html::Canvas>::new();
+    let draw = std::rc::Rc::new(draw);
+    let draw_png = draw.clone();
+    // The CSS width, from a ResizeObserver: it reports after the browser's own layout, so drawing never
+    // forces one (reading clientWidth in each chart's first draw forced a layout of the whole page per
+    // chart: 160 ms of the mechanisms lab's start). The first draw waits for the first report.
+    let css_width = RwSignal::new(None::<i32>);
+    let observer = StoredValue::new_local(None::<crate::platform::browser::WidthObserver>);
+    Effect::new(move |_| {
+        if let Some(canvas) = node.get() {
+            let seen = move |w: f64| {
+                let w = (w.round() as i32).max(200);
+                if css_width.try_get_untracked() != Some(Some(w)) {
+                    // In a task of its own: the observer reports inside the frame's layout task, and the
+                    // lab's first draws there made it 15–20 ms longer.
+                    set_timeout(
+                        move || {
+                            css_width.try_set(Some(w));
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
+            };
+            observer.set_value(crate::platform::browser::WidthObserver::new(&canvas, seen));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| o.take());
+    });
+    let draws = StoredValue::new(0u32);
+    // Bumped to draw a chart that had to wait for a later task (crate::platform::draw_budget).
+    let again = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        again.track();
+        let Some(css_width) = css_width.get() else {
+            return;
+        };
+        let Some(canvas) = node.get() else { return };
+        if !crate::platform::draw_budget::may_draw() {
+            // This run reads none of the chart's data, so it stops following it; the later run reads
+            // the data as it is then, and follows it again.
+            crate::platform::draw_budget::later(move || {
+                again.try_update(|n| *n = n.wrapping_add(1));
+            });
+            return;
+        }
+        let ratio = device_pixel_ratio();
+        let height = height.get();
+        let width = f64::from(css_width);
+        let (w, h) = (
+            (width * ratio).round() as u32,
+            (height * ratio).round() as u32,
+        );
+        // Resizing a canvas invalidates the page's layout; do it only when the size changed.
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        let start = now_ms();
+        if let Some(backend) = FastCanvas::new(canvas.clone()) {
+            let root = backend.into_drawing_area();
+            draw(&root, ratio);
+            if let Err(e) = root.present() {
+                leptos::logging::warn!("chart {testid}: {e}");
+            }
+        }
+        draws.update_value(|n| *n += 1);
+        let _ = canvas.set_attribute("data-draw-ms", &format!("{:.2}", now_ms() - start));
+        let _ = canvas.set_attribute("data-drawn", &draws.get_value().to_string());
+    });
+    let save = move |_| download(csv_name, "text/csv", &csv.get_untracked());
+    let stem = csv_name.trim_end_matches(".csv");
+    let css_size = move || {
+        let width = css_width.get_untracked().unwrap_or(640);
+        (width as u32, height.get_untracked().round() as u32)
+    };
+    let save_png = move |_| {
+        // Drawn again at twice the CSS size, whatever the screen's pixel ratio.
+        let (w, h) = css_size();
+        let Some(canvas) = offscreen_canvas(2 * w, 2 * h) else {
+            return;
+        };
+        if let Some(backend) = FastCanvas::new(canvas.clone()) {
+            let root = backend.into_drawing_area();
+            draw_png(&root, 2.0);
+            let _ = root.present();
+        }
+        match canvas.to_data_url() {
+            Ok(url) => download_url(&format!("{stem}.png"), &url),
+            Err(_) => leptos::logging::warn!("chart {testid}: no PNG"),
+        }
+    };
+    let save_svg = move |_| {
+        download(
+            &format!("{stem}.svg"),
+            "image/svg+xml",
+            &svg.run(css_size()),
+        )
+    };
+    let open = RwSignal::new(false);
+    view! {
+        <figure class="chart">
+            <figcaption>
+                <span class="chart-title">{move || title.get()}</span>
+                <span class="chart-buttons">
+                    <button type="button" class="small" data-testid=format!("{testid}-png") on:click=save_png
+                        aria-label="Download the chart as PNG">"PNG"</button>
+                    <button type="button" class="small" data-testid=format!("{testid}-svg") on:click=save_svg
+                        aria-label="Download the chart as SVG">"SVG"</button>
+                    <button type="button" class="small" data-testid=format!("{testid}-csv") on:click=save
+                        aria-label="Download the chart's data as CSV">"CSV"</button>
+                </span>
+            </figcaption>
+            <canvas
+                node_ref=node
+                data-testid=testid
+                role="img"
+                aria-label=move || alt.get()
+                style=move || format!("height:{}px", height.get())
+            ></canvas>
+            // The table is printed only while open: formatting it on every slider move would cost
+            // more than drawing the chart.
+            <details class="chart-data" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
+                <summary data-testid=format!("{testid}-show-data")>"Show the data"</summary>
+                <pre data-testid=format!("{testid}-data")>{move || open.get().then(|| csv.get())}</pre>
+            </details>
+        </figure>
+    }
+}

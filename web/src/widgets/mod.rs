@@ -1,0 +1,13 @@
+//! Pieces every lab uses: fields bound to the link, stats, notices, canvases, the share panel.
+
+pub mod after_paint;
+pub mod chart_canvas;
+pub mod copy_link;
+pub mod header;
+pub mod heat_canvas;
+pub mod notices;
+pub mod number_field;
+pub mod pld_band;
+pub mod share_panel;
+pub mod stat;
+pub mod xy_canvas;
