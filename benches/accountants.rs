@@ -3,6 +3,8 @@
 //! settings (target: under 1 s in the browser, about 2–3× native); the RDP ε (within a frame), and
 //! the composition lab's PLD for `lap:0.01*100000` and the default list; issue 14's attack report and
 //! σ for an advantage target. `cargo bench --bench accountants`.
+// A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 use common::{median_ms, report};

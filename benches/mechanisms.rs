@@ -1,6 +1,8 @@
 //! Benchmark of the mechanisms lab's computation (`cargo bench --bench mechanisms`): what one slider move
 //! recomputes for each mechanism, as a median over runs and as a ratio to the 16 ms frame budget.
 //! Hand-rolled timing (no criterion) to keep the dev build lean.
+// A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
+#![allow(clippy::unwrap_used)]
 
 use dp_playground::labs::mechanisms::{
     calibrate, exponential, many_queries, noise, pictures, samples, MechParams, Mechanism,

@@ -1,6 +1,8 @@
 //! Benchmark of the randomized-response lab's computation (`cargo bench --bench rr`): the closed-form
 //! part a slider move needs, and the whole lab at its heaviest settings, each as a median over runs and
 //! as a ratio to the 16 ms frame budget. Hand-rolled timing (no criterion) to keep the dev build lean.
+// A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
+#![allow(clippy::unwrap_used)]
 
 use dp_playground::labs::rr::{default_truth, run, RrParams};
 use dp_playground::mechanisms::randomized_response::RandomizedResponse;

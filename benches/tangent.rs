@@ -1,6 +1,8 @@
 //! Benchmark of the tangent DP lab (`cargo bench --bench tangent`): the report a link change recomputes
 //! (Gibbs distribution, every norm and bound, the removal), for the default link and for the largest
 //! instance (200 × 200 grid, 10⁴ points), as a ratio to the 100 ms budget.
+// A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
+#![allow(clippy::unwrap_used)]
 
 use dp_playground::labs::tangent::{report, sweep_beta, TangentParams};
 use dp_playground::tangent::{Grid, Loss, Model};

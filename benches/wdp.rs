@@ -1,6 +1,8 @@
 //! Benchmark of the WDP lab (`cargo bench --bench wdp`): Figure 1 and Figure 3 recompute on every slider
 //! move (ratio to a 16 ms frame); Figure 2's full synthetic run (ratio to the 3 s budget), split
 //! into its parts so a regression points at its cause.
+// A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
+#![allow(clippy::unwrap_used)]
 
 use dp_playground::labs::wdp::{
     fig1_curves, fig3_by_beta, fig3_by_delta, table1, Panel, WdpParams,

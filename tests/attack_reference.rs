@@ -5,6 +5,8 @@
 //! FPR tail from dp_accounting's add pmf, which carries spurious mass there; see the script), so our
 //! certified β must be at most riskcal's and within 1e-3 of the same PLD's conjugate read-out
 //! (`PLD_TRADEOFF_CONJUGATE`), which is on the safe side.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[allow(dead_code)]
 #[path = "reference/attack.rs"]
@@ -16,7 +18,8 @@ use dp_playground::mechanisms::gaussian::gdp_tradeoff as gaussian_beta;
 use reference::*;
 
 fn curves(q: f64, sigma: f64, steps: u64) -> (Vec<TradeOff>, Vec<TradeOff>, f64) {
-    let (upper, lower) = dpsgd_plds(q, sigma, steps, 1e-5, DEFAULT_INTERVAL).unwrap();
+    let (upper, lower) = dpsgd_plds(q, sigma, steps, 1e-5, DEFAULT_INTERVAL)
+        .unwrap_or_else(|e| panic!("PLDs at q = {q}, σ = {sigma}, T = {steps}: {e}"));
     let adv = upper
         .iter()
         .map(|p| p.delta_for_epsilon(0.0))
@@ -31,7 +34,7 @@ fn curves(q: f64, sigma: f64, steps: u64) -> (Vec<TradeOff>, Vec<TradeOff>, f64)
 fn sigma_for(q: f64, steps: u64, goal: Goal, target: f64, start: f64) -> f64 {
     SigmaSearch::for_goal(q, steps, goal, target, DEFAULT_INTERVAL, start)
         .and_then(SigmaSearch::run)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("σ for {target} at q = {q}, T = {steps}: {e}"))
 }
 
 #[test]

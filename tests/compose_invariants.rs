@@ -5,6 +5,8 @@
 //! Kairouz–Oh–Viswanath optimum); more steps, a larger q or a smaller σ never lower the bound; no NaN,
 //! and ∞ only where more than δ of the privacy loss is infinite. The PLD runs on coarse grids (1e-2,
 //! 1e-3) to keep the test quick: every invariant holds on any grid.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::accounting::composition::optimal_homogeneous;
 use dp_playground::labs::compose::{

@@ -1,5 +1,7 @@
 //! The DP-SGD accountants against Google's dp_accounting 0.6.0 (`scripts/reference/dpsgd.py` prints the
 //! table): Poisson-sampled Gaussian, add-or-remove neighbours, default RDP orders, PLD interval 1e-4.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::accounting::pld::{dpsgd_epsilon, DEFAULT_INTERVAL};
 use dp_playground::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};

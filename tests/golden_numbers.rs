@@ -7,6 +7,8 @@
 //!
 //! `GOLDEN_RECORD=1 cargo test --test golden_numbers` rewrites the record; do that only for a change that
 //! is meant to move numbers, and say so in its commit.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::jobs::{run, Job, Update};
 use dp_playground::link::query::Query;

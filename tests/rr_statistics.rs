@@ -11,6 +11,8 @@
 //! 42·5·10⁻⁹ + 4·1.2·10⁻⁸ < 3·10⁻⁷ per run, were the seeds random; the 3 "below i.i.d." checks fail
 //! only if s² lands near σ²_iid ≈ 5.5·σ²_fixed, about 200 standard deviations away. The seeds are
 //! fixed, so the test is deterministic.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::labs::rr::{run, RrParams};
 use dp_playground::mechanisms::randomized_response::{

@@ -2,6 +2,8 @@
 //! (numpy/scipy, numpy's own Weibull sampler, 20 seeds). Different generators give different gradients,
 //! so our seeded runs must land within the reference's run-to-run spread (4 standard deviations across
 //! its seeds, plus 0.2% for the spread of a 20-seed mean); the DP curve is data-independent and exact.
+// An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::wdp::accountants::{Accounting, PairRule};
 use dp_playground::wdp::synthetic::{SyntheticRun, QUANTILES};

@@ -11,7 +11,7 @@ pub const MAX_SCORE: f64 = 1e12;
 /// Selection probabilities of the exponential mechanism.
 ///
 /// # Formula
-/// P[r] = exp(ε u_r / (2Δu)) / Σ_s exp(ε u_s / (2Δu))
+/// P\[r\] = exp(ε u_r / (2Δu)) / Σ_s exp(ε u_s / (2Δu))
 ///
 /// # Reference
 /// McSherry & Talwar, "Mechanism design via differential privacy" (FOCS 2007); Dwork & Roth (2014),
@@ -36,7 +36,7 @@ pub fn selection_probabilities(scores: &[f64], eps: f64, sens: f64) -> Result<Ve
 }
 
 /// The neighbour that is worst for candidate `i`: its utility drops by Δu and every other rises by Δu.
-/// Returns that neighbour's selection probabilities; P[i]/P'[i] then attains the largest ratio any
+/// Returns that neighbour's selection probabilities; P\[i\]/P'\[i\] then attains the largest ratio any
 /// neighbour allows for i, at most e^ε (Dwork & Roth 2014, proof of Theorem 3.10).
 ///
 /// # Errors

@@ -106,7 +106,7 @@ impl TruncatedLaplace {
         raw / (2.0 * -(-self.tau).exp_m1())
     }
 
-    /// The standard deviation λ·√(E[W²]), E[W²] = (2 − e^{−τ}(τ² + 2τ + 2))/(1 − e^{−τ}).
+    /// The standard deviation λ·√(E\[W²\]), E\[W²\] = (2 − e^{−τ}(τ² + 2τ + 2))/(1 − e^{−τ}).
     pub fn sd(&self) -> f64 {
         let t = self.tau;
         let second = (2.0 - (-t).exp() * (t * t + 2.0 * t + 2.0)) / -(-t).exp_m1();

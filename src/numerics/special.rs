@@ -11,6 +11,7 @@ use super::roots::{bisect, Split, Until};
 use libm::erfc;
 use statrs::function::beta::beta_reg;
 use statrs::function::erf::erfc_inv;
+use std::cmp::Ordering::Greater;
 use std::f64::consts::SQRT_2;
 
 /// ln √(2π).
@@ -99,10 +100,10 @@ pub fn ln_add_exp(a: f64, b: f64) -> f64 {
     hi + (lo - hi).exp().ln_1p()
 }
 
-/// The upper quantile t with P[T_ν > t] = p of Student's t distribution, for ν > 0 and p ∈ (0, ½].
+/// The upper quantile t with P\[T_ν > t\] = p of Student's t distribution, for ν > 0 and p ∈ (0, ½].
 ///
 /// # Formula
-/// P[T_ν > t] = ½ · I_{ν/(ν+t²)}(ν/2, ½) (Abramowitz & Stegun 26.7.1 with 26.5.27), solved for t by
+/// P\[T_ν > t\] = ½ · I_{ν/(ν+t²)}(ν/2, ½) (Abramowitz & Stegun 26.7.1 with 26.5.27), solved for t by
 /// bisection (doubling to bracket, then halving to 1 ulp). Taking p rather than 1 − p keeps every digit
 /// for tiny p: scipy's `t.ppf(1 − 2⁻⁵³, 1224)` = 8.325592199579301 is reproduced to 1e-13.
 /// Returns NaN outside the domain.
@@ -121,7 +122,7 @@ pub fn students_t_upper_quantile(nu: f64, p: f64) -> f64 {
     }
     // The ends are adjacent floats: either is the quantile to 1 ulp; the midpoint rounds to one of them.
     let b = bisect(lo, hi, Split::Middle, Until::Adjacent(200), |t| {
-        !(upper_tail(t) > p)
+        upper_tail(t).partial_cmp(&p) != Some(Greater)
     });
     0.5 * (b.lo + b.hi)
 }

@@ -78,7 +78,7 @@ const SIGN_ITERATIONS: usize = 100;
 /// An upper bound on [`NormsContext::finish`]'s work for `k` candidates, `m` parameters and `n` data
 /// points, in loss evaluations (one exponential and a few multiply-adds, counted as 10 of the
 /// multiply-adds the pairs and the sign iteration do): the kept columns recomputed, every pair of them
-/// compared, and at most [`SIGN_ITERATIONS`] products with B and its transpose.
+/// compared, and at most `SIGN_ITERATIONS` products with B and its transpose.
 pub fn finish_work(k: usize, m: usize, n: usize) -> f64 {
     let (k, m, n) = (k as f64, m as f64, n as f64);
     let kept = if pairs_exact(k as usize, m as usize) {

@@ -138,7 +138,7 @@ impl SyntheticRun {
     }
 }
 
-/// Weibull(shape ½, scale 1) draws, as E² with E ~ Exp(1) (P[E² > x] = e^{−√x}).
+/// Weibull(shape ½, scale 1) draws, as E² with E ~ Exp(1) (P\[E² > x\] = e^{−√x}).
 pub fn fill_weibull_half<R: Rng + ?Sized>(rng: &mut R, out: &mut [f64]) {
     for g in out.iter_mut() {
         let e: f64 = Exp1.sample(rng);

@@ -1,4 +1,4 @@
-// Browser tests of the worker pool (web/src/pool.rs): results equal the single-threaded ones bit for
+// Browser tests of the worker pool (web/src/platform/pool.rs): results equal the single-threaded ones bit for
 // bit, a job cancelled by a new link leaves no stale result, and workers start in the single-file build
 // opened from file:// and in an iframe embedded by a page on another origin.
 import { after, before, test } from 'node:test';

@@ -1,5 +1,5 @@
 //! The playground's front end: thin leptos components over the core crate (`dp_playground`), with charts
-//! drawn by plotters. Natively only [`charts`] and [`format`] build, so that the charts can be
+//! drawn by plotters. Natively only [`charts`] and [`format`](mod@format) build, so that the charts can be
 //! smoke-tested with the SVG backend; everything that touches the browser builds for wasm32 only.
 //!
 //! - `labs/<lab>/`: one folder per lab, the same names as the core's `labs/` (`mod.rs` the page,

@@ -1,6 +1,6 @@
-//! The web worker's module: `run(job)` decodes a [`dp_playground::jobs::Job`], runs it, and posts each
+//! The web worker's module: `run(job)` decodes a `dp_playground::jobs::Job`, runs it, and posts each
 //! update back to the page as postcard bytes (the buffer is transferred, not copied). The page's pool
-//! (web/src/pool.rs) starts the worker from a Blob holding wasm-bindgen's no-modules glue and a short
+//! (web/src/platform/pool.rs) starts the worker from a Blob holding wasm-bindgen's no-modules glue and a short
 //! bootstrap, and hands it the already compiled module, so it works from any sub-path, in cross-origin
 //! iframes and from file://, with no special headers.
 

@@ -5,6 +5,7 @@ use super::{Pld, Side};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::Gaussian;
 use crate::numerics::roots::{bisect, Split, Until};
+use std::cmp::Ordering::Greater;
 
 /// Which pair of distributions: with the record against without it, or the reverse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +91,7 @@ impl Pld {
         }
         // The upper end, δ(hi) ≤ tail: the mass beyond it is what the grid's top counts as tail.
         let hi = bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
-            !(delta(e) > tail)
+            delta(e).partial_cmp(&tail) != Some(Greater)
         })
         .hi;
         // Bottom: the loss's least value, or the ε below which the loss has mass at most `tail`.

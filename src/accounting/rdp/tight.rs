@@ -11,7 +11,7 @@ use crate::numerics::special::ln_add_exp;
 ///
 /// # Formula
 /// A_α − 1 = ∫ φ(t) g(u(t)) dt with u = q(e^{t/σ − 1/(2σ²)} − 1) and g(u) = (1 + u)^α − 1 − αu ≥ 0
-/// (subtracting αu changes nothing, E[u] = 0, and leaves a positive integrand without cancellation):
+/// (subtracting αu changes nothing, E\[u\] = 0, and leaves a positive integrand without cancellation):
 /// A_α = E_{N(0,σ²)}[((1 − q) + q e^{(2z − 1)/(2σ²)})^α] (Mironov, Talwar & Zhang 2019, §3.3).
 ///
 /// # Method and rounding

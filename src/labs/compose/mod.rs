@@ -20,6 +20,7 @@ use crate::link::query::{fmt_f64, read_param, Notice, Query};
 use crate::mechanisms::gaussian::{self, Gaussian};
 use crate::mechanisms::{laplace, randomized_response, MAX_EPS};
 use crate::numerics::roots::{bisect, Split, Until};
+use std::cmp::Ordering::Greater;
 
 /// Most list entries, and most repetitions of one.
 pub const MAX_ITEMS: usize = 20;
@@ -158,7 +159,7 @@ impl Entry {
         }
         // The upper end: δ(hi) ≤ δ as evaluated, so the ε returned is never below the smallest one.
         bisect(lo, hi, Split::Middle, Until::Steps(80), |e| {
-            !(self.delta(e) > delta)
+            self.delta(e).partial_cmp(&delta) != Some(Greater)
         })
         .hi
     }

@@ -15,6 +15,7 @@ use crate::link::query::{
     Query,
 };
 use crate::numerics::roots::{try_bisect, Split, Until};
+use std::cmp::Ordering::Greater;
 
 /// Most steps the lab accounts for.
 pub const MAX_STEPS: u64 = 10_000_000;
@@ -365,7 +366,7 @@ pub fn sigma_for_target(p: &DpsgdParams) -> Result<f64> {
     }
     // The upper end: ε(hi) ≤ the target, so the σ returned never overshoots it.
     let found = try_bisect(lo, hi, Split::Geometric, Until::Ratio(1e-5), |s| {
-        Ok(!(eps_at(s)? > p.target_eps))
+        Ok(eps_at(s)?.partial_cmp(&p.target_eps) != Some(Greater))
     })?;
     Ok(found.hi)
 }

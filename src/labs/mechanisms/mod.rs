@@ -174,7 +174,7 @@ pub struct ExponentialReport {
     pub neighbour_probs: Vec<f64>,
     /// That candidate.
     pub focus: usize,
-    /// ln(P[focus]/P'[focus]), at most ε.
+    /// ln(P\[focus\]/P'\[focus\]), at most ε.
     pub log_ratio: f64,
     /// Each candidate's probability against ε′ on [0, 3ε]: (ε′, probabilities).
     pub by_eps: Vec<(f64, Vec<f64>)>,

@@ -38,7 +38,7 @@ pub enum Population {
     #[default]
     Iid,
     /// These exact n people (`fixed`): the true counts are n·π rounded to sum to n
-    /// ([`fixed_counts`](super::fixed_counts)), and only the coin flips vary.
+    /// ([`fixed_counts`]), and only the coin flips vary.
     Fixed,
 }
 

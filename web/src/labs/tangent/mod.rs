@@ -1,7 +1,7 @@
 //! The tangent DP lab (`?lab=tangent`): the Gibbs distribution of entropic regularization, its tangent
 //! maps' norms beside the paper's bounds, the removal experiment and the Monte Carlo estimates. A report
 //! that fits in a frame is computed on the page; larger ones, and everything after the report, in the
-//! worker pool (web/src/pool.rs), in parallel where it splits, with progress; a new link cancels the old
+//! worker pool (web/src/platform/pool.rs), in parallel where it splits, with progress; a new link cancels the old
 //! computation.
 
 mod charts;
