@@ -8,11 +8,12 @@
 
 mod common;
 use common::{median_ms, report};
+use dp_playground::accounting::entry::parse_list;
 use dp_playground::accounting::pld::{
     dpsgd_epsilon, dpsgd_epsilon_band, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
 use dp_playground::labs::attack::params::AttackParams;
-use dp_playground::labs::compose::{accountants, parse_list, ComposedPld};
+use dp_playground::labs::compose::{accountants, ComposedPld};
 use dp_playground::labs::dpsgd::{rdp_report, sigma_for_target, DpsgdParams};
 use dp_playground::link::query::Query;
 

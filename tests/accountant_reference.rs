@@ -16,10 +16,11 @@
 mod reference;
 
 use dp_playground::accounting::composition::optimal_homogeneous;
+use dp_playground::accounting::entry::parse_list;
 use dp_playground::accounting::pld::{dpsgd_epsilon, sigma_for_epsilon, DEFAULT_INTERVAL};
 use dp_playground::accounting::rdp::step_rdp;
 use dp_playground::accounting::rdp::tight::{epsilon_continuous, step_rdp_exact};
-use dp_playground::labs::compose::{parse_list, ComposedPld};
+use dp_playground::labs::compose::ComposedPld;
 use reference::*;
 
 #[test]

@@ -9,9 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::accounting::composition::optimal_homogeneous;
-use dp_playground::labs::compose::{
-    accountants, format_list, parse_list, ComposedPld, Entry, Item,
-};
+use dp_playground::accounting::entry::{format_list, parse_list, Entry, Item};
+use dp_playground::labs::compose::{accountants, ComposedPld};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

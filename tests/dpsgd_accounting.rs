@@ -115,7 +115,8 @@ fn pld_epsilon_never_below_and_within_two_percent_above_dp_accounting() {
 
 #[test]
 fn composition_of_gaussians_and_laplace_matches_dp_accounting() {
-    use dp_playground::labs::compose::{accountants, parse_list, ComposedPld};
+    use dp_playground::accounting::entry::parse_list;
+    use dp_playground::labs::compose::{accountants, ComposedPld};
     // dp_accounting 0.6.0: 10 × GaussianDpEvent(3) + 5 × LaplaceDpEvent(5), δ = 1e-5:
     // RdpAccountant 5.451019265845648, PLDAccountant 5.06076638255925.
     let items = parse_list("gauss:3*10,lap:0.2*5").unwrap();

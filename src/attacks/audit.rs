@@ -157,7 +157,7 @@ mod tests {
         // each audit may exceed it with probability ≤ 5%, so over 200 seeds at most ~25 may (a
         // binomial(200, 0.05) exceeds 25 with probability < 1e-6); in practice none do, as the attack
         // is far from optimal at ε's tail.
-        let exact = crate::labs::compose::Entry::Gaussian { sigma: 0.5 }.eps_for(1e-5);
+        let exact = crate::accounting::entry::Entry::Gaussian { sigma: 0.5 }.eps_for(1e-5);
         let (members, non) = (Normal::new(2.0, 1.0), Normal::new(0.0, 1.0));
         let (Ok(members), Ok(non)) = (members, non) else {
             panic!("normals")

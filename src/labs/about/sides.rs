@@ -1,6 +1,8 @@
 //! Which side every number on the page errs on: the About page's table. A privacy number that is
 //! neither exact nor a certified bound must say so; this list is where it does.
 
+use crate::labs::Lab;
+
 /// How a number relates to the truth it stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -29,8 +31,8 @@ impl Side {
 /// One number a lab shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NumberSide {
-    /// The lab (its `lab` key).
-    pub lab: &'static str,
+    /// The lab.
+    pub lab: Lab,
     /// The number as the page labels it.
     pub number: &'static str,
     /// Which side it errs on.
@@ -39,7 +41,7 @@ pub struct NumberSide {
     pub why: &'static str,
 }
 
-const fn n(lab: &'static str, number: &'static str, side: Side, why: &'static str) -> NumberSide {
+const fn n(lab: Lab, number: &'static str, side: Side, why: &'static str) -> NumberSide {
     NumberSide {
         lab,
         number,
@@ -50,33 +52,33 @@ const fn n(lab: &'static str, number: &'static str, side: Side, why: &'static st
 
 /// Every key number, by lab.
 pub const SIDES: &[NumberSide] = &[
-    n("rr", "p, q, e^ε", Side::Exact, "Closed forms, computed without overflow."),
-    n("rr", "estimate π̂ and the 95% interval", Side::Estimate, "Unbiased estimate; Wald interval (normal approximation with a plug-in standard error)."),
-    n("rr", "standard error (i.i.d. and fixed population)", Side::Exact, "Binomial and Poisson-binomial variances over the squared gap."),
-    n("rr", "spread over repeated surveys", Side::Estimate, "Monte Carlo from the link's seed."),
-    n("mechanisms", "δ(ε) of Laplace, Gaussian, truncated Laplace", Side::Exact, "Closed-form privacy profiles, in log space where δ is tiny."),
-    n("mechanisms", "analytic Gaussian σ", Side::Upper, "Bisection returns the upper end, with the evaluation's own rounding bound added."),
-    n("mechanisms", "classical and lecture σ", Side::Upper, "Proved only for ε ≤ 1 (the lab says so when ε > 1)."),
-    n("mechanisms", "many-queries error", Side::Estimate, "Monte Carlo from the seed."),
-    n("compose", "basic, advanced composition", Side::Upper, "Theorems applied in closed form to every count."),
-    n("compose", "optimal, k identical (Kairouz–Oh–Viswanath)", Side::Upper, "Exact for randomized response, an upper bound for any other (ε, δ) mechanism; rounded up."),
-    n("compose", "RDP and zCDP ε", Side::Upper, "Conversions of exact Rényi curves (fractional subsampled-Gaussian orders rounded up), minimised over every real order; the grid value beside it."),
-    n("compose", "PLD, certified upper", Side::Upper, "Connect-the-dots discretization dominates the true PLD; truncated mass counts at +∞ and the FFT's noise floor is added to every point."),
-    n("compose", "PLD, lower bound", Side::Lower, "Chords lowered below the convex profile; truncated mass dropped and the FFT's noise floor subtracted. Known slack: where a loss atom falls within h/1024 below a grid point, the lower ε can exceed the exact one by ~1e-8 relative (the upper bound is unaffected)."),
-    n("dpsgd", "ε, RDP accountant (any real order)", Side::Upper, "Exact integer-order sums; fractional orders by integration with twice its error estimate added; minimised over continuous α."),
-    n("dpsgd", "ε, RDP on dp_accounting's orders", Side::Upper, "Its grid of orders and its fractional-order series of |terms| (an upper bound, looser), for comparison."),
-    n("dpsgd", "ε, PLD (certified upper) and PLD lower bound", Side::Upper, "As in the composition lab: the exact ε lies between the two."),
-    n("dpsgd", "σ for the target ε (RDP and PLD)", Side::Upper, "The search only ever returns a σ whose certified ε was checked to meet the target (never overshoots)."),
-    n("dpsgd", "the lecture's scenarios", Side::Exact, "Closed forms, with the slides' typos corrected."),
-    n("attack", "β at α and the drawn curve (certified)", Side::Lower, "From the dominating PLD: the attacker's false-negative rate is never below it."),
-    n("attack", "β at α, optimistic", Side::Estimate, "From the dominated PLD; the exact curve lies between the two."),
-    n("attack", "TPR at FPR, advantage, posterior success", Side::Upper, "Read from the dominating PLD (advantage = δ(0))."),
-    n("attack", "σ for an advantage or TPR target", Side::Upper, "The search returns only σ's checked to meet the target."),
-    n("attack", "central-limit μ (Bu et al.)", Side::Estimate, "An approximation that can under-state the risk; drawn with a warning."),
-    n("attack", "audit ε", Side::Lower, "What the counts prove at the stated confidence (Clopper–Pearson)."),
-    n("wdp", "BDP, WDP and DP curves", Side::Estimate, "The paper's accountants as the spec states them, on a seeded synthetic run."),
-    n("tangent", "norm ranges", Side::Exact, "Certified lower and upper ends where no closed form exists (each side labelled)."),
-    n("tangent", "Monte Carlo and Langevin", Side::Estimate, "Shown with their simultaneous error."),
+    n(Lab::RandomizedResponse, "p, q, e^ε", Side::Exact, "Closed forms, computed without overflow."),
+    n(Lab::RandomizedResponse, "estimate π̂ and the 95% interval", Side::Estimate, "Unbiased estimate; Wald interval (normal approximation with a plug-in standard error)."),
+    n(Lab::RandomizedResponse, "standard error (i.i.d. and fixed population)", Side::Exact, "Binomial and Poisson-binomial variances over the squared gap."),
+    n(Lab::RandomizedResponse, "spread over repeated surveys", Side::Estimate, "Monte Carlo from the link's seed."),
+    n(Lab::Mechanisms, "δ(ε) of Laplace, Gaussian, truncated Laplace", Side::Exact, "Closed-form privacy profiles, in log space where δ is tiny."),
+    n(Lab::Mechanisms, "analytic Gaussian σ", Side::Upper, "Bisection returns the upper end, with the evaluation's own rounding bound added."),
+    n(Lab::Mechanisms, "classical and lecture σ", Side::Upper, "Proved only for ε ≤ 1 (the lab says so when ε > 1)."),
+    n(Lab::Mechanisms, "many-queries error", Side::Estimate, "Monte Carlo from the seed."),
+    n(Lab::Compose, "basic, advanced composition", Side::Upper, "Theorems applied in closed form to every count."),
+    n(Lab::Compose, "optimal, k identical (Kairouz–Oh–Viswanath)", Side::Upper, "Exact for randomized response, an upper bound for any other (ε, δ) mechanism; rounded up."),
+    n(Lab::Compose, "RDP and zCDP ε", Side::Upper, "Conversions of exact Rényi curves (fractional subsampled-Gaussian orders rounded up), minimised over every real order; the grid value beside it."),
+    n(Lab::Compose, "PLD, certified upper", Side::Upper, "Connect-the-dots discretization dominates the true PLD; truncated mass counts at +∞ and the FFT's noise floor is added to every point."),
+    n(Lab::Compose, "PLD, lower bound", Side::Lower, "Chords lowered below the convex profile; truncated mass dropped and the FFT's noise floor subtracted. Known slack: where a loss atom falls within h/1024 below a grid point, the lower ε can exceed the exact one by ~1e-8 relative (the upper bound is unaffected)."),
+    n(Lab::Dpsgd, "ε, RDP accountant (any real order)", Side::Upper, "Exact integer-order sums; fractional orders by integration with twice its error estimate added; minimised over continuous α."),
+    n(Lab::Dpsgd, "ε, RDP on dp_accounting's orders", Side::Upper, "Its grid of orders and its fractional-order series of |terms| (an upper bound, looser), for comparison."),
+    n(Lab::Dpsgd, "ε, PLD (certified upper) and PLD lower bound", Side::Upper, "As in the composition lab: the exact ε lies between the two."),
+    n(Lab::Dpsgd, "σ for the target ε (RDP and PLD)", Side::Upper, "The search only ever returns a σ whose certified ε was checked to meet the target (never overshoots)."),
+    n(Lab::Dpsgd, "the lecture's scenarios", Side::Exact, "Closed forms, with the slides' typos corrected."),
+    n(Lab::Attack, "β at α and the drawn curve (certified)", Side::Lower, "From the dominating PLD: the attacker's false-negative rate is never below it."),
+    n(Lab::Attack, "β at α, optimistic", Side::Estimate, "From the dominated PLD; the exact curve lies between the two."),
+    n(Lab::Attack, "TPR at FPR, advantage, posterior success", Side::Upper, "Read from the dominating PLD (advantage = δ(0))."),
+    n(Lab::Attack, "σ for an advantage or TPR target", Side::Upper, "The search returns only σ's checked to meet the target."),
+    n(Lab::Attack, "central-limit μ (Bu et al.)", Side::Estimate, "An approximation that can under-state the risk; drawn with a warning."),
+    n(Lab::Attack, "audit ε", Side::Lower, "What the counts prove at the stated confidence (Clopper–Pearson)."),
+    n(Lab::Wdp, "BDP, WDP and DP curves", Side::Estimate, "The paper's accountants as the spec states them, on a seeded synthetic run."),
+    n(Lab::Tangent, "norm ranges", Side::Exact, "Certified lower and upper ends where no closed form exists (each side labelled)."),
+    n(Lab::Tangent, "Monte Carlo and Langevin", Side::Estimate, "Shown with their simultaneous error."),
 ];
 
 #[cfg(test)]
@@ -88,7 +90,7 @@ mod tests {
     fn every_lab_with_numbers_is_listed() {
         for lab in Lab::ALL {
             if lab.key() != "about" {
-                assert!(SIDES.iter().any(|s| s.lab == lab.key()), "{}", lab.key());
+                assert!(SIDES.iter().any(|s| s.lab == lab), "{}", lab.key());
             }
         }
     }

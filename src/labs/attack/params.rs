@@ -1,7 +1,7 @@
 //! The attack lab's link (`?lab=attack&source=dpsgd&q=…`): what the mechanism is, where to read the
 //! curve, the calibration targets and an audit's counts. Bad values fall back with a notice.
 
-use crate::labs::compose::{format_list, parse_list, Item};
+use crate::accounting::entry::{format_list, parse_list, Item};
 use crate::labs::dpsgd::Neighbour;
 use crate::link::query::{
     fmt_f64, parse_number_in as number, parse_whole_in as whole, read_optional, read_param,

@@ -160,7 +160,7 @@ pub fn markdown(
     let sig = crate::labs::rr::share::sig;
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
     let mech = match &p.source {
-        Source::List(items) => crate::labs::compose::format_list(items),
+        Source::List(items) => crate::accounting::entry::format_list(items),
         Source::Dpsgd {
             q,
             sigma,

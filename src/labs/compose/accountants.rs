@@ -1,7 +1,7 @@
 //! Every accountant's ε for a composition list: closed forms, RDP, zCDP and the PLD from both sides.
 
-use super::Item;
 use crate::accounting::composition::{advanced, basic, optimal_homogeneous};
+use crate::accounting::entry::Item;
 use crate::accounting::pld::{
     Direction, EpsilonBand, Pld, Side, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS, MAX_POINTS_FINE,
     MIN_DELTA,

@@ -3,6 +3,7 @@
 //! every privacy profile must pass, and the two defects that shipped, pinned.
 
 use super::*;
+use crate::accounting::entry::*;
 use crate::mechanisms::hockey_stick_by_midpoint;
 
 /// Σ_j (P_j − e^ε Q_j)₊ over a finite output space: the definition, for discrete pairs.

@@ -1,6 +1,7 @@
 //! Tests of the composition lab's parsing, profiles and accountants.
 
 use super::*;
+use crate::accounting::entry::*;
 
 #[test]
 fn list_round_trips_and_rejects_nonsense() {

@@ -26,7 +26,7 @@ pub fn About() -> impl IntoView {
                     <thead><tr><th scope="col">"lab"</th><th scope="col">"number"</th><th scope="col">"errs on"</th><th scope="col">"why"</th></tr></thead>
                     <tbody>
                         {SIDES.iter().map(|s| view! {
-                            <tr><td>{s.lab}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
+                            <tr><td>{s.lab.key()}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>
@@ -34,14 +34,14 @@ pub fn About() -> impl IntoView {
             <h3>"Formulas and their sources"</h3>
             {Lab::ALL
                 .into_iter()
-                .filter(|lab| FORMULAS.iter().any(|f| f.lab == lab.key()))
+                .filter(|lab| FORMULAS.iter().any(|f| f.lab == lab))
                 .map(|lab| {
                     view! {
                         <h4>{lab.title()}</h4>
                         <dl class="formulas" data-testid=format!("formulas-{}", lab.key())>
                             {FORMULAS
                                 .iter()
-                                .filter(|f| f.lab == lab.key())
+                                .filter(|f| f.lab == lab)
                                 .map(|f| {
                                     view! {
                                         <dt>{f.name}</dt>

@@ -3,8 +3,8 @@
 use crate::labs::attack::use_attack;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use dp_playground::accounting::entry::format_list;
 use dp_playground::labs::attack::params::{AttackParams, Source};
-use dp_playground::labs::compose::format_list;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 

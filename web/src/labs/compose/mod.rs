@@ -11,10 +11,11 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::share_panel::SharePanel;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::entry::{format_list, parse_list};
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::compose::{
-    accountants, accountants_grid, format_list, parse_list, Accountants, ComposeParams, ComposedPld,
+    accountants, accountants_grid, Accountants, ComposeParams, ComposedPld,
 };
 use dp_playground::labs::Lab;
 use leptos::prelude::*;
