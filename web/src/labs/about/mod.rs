@@ -34,7 +34,7 @@ pub fn About() -> impl IntoView {
             <h3>"Formulas and their sources"</h3>
             {Lab::ALL
                 .into_iter()
-                .filter(|lab| FORMULAS.iter().any(|f| f.lab == lab))
+                .filter(|lab| FORMULAS.iter().any(|f| f.lab == *lab))
                 .map(|lab| {
                     view! {
                         <h4>{lab.title()}</h4>
