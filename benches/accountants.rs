@@ -15,6 +15,7 @@ use dp_playground::accounting::pld::{
 use dp_playground::labs::attack::params::AttackParams;
 use dp_playground::labs::compose::{accountants, ComposedPld};
 use dp_playground::labs::dpsgd::{rdp_report, sigma_for_target, DpsgdParams};
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Query;
 
 fn main() {

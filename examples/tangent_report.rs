@@ -2,6 +2,7 @@
 //! `cargo run --release --example tangent_report -- 'model=linear2d&loss=tangent&beta=5'`.
 
 use dp_playground::labs::tangent::{report, TangentParams};
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Query;
 use std::time::Instant;
 

@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use dp_playground::jobs::{run, Job, Update};
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Query;
 use std::fmt::Debug;
 
@@ -149,7 +150,7 @@ fn pieces() -> Vec<(String, String)> {
         add(&format!("compose {link} params"), show((&p, notices)));
         add(&format!("compose {link} accountants"), show(compose_lab::accountants(&p.list, p.delta)));
         add(&format!("compose {link} grid"), show(compose_lab::accountants_grid(&p.list, 1e-7)));
-        add(&format!("compose {link} pld"), job(Job::ComposePld(link.into())));
+        add(&format!("compose {link} pld"), job(Job::ComposePld(p.list.clone(), p.grid)));
     }
 
     // DP-SGD: the default (Abadi et al. MNIST), the long run, and the replace-one relation.
@@ -172,11 +173,11 @@ fn pieces() -> Vec<(String, String)> {
         );
         add(
             &format!("dpsgd {link} pld"),
-            job(Job::DpsgdPld(link.into())),
+            job(Job::DpsgdPld(p.pld_job())),
         );
         add(
             &format!("dpsgd {link} sigma job"),
-            job(Job::DpsgdSigma(link.into())),
+            job(Job::DpsgdSigma(p.clone())),
         );
     }
 
@@ -187,14 +188,15 @@ fn pieces() -> Vec<(String, String)> {
         "source=list&list=gauss:2*3,lap:1&delta=1e-6",
         "q=0.01&sigma=0.8&steps=1000&tp=80&fp=5&fn=20&tn=95",
     ] {
-        add(&format!("attack {link}"), job(Job::Attack(link.into())));
+        let (p, _) = dp_playground::labs::attack::params::AttackParams::from_query(&q(link));
+        add(&format!("attack {link}"), job(Job::Attack(p.clone())));
         add(
             &format!("attack {link} adv"),
-            job(Job::AttackCalibration(link.into(), Calibration::Advantage)),
+            job(Job::AttackCalibration(p.clone(), Calibration::Advantage)),
         );
         add(
             &format!("attack {link} tpr"),
-            job(Job::AttackCalibration(link.into(), Calibration::Tpr)),
+            job(Job::AttackCalibration(p.clone(), Calibration::Tpr)),
         );
     }
 
@@ -224,14 +226,14 @@ fn pieces() -> Vec<(String, String)> {
             add(
                 &format!("tangent {link} sweeps"),
                 job(Job::TangentSweeps {
-                    query: link.into(),
+                    params: Box::new(p.clone()),
                     report: Box::new(report.clone()),
                 }),
             );
             add(
                 &format!("tangent {link} langevin"),
                 job(Job::TangentLangevin {
-                    query: link.into(),
+                    params: Box::new(p.clone()),
                     report: Box::new(report),
                 }),
             );

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use statrs::distribution::{Beta, ContinuousCDF};
 
 /// An attack's confusion counts on members (tp, fn) and non-members (fp, tn).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// Members flagged as members.
     pub tp: u64,

@@ -1,19 +1,23 @@
-//! The heavy work the page hands to its web workers. A [`Job`] is data (the lab's link and what an
-//! earlier job produced), [`run`] does it to the end calling `emit` with each [`Update`] as it is ready,
+//! The heavy work the page hands to its web workers. A [`Job`] is data (the typed parameters it reads,
+//! parsed once on the page, and what an earlier job produced), [`run`] does it to the end calling `emit` with each [`Update`] as it is ready,
 //! and both cross the worker boundary as postcard bytes ([`encode`], [`decode`]): bit-exact for every
 //! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
 
+use crate::accounting::entry::Item;
+use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack_jobs, Calibrated, Calibration};
+use crate::labs::attack::params::AttackParams;
 use crate::labs::attack::report::AttackReport;
 use crate::labs::compose::jobs::compose_pld;
 use crate::labs::compose::ComposedPld;
+use crate::labs::dpsgd::jobs::PldJob;
 use crate::labs::dpsgd::jobs::{self as dpsgd_jobs, DpsgdUpdate};
+use crate::labs::dpsgd::DpsgdParams;
 use crate::labs::rr::{repetitions, Repetitions, RrParams};
 use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
 use crate::labs::tangent::parallel::{Columns, Plan};
 use crate::labs::tangent::{Report, TangentParams};
 use crate::labs::wdp::jobs::wdp_fig2;
-use crate::link::query::Query;
 use crate::mechanisms::many_queries::{simulate_max_errors, MaxErrorSimulation};
 use crate::wdp::synthetic::Curves;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -23,8 +27,8 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 pub enum Job {
     /// Tangent lab, first pass: the empirical risk at the parameters `from..to`.
     TangentRisk {
-        /// The lab's query string.
-        query: String,
+        /// The lab's parameters.
+        params: Box<TangentParams>,
         /// First parameter.
         from: usize,
         /// One past the last parameter.
@@ -32,8 +36,8 @@ pub enum Job {
     },
     /// Tangent lab, second pass: the norms' accumulators over the columns `from..to`.
     TangentColumns {
-        /// The lab's query string.
-        query: String,
+        /// The lab's parameters.
+        params: Box<TangentParams>,
         /// ln q from the first pass.
         log_q: Vec<f64>,
         /// First column.
@@ -45,8 +49,8 @@ pub enum Job {
     /// report, then run the sweeps and the grid Monte Carlo ([`sweeps_and_grid`]) in the same worker,
     /// which already holds the report.
     TangentFinish {
-        /// The lab's query string.
-        query: String,
+        /// The lab's parameters.
+        params: Box<TangentParams>,
         /// The whole risk.
         risk: Vec<f64>,
         /// ln q, as the column parts used it.
@@ -58,15 +62,15 @@ pub enum Job {
     /// Tangent lab: the sweeps and the grid Monte Carlo ([`sweeps_and_grid`]) for a report the page
     /// computed itself (an instance that fits in a frame, [`Plan::fits_on_page`]).
     TangentSweeps {
-        /// The lab's query string.
-        query: String,
+        /// The lab's parameters.
+        params: Box<TangentParams>,
         /// The report.
         report: Box<Report>,
     },
     /// Tangent lab: the Langevin chain for a report, beside the sweeps ([`langevin`]).
     TangentLangevin {
-        /// The lab's query string.
-        query: String,
+        /// The lab's parameters.
+        params: Box<TangentParams>,
         /// The report.
         report: Box<Report>,
     },
@@ -76,17 +80,17 @@ pub enum Job {
     ManyQueries(usize, u64),
     /// Randomized-response lab: the repeated surveys of a link whose repetitions do not fit on the
     /// page ([`crate::labs::rr::repetitions`]; up to 10⁷ binomial draws, 50 ms at K = 50, R = 1000).
-    RrRepetitions(String),
+    RrRepetitions(RrParams),
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`dpsgd_jobs::dpsgd_pld`]).
-    DpsgdPld(String),
+    DpsgdPld(PldJob),
     /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`dpsgd_jobs::dpsgd_sigma`]).
-    DpsgdSigma(String),
-    /// Composition lab: the composed PLD pair.
-    ComposePld(String),
+    DpsgdSigma(DpsgdParams),
+    /// Composition lab: the composed PLD pair of a list, on a grid (the link's δ is not read).
+    ComposePld(Vec<Item>, Option<f64>),
     /// Attack lab: the curve and risk numbers.
-    Attack(String),
+    Attack(AttackParams),
     /// Attack lab: one calibration.
-    AttackCalibration(String, Calibration),
+    AttackCalibration(AttackParams, Calibration),
     /// WDP lab: Figure 2's synthetic run from a seed.
     WdpFig2(u64),
 }
@@ -103,23 +107,23 @@ pub enum Update {
     /// Tangent lab: the report.
     TangentReport(Box<Report>),
     /// Mechanisms lab: the many-queries simulation, or why it was refused.
-    ManyQueries(Result<MaxErrorSimulation, String>),
+    ManyQueries(Result<MaxErrorSimulation>),
     /// Tangent lab: one result after the report.
     TangentExtra(Extra),
     /// Randomized-response lab: the repeated surveys, or why not.
-    RrRepetitions(Result<Repetitions, String>),
+    RrRepetitions(Result<Repetitions>),
     /// DP-SGD lab: a result.
     Dpsgd(DpsgdUpdate),
     /// Composition lab: the composed PLD pair, or why not.
-    ComposedPld(Result<Box<ComposedPld>, String>),
+    ComposedPld(Result<Box<ComposedPld>>),
     /// Attack lab: the report, or why not.
-    AttackReport(Result<Box<AttackReport>, String>),
+    AttackReport(Result<Box<AttackReport>>),
     /// Attack lab: a calibration (`None` for a list, which has no σ).
     Calibrated(Option<Calibrated>),
     /// WDP lab: steps done, in all, and the curves (panels × clipping on/off).
     WdpCurves(u32, u32, Vec<[Curves; 2]>),
     /// The job could not run (a refused link).
-    Error(String),
+    Error(Error),
     /// The job is over.
     Done,
 }
@@ -133,77 +137,63 @@ pub fn run(job: Job, emit: &mut dyn FnMut(Update)) {
     }
 }
 
-fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(), String> {
+fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
     match job {
-        Job::TangentRisk { query, from, to } => {
-            let (_, plan) = tangent_plan(&query)?;
+        Job::TangentRisk { params, from, to } => {
+            let plan = Plan::new(&params)?;
             let risk = plan.risk_part(from..to, &mut |done| emit(Update::Progress(done)));
             emit(Update::Risk(risk));
         }
         Job::TangentColumns {
-            query,
+            params,
             log_q,
             from,
             to,
         } => {
-            let (_, plan) = tangent_plan(&query)?;
+            let plan = Plan::new(&params)?;
             let columns = Columns::from_log_q(&plan, log_q);
             let part = columns.part(from..to, &mut |done| emit(Update::Progress(done)));
             emit(Update::NormsPart(encode(&part)));
         }
         Job::TangentFinish {
-            query,
+            params,
             risk,
             log_q,
             parts,
         } => {
-            let (p, plan) = tangent_plan(&query)?;
+            let plan = Plan::new(&params)?;
             let parts = parts
                 .iter()
                 .map(|b| decode(b.as_slice()))
-                .collect::<Result<Vec<_>, _>>()?;
+                .collect::<Result<Vec<_>>>()?;
             let report = plan.finish(risk, log_q, parts);
             emit(Update::TangentReport(Box::new(report.clone())));
-            sweeps_and_grid(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+            sweeps_and_grid(&params, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
-        Job::TangentSweeps { query, report } => {
-            let (p, _) = tangent_plan(&query)?;
-            sweeps_and_grid(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+        Job::TangentSweeps { params, report } => {
+            sweeps_and_grid(&params, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
-        Job::TangentLangevin { query, report } => {
-            let (p, _) = tangent_plan(&query)?;
-            langevin(&p, &report, &mut |e| emit(Update::TangentExtra(e)));
+        Job::TangentLangevin { params, report } => {
+            langevin(&params, &report, &mut |e| emit(Update::TangentExtra(e)));
         }
-        Job::ManyQueries(k_max, seed) => emit(Update::ManyQueries(
-            simulate_max_errors(k_max, seed).map_err(|e| e.to_string()),
-        )),
-        Job::RrRepetitions(query) => {
-            let (p, _) = RrParams::from_query(&Query::parse(&query));
-            emit(Update::RrRepetitions(
-                repetitions(&p).map_err(|e| e.to_string()),
-            ))
+        Job::ManyQueries(k_max, seed) => {
+            emit(Update::ManyQueries(simulate_max_errors(k_max, seed)))
         }
-        Job::DpsgdPld(query) => dpsgd_jobs::dpsgd_pld(&query, &mut |u| emit(Update::Dpsgd(u))),
-        Job::DpsgdSigma(query) => dpsgd_jobs::dpsgd_sigma(&query, &mut |u| emit(Update::Dpsgd(u))),
-        Job::ComposePld(query) => emit(Update::ComposedPld(compose_pld(&query).map(Box::new))),
-        Job::Attack(query) => emit(Update::AttackReport(
-            attack_jobs::attack(&query).map(Box::new),
-        )),
-        Job::AttackCalibration(query, which) => emit(Update::Calibrated(
-            attack_jobs::attack_calibration(&query, which),
+        Job::RrRepetitions(p) => emit(Update::RrRepetitions(repetitions(&p))),
+        Job::DpsgdPld(job) => dpsgd_jobs::dpsgd_pld(job, &mut |u| emit(Update::Dpsgd(u))),
+        Job::DpsgdSigma(p) => dpsgd_jobs::dpsgd_sigma(&p, &mut |u| emit(Update::Dpsgd(u))),
+        Job::ComposePld(list, grid) => {
+            emit(Update::ComposedPld(compose_pld(&list, grid).map(Box::new)))
+        }
+        Job::Attack(p) => emit(Update::AttackReport(attack_jobs::attack(&p).map(Box::new))),
+        Job::AttackCalibration(p, which) => emit(Update::Calibrated(
+            attack_jobs::attack_calibration(&p, which),
         )),
         Job::WdpFig2(seed) => wdp_fig2(seed, 5, &mut |done, total, curves| {
             emit(Update::WdpCurves(done, total, curves))
         }),
     }
     Ok(())
-}
-
-/// The tangent lab's parameters and plan from its query string.
-fn tangent_plan(query: &str) -> Result<(TangentParams, Plan), String> {
-    let (p, _) = TangentParams::from_query(&Query::parse(query));
-    let plan = Plan::new(&p).map_err(|e| e.to_string())?;
-    Ok((p, plan))
 }
 
 /// `value` as postcard bytes.
@@ -217,13 +207,17 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
 ///
 /// # Errors
 /// Bytes that are not an encoded `T` (a worker built from other sources than the page).
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("a worker message could not be read: {e}"))
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+    postcard::from_bytes(bytes).map_err(|e| Error::Wire {
+        reason: e.to_string(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::query::LinkParams;
+    use crate::link::query::Query;
 
     /// Runs `job` as a worker does (decoded from bytes, every update encoded and decoded) and checks
     /// that it ends with [`Update::Done`].
@@ -242,12 +236,13 @@ mod tests {
     fn tangent_jobs_give_the_one_thread_report() {
         let query = "lab=tangent&model=linear2d&n=40&wgrid=-3:3:15&samples=200";
         let p = TangentParams::from_query(&Query::parse(query)).0;
+        let params = || Box::new(p.clone());
         let whole = crate::labs::tangent::report(&p).unwrap();
         let m = 15 * 15;
         let mut risk = Vec::new();
         for (from, to) in [(0, 100), (100, 101), (101, m)] {
             for u in collect(Job::TangentRisk {
-                query: query.into(),
+                params: params(),
                 from,
                 to,
             }) {
@@ -261,7 +256,7 @@ mod tests {
         let mut parts = Vec::new();
         for r in columns.ranges() {
             let job = Job::TangentColumns {
-                query: query.into(),
+                params: params(),
                 log_q: columns.log_q.clone(),
                 from: r.start,
                 to: r.end,
@@ -273,7 +268,7 @@ mod tests {
             }
         }
         let out = collect(Job::TangentFinish {
-            query: query.into(),
+            params: params(),
             risk,
             log_q: columns.log_q.clone(),
             parts,
@@ -287,13 +282,13 @@ mod tests {
         assert!(grid(&out).is_some());
         // A report the page computed itself gets the same sweeps and Monte Carlo.
         let sweeps = collect(Job::TangentSweeps {
-            query: query.into(),
+            params: params(),
             report: Box::new(whole.clone()),
         });
         assert_eq!(grid(&sweeps), grid(&out));
         assert_eq!(&sweeps[..], &out[1..]);
         let out = collect(Job::TangentLangevin {
-            query: query.into(),
+            params: params(),
             report: Box::new(whole),
         });
         assert!(out
@@ -305,8 +300,11 @@ mod tests {
     /// direct calls'.
     #[test]
     fn accountant_jobs_round_trip() {
-        let dpsgd = "n=60000&batch=600&sigma=1.1&epochs=2&delta=1e-5&target_eps=1";
-        let out = collect(Job::DpsgdPld(dpsgd.into()));
+        let dpsgd = DpsgdParams::from_query(&Query::parse(
+            "n=60000&batch=600&sigma=1.1&epochs=2&delta=1e-5&target_eps=1",
+        ))
+        .0;
+        let out = collect(Job::DpsgdPld(dpsgd.pld_job()));
         assert!(
             matches!(&out[0], Update::Dpsgd(DpsgdUpdate::Pld(Ok(b))) if b.upper >= b.lower && b.lower > 0.0)
         );
@@ -315,21 +313,21 @@ mod tests {
             .filter(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::CurvePoint(..))))
             .count();
         assert_eq!(points, dpsgd_jobs::CURVE_FRACTIONS.len());
-        let out = collect(Job::DpsgdSigma(dpsgd.into()));
+        let out = collect(Job::DpsgdSigma(dpsgd));
         assert!(out
             .iter()
             .any(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::SigmaPld(Ok(s))) if *s > 0.0)));
-        let list = "list=gauss:3*10,lap:0.2*5&delta=1e-5";
-        let out = collect(Job::ComposePld(list.into()));
-        let want = compose_pld(list).unwrap();
+        let list = crate::accounting::entry::parse_list("gauss:3*10,lap:0.2*5").unwrap();
+        let out = collect(Job::ComposePld(list.clone(), None));
+        let want = compose_pld(&list, None).unwrap();
         assert!(matches!(&out[0], Update::ComposedPld(Ok(c)) if **c == want));
-        let attack = "source=dpsgd&q=0.01&sigma=1&steps=100&delta=1e-5&alpha=0.01";
-        let out = collect(Job::Attack(attack.into()));
+        let attack = AttackParams::from_query(&Query::parse(
+            "source=dpsgd&q=0.01&sigma=1&steps=100&delta=1e-5&alpha=0.01",
+        ))
+        .0;
+        let out = collect(Job::Attack(attack.clone()));
         assert!(matches!(&out[0], Update::AttackReport(Ok(_))));
-        let out = collect(Job::AttackCalibration(
-            attack.into(),
-            Calibration::Advantage,
-        ));
+        let out = collect(Job::AttackCalibration(attack, Calibration::Advantage));
         assert!(matches!(
             &out[0],
             Update::Calibrated(Some(Calibrated {
@@ -338,7 +336,7 @@ mod tests {
             }))
         ));
         let out = collect(Job::AttackCalibration(
-            "source=list&list=gauss:2".into(),
+            AttackParams::from_query(&Query::parse("source=list&list=gauss:2")).0,
             Calibration::Tpr,
         ));
         assert_eq!(out[0], Update::Calibrated(None));
@@ -348,11 +346,11 @@ mod tests {
             Update::ManyQueries(Ok(simulate_max_errors(1000, 7).unwrap()))
         );
         let refused = collect(Job::ManyQueries(0, 7));
-        assert!(matches!(&refused[0], Update::ManyQueries(Err(e)) if e.contains("kmax")));
+        assert!(matches!(&refused[0], Update::ManyQueries(Err(e)) if e.parameter() == "kmax"));
         // The worker's repetitions, through the message encoding, are the page's own.
         let query = "k=50&reps=1000&n=1000000&seed=3";
-        let out = collect(Job::RrRepetitions(query.into()));
         let (p, _) = RrParams::from_query(&Query::parse(query));
+        let out = collect(Job::RrRepetitions(p.clone()));
         let want = repetitions(&p).unwrap();
         assert_eq!(out[0], Update::RrRepetitions(Ok(want)));
         let out = collect(Job::WdpFig2(1));

@@ -225,6 +225,156 @@ pub fn read_optional<T>(
     }
 }
 
+/// An interval (lo, hi] or (lo, hi) a number key must lie in: the lower end is always excluded (every
+/// range in the playground starts above a bound: ε > 0, δ > 0, σ > 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Within {
+    lo: f64,
+    hi: f64,
+    hi_included: bool,
+}
+
+impl Within {
+    /// (lo, hi].
+    pub const fn up_to(lo: f64, hi: f64) -> Self {
+        Within {
+            lo,
+            hi,
+            hi_included: true,
+        }
+    }
+
+    /// (lo, hi).
+    pub const fn below(lo: f64, hi: f64) -> Self {
+        Within {
+            lo,
+            hi,
+            hi_included: false,
+        }
+    }
+}
+
+/// Reads a lab's keys, collecting a [`Notice`] for each value it refuses: the compact form of
+/// [`read_param`] every parameters type uses (`r.number("delta", d.delta, Within::below(0.0, 1.0))`).
+pub struct Reader<'q> {
+    query: &'q Query,
+    notices: Vec<Notice>,
+}
+
+impl<'q> Reader<'q> {
+    /// A reader of `query` with no notices yet.
+    pub fn new(query: &'q Query) -> Self {
+        Reader {
+            query,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The query being read (for a key another key's value constrains).
+    pub fn query(&self) -> &'q Query {
+        self.query
+    }
+
+    /// A number in `range`, or `default` (with a notice when the value was bad).
+    pub fn number(&mut self, key: &'static str, default: f64, range: Within) -> f64 {
+        let Within {
+            lo,
+            hi,
+            hi_included,
+        } = range;
+        let parse = |s: &str| parse_number_in(key, s, lo, hi, hi_included);
+        read_param(self.query, key, default, parse, &mut self.notices)
+    }
+
+    /// A whole number in [lo, hi] (also written `1e6`), or `default`.
+    pub fn whole(&mut self, key: &'static str, default: u64, lo: u64, hi: u64) -> u64 {
+        let parse = |s: &str| parse_whole_in(key, s, lo, hi);
+        read_param(self.query, key, default, parse, &mut self.notices)
+    }
+
+    /// An optional number in `range`: absent or bad gives `None` (bad with a notice ending `instead`).
+    pub fn optional_number(
+        &mut self,
+        key: &'static str,
+        range: Within,
+        instead: &str,
+    ) -> Option<f64> {
+        let Within {
+            lo,
+            hi,
+            hi_included,
+        } = range;
+        let parse = |s: &str| parse_number_in(key, s, lo, hi, hi_included);
+        read_optional(self.query, key, parse, instead, &mut self.notices)
+    }
+
+    /// An optional value with its own parser: absent or bad gives `None` (bad with a notice ending
+    /// `instead`).
+    pub fn optional<T>(
+        &mut self,
+        key: &str,
+        parse: impl Fn(&str) -> Result<T>,
+        instead: &str,
+    ) -> Option<T> {
+        read_optional(self.query, key, parse, instead, &mut self.notices)
+    }
+
+    /// An optional whole number in [lo, hi].
+    pub fn optional_whole(
+        &mut self,
+        key: &'static str,
+        lo: u64,
+        hi: u64,
+        instead: &str,
+    ) -> Option<u64> {
+        let parse = |s: &str| parse_whole_in(key, s, lo, hi);
+        read_optional(self.query, key, parse, instead, &mut self.notices)
+    }
+
+    /// Any value with its own parser (a choice, a list, a seed), or `default`.
+    pub fn parse<T: Clone + std::fmt::Display>(
+        &mut self,
+        key: &str,
+        default: T,
+        parse: impl Fn(&str) -> Result<T>,
+    ) -> T {
+        read_param(self.query, key, default, parse, &mut self.notices)
+    }
+
+    /// [`Reader::parse`] for values whose link text is not their `Display` (`show` prints the default).
+    pub fn parse_with<T: Clone>(
+        &mut self,
+        key: &str,
+        default: T,
+        show: impl Fn(&T) -> String,
+        parse: impl Fn(&str) -> Result<T>,
+    ) -> T {
+        read_param_with(self.query, key, default, show, parse, &mut self.notices)
+    }
+
+    /// Adds a notice of the reader's own (a value that is fine alone but not with another).
+    pub fn notice(&mut self, key: &str, message: String) {
+        self.notices.push(Notice {
+            key: key.to_owned(),
+            message,
+        });
+    }
+
+    /// The parameters read, with every notice.
+    pub fn finish<T>(self, value: T) -> (T, Vec<Notice>) {
+        (value, self.notices)
+    }
+}
+
+/// A lab's parameters: read from the link (never failing: a bad value falls back with a notice) and
+/// printed back. The link is the single source of truth, so `from_query(to_query(p)) == p`.
+pub trait LinkParams: Sized {
+    /// Reads the lab's keys.
+    fn from_query(query: &Query) -> (Self, Vec<Notice>);
+    /// Prints every key, `lab=…` first.
+    fn to_query(&self) -> Query;
+}
+
 /// Prints an `f64` as the shortest decimal that reads back to the same value (Rust's `Display`).
 pub fn fmt_f64(x: f64) -> String {
     format!("{x}")

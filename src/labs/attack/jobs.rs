@@ -4,16 +4,15 @@
 use super::params::{AttackParams, Source};
 use super::report::{report as attack_report, AttackReport};
 use crate::accounting::pld::{dpsgd_epsilon, Goal, SigmaSearch, DEFAULT_INTERVAL};
-use crate::link::query::Query;
+use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
 /// The attack lab's report (curve and risk numbers).
 ///
 /// # Errors
 /// A mechanism the PLD cannot compose.
-pub fn attack(query: &str) -> Result<AttackReport, String> {
-    let (p, _) = AttackParams::from_query(&Query::parse(query));
-    attack_report(&p).map_err(|e| e.to_string())
+pub fn attack(p: &AttackParams) -> Result<AttackReport> {
+    attack_report(p)
 }
 
 /// Which attack-lab calibration.
@@ -29,20 +28,19 @@ pub enum Calibration {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Calibrated {
     /// The σ found, or why not.
-    pub sigma: Result<f64, String>,
+    pub sigma: Result<f64>,
     /// ε at δ for that σ (advantage calibration only).
     pub eps_at_sigma: Option<f64>,
 }
 
 /// One attack-lab calibration (nothing for lists: `None`).
-pub fn attack_calibration(query: &str, which: Calibration) -> Option<Calibrated> {
-    let (p, _) = AttackParams::from_query(&Query::parse(query));
+pub fn attack_calibration(p: &AttackParams, which: Calibration) -> Option<Calibrated> {
     let Source::Dpsgd {
         q,
         sigma,
         steps,
         neighbour,
-    } = p.source
+    } = p.source.clone()
     else {
         return None;
     };
@@ -52,8 +50,7 @@ pub fn attack_calibration(query: &str, which: Calibration) -> Option<Calibrated>
         Calibration::Tpr => (Goal::TprAtFpr { alpha: p.alpha }, p.target_tpr),
     };
     let found = SigmaSearch::for_goal(q, steps, goal, target, DEFAULT_INTERVAL, sigma / f)
-        .and_then(|s| s.run())
-        .map_err(|e| e.to_string());
+        .and_then(|s| s.run());
     let eps_at_sigma = match (&found, which) {
         (Ok(s), Calibration::Advantage) => {
             dpsgd_epsilon(q, *s, steps, p.delta, DEFAULT_INTERVAL).ok()

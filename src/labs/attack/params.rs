@@ -3,13 +3,10 @@
 
 use crate::accounting::entry::{format_list, parse_list, Item};
 use crate::labs::dpsgd::Neighbour;
-use crate::link::query::{
-    fmt_f64, parse_number_in as number, parse_whole_in as whole, read_optional, read_param,
-    read_param_with, Notice, Query,
-};
+use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 
 /// Where the privacy loss comes from.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Source {
     /// A composition list, in the composition lab's syntax.
     List(Vec<Item>),
@@ -30,7 +27,7 @@ pub enum Source {
 pub use crate::attacks::audit::Counts;
 
 /// Everything an attack link holds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttackParams {
     /// The mechanism.
     pub source: Source,
@@ -75,19 +72,38 @@ impl Default for AttackParams {
     }
 }
 
-impl AttackParams {
-    /// Reads every key; never fails (a bad value falls back to its default with a notice).
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+/// The attack lab's link for a composition list at δ (from the composition lab).
+pub fn link_for_list(items: &[Item], delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::List(items.to_vec()),
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
+/// The attack lab's link for a DP-SGD run at δ (from the DP-SGD lab).
+pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delta: f64) -> String {
+    let p = AttackParams {
+        source: Source::Dpsgd {
+            q,
+            sigma,
+            steps,
+            neighbour,
+        },
+        delta,
+        ..AttackParams::default()
+    };
+    p.to_query().to_query_string()
+}
+
+impl LinkParams for AttackParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
         let d = AttackParams::default();
-        let mut notices = Vec::new();
-        let nn = &mut notices;
+        let mut r = Reader::new(query);
         let (dq, ds, dt, dn) = ABADI;
-        let kind = read_param_with(
-            query,
-            "source",
-            "dpsgd".to_string(),
-            String::clone,
-            |s| match s.trim().to_ascii_lowercase().as_str() {
+        let kind = r.parse_with("source", "dpsgd".to_string(), String::clone, |s| {
+            match s.trim().to_ascii_lowercase().as_str() {
                 "dpsgd" => Ok("dpsgd".to_string()),
                 "list" => Ok("list".to_string()),
                 _ => Err(crate::error::Error::invalid(
@@ -95,120 +111,53 @@ impl AttackParams {
                     s,
                     "must be list or dpsgd",
                 )),
-            },
-            nn,
-        );
+            }
+        });
         let source = if kind == "list" {
             let default = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default();
-            let list = read_param_with(query, "list", default, |l| format_list(l), parse_list, nn);
+            let list = r.parse_with("list", default, |l| format_list(l), parse_list);
             Source::List(list)
         } else {
             Source::Dpsgd {
-                q: read_param(query, "q", dq, |s| number("q", s, 0.0, 1.0, true), nn),
-                sigma: read_param(
-                    query,
-                    "sigma",
-                    ds,
-                    |s| number("sigma", s, 0.0, 1e4, false),
-                    nn,
-                ),
-                steps: read_param(
-                    query,
-                    "steps",
-                    dt,
-                    |s| whole("steps", s, 1, crate::labs::dpsgd::MAX_STEPS),
-                    nn,
-                ),
-                neighbour: read_param(query, "neighbour", dn, Neighbour::parse, nn),
+                q: r.number("q", dq, Within::up_to(0.0, 1.0)),
+                sigma: r.number("sigma", ds, Within::below(0.0, 1e4)),
+                steps: r.whole("steps", dt, 1, crate::labs::dpsgd::MAX_STEPS),
+                neighbour: r.parse("neighbour", dn, Neighbour::parse),
             }
         };
-        let delta = read_param(
-            query,
-            "delta",
-            d.delta,
-            |s| number("delta", s, 0.0, 1.0, false),
-            nn,
-        );
-        let alpha = read_param(
-            query,
-            "alpha",
-            d.alpha,
-            |s| number("alpha", s, 0.0, 1.0, false),
-            nn,
-        );
-        let prior = read_param(
-            query,
-            "prior",
-            d.prior,
-            |s| number("prior", s, 0.0, 1.0, false),
-            nn,
-        );
-        let target_adv = read_param(
-            query,
-            "target_adv",
-            d.target_adv,
-            |s| number("target_adv", s, 0.0, 1.0, false),
-            nn,
-        );
-        let target_tpr = read_param(
-            query,
-            "target_tpr",
-            d.target_tpr,
-            |s| number("target_tpr", s, 0.0, 1.0, false),
-            nn,
-        );
-        let conf = read_param(
-            query,
-            "conf",
-            d.conf,
-            |s| number("conf", s, 0.0, 1.0, false),
-            nn,
-        );
-        let count = |key: &'static str, nn: &mut Vec<Notice>| {
-            read_optional(
-                query,
-                key,
-                |s| whole(key, s, 0, 1_000_000_000_000),
-                "leaving the audit out",
-                nn,
-            )
+        let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
+        let alpha = r.number("alpha", d.alpha, Within::below(0.0, 1.0));
+        let prior = r.number("prior", d.prior, Within::below(0.0, 1.0));
+        let target_adv = r.number("target_adv", d.target_adv, Within::below(0.0, 1.0));
+        let target_tpr = r.number("target_tpr", d.target_tpr, Within::below(0.0, 1.0));
+        let conf = r.number("conf", d.conf, Within::below(0.0, 1.0));
+        let mut count = |key: &'static str| {
+            r.optional_whole(key, 0, 1_000_000_000_000, "leaving the audit out")
         };
-        let (tp, fn_, fp, tn) = (
-            count("tp", nn),
-            count("fn", nn),
-            count("fp", nn),
-            count("tn", nn),
-        );
+        let (tp, fn_, fp, tn) = (count("tp"), count("fn"), count("fp"), count("tn"));
         let counts = match (tp, fn_, fp, tn) {
             (Some(tp), Some(fn_), Some(fp), Some(tn)) if tp + fn_ > 0 && fp + tn > 0 => {
                 Some(Counts { tp, fn_, fp, tn })
             }
             (None, None, None, None) => None,
             _ => {
-                nn.push(Notice {
-                    key: "tp".into(),
-                    message: "An audit needs tp, fn, fp and tn, with at least one member and one non-member; leaving it out.".into(),
-                });
+                r.notice("tp", "An audit needs tp, fn, fp and tn, with at least one member and one non-member; leaving it out.".into());
                 None
             }
         };
-        (
-            AttackParams {
-                source,
-                delta,
-                alpha,
-                prior,
-                target_adv,
-                target_tpr,
-                counts,
-                conf,
-            },
-            notices,
-        )
+        r.finish(AttackParams {
+            source,
+            delta,
+            alpha,
+            prior,
+            target_adv,
+            target_tpr,
+            counts,
+            conf,
+        })
     }
 
-    /// Prints every key, `lab=attack` first.
-    pub fn to_query(&self) -> Query {
+    fn to_query(&self) -> Query {
         let mut q = Query::default().with("lab", "attack");
         match &self.source {
             Source::List(items) => {
@@ -245,31 +194,6 @@ impl AttackParams {
         }
         q
     }
-}
-
-/// The attack lab's link for a composition list at δ (from the composition lab).
-pub fn link_for_list(items: &[Item], delta: f64) -> String {
-    let p = AttackParams {
-        source: Source::List(items.to_vec()),
-        delta,
-        ..AttackParams::default()
-    };
-    p.to_query().to_query_string()
-}
-
-/// The attack lab's link for a DP-SGD run at δ (from the DP-SGD lab).
-pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delta: f64) -> String {
-    let p = AttackParams {
-        source: Source::Dpsgd {
-            q,
-            sigma,
-            steps,
-            neighbour,
-        },
-        delta,
-        ..AttackParams::default()
-    };
-    p.to_query().to_query_string()
 }
 
 #[cfg(test)]

@@ -202,6 +202,7 @@ pub fn markdown(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::query::LinkParams;
     use crate::link::query::Query;
 
     #[test]

@@ -1,13 +1,14 @@
 //! The composition lab's background work: the composed PLD pair.
 
-use super::{ComposeParams, ComposedPld};
-use crate::link::query::Query;
+use super::ComposedPld;
+use crate::accounting::entry::Item;
+use crate::error::Result;
 
-/// The composition lab's PLD pair for the link's list and grid.
+/// The composition lab's PLD pair for a list and grid (the link's δ is not read: the pair serves
+/// every δ).
 ///
 /// # Errors
 /// A list the PLD cannot compose (the message the page shows).
-pub fn compose_pld(query: &str) -> Result<ComposedPld, String> {
-    let (p, _) = ComposeParams::from_query(&Query::parse(query));
-    ComposedPld::with_grid(&p.list, p.grid).map_err(|e| e.to_string())
+pub fn compose_pld(list: &[Item], grid: Option<f64>) -> Result<ComposedPld> {
+    ComposedPld::with_grid(list, grid)
 }

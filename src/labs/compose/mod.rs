@@ -14,10 +14,10 @@ pub use accountants::{accountants, accountants_grid, Accountants, ComposedPld};
 
 use crate::accounting::entry::{format_list, parse_list, Item};
 
-use crate::link::query::{fmt_f64, read_param, Notice, Query};
+use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 
 /// The lab's parameters.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ComposeParams {
     /// The mechanisms.
     pub list: Vec<Item>,
@@ -36,38 +36,19 @@ impl std::fmt::Display for ListText {
     }
 }
 
-impl ComposeParams {
-    /// Reads `list`, `delta` and `grid`; never fails.
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let mut notices = Vec::new();
+impl LinkParams for ComposeParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let mut r = Reader::new(query);
         let default = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default();
-        let list = read_param(
-            query,
-            "list",
-            ListText(default),
-            |s| parse_list(s).map(ListText),
-            &mut notices,
-        )
-        .0;
-        let delta = read_param(
-            query,
-            "delta",
-            1e-5,
-            |s| crate::link::query::parse_number_in("delta", s, 0.0, 1.0, false),
-            &mut notices,
-        );
-        let grid = crate::link::query::read_optional(
-            query,
-            "grid",
-            |s| crate::link::query::parse_number_in("grid", s, 1e-7, 0.1, true),
-            "using the default grid",
-            &mut notices,
-        );
-        (ComposeParams { list, delta, grid }, notices)
+        let list = r
+            .parse("list", ListText(default), |s| parse_list(s).map(ListText))
+            .0;
+        let delta = r.number("delta", 1e-5, Within::below(0.0, 1.0));
+        let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
+        r.finish(ComposeParams { list, delta, grid })
     }
 
-    /// Prints the query.
-    pub fn to_query(&self) -> Query {
+    fn to_query(&self) -> Query {
         let mut q = Query::default()
             .with("lab", "compose")
             .with("list", format_list(&self.list))

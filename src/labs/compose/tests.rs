@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::accounting::entry::*;
+use crate::link::query::LinkParams;
 
 #[test]
 fn list_round_trips_and_rejects_nonsense() {

@@ -10,10 +10,7 @@ use crate::accounting::rdp::{
 };
 use crate::accounting::zcdp::rho_for_approx_dp;
 use crate::error::{Error, Result};
-use crate::link::query::{
-    fmt_f64, parse_number_in as number, parse_whole_in as whole, read_optional, read_param, Notice,
-    Query,
-};
+use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 use crate::numerics::roots::{try_bisect, Split, Until};
 use std::cmp::Ordering::Greater;
 
@@ -21,7 +18,7 @@ use std::cmp::Ordering::Greater;
 pub const MAX_STEPS: u64 = 10_000_000;
 
 /// Which data sets are neighbours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Neighbour {
     /// One record added or removed (the accountants' native relation).
     AddRemove,
@@ -70,7 +67,7 @@ impl std::fmt::Display for Neighbour {
 }
 
 /// Everything a DP-SGD link holds. `q` and `steps`, when present, override batch/n and epochs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DpsgdParams {
     /// Data set size n.
     pub n: u64,
@@ -132,64 +129,22 @@ impl DpsgdParams {
     pub fn effective_sigma(&self) -> f64 {
         self.sigma / self.neighbour.factor()
     }
+}
 
-    /// Reads the lab's keys; never fails (bad values fall back with a notice).
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+impl LinkParams for DpsgdParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
         let d = DpsgdParams::default();
-        let mut notices = Vec::new();
-        let nn = &mut notices;
-        let n = read_param(query, "n", d.n, |s| whole("n", s, 1, 10_000_000_000), nn);
-        let batch = read_param(query, "batch", d.batch, |s| whole("batch", s, 1, n), nn);
-        let q = read_optional(
-            query,
-            "q",
-            |s| number("q", s, 0.0, 1.0, true),
-            "ignoring it",
-            nn,
-        );
-        let sigma = read_param(
-            query,
-            "sigma",
-            d.sigma,
-            |s| number("sigma", s, 0.0, 1e4, false),
-            nn,
-        );
-        let epochs = read_param(
-            query,
-            "epochs",
-            d.epochs,
-            |s| number("epochs", s, 0.0, 1e7, false),
-            nn,
-        );
-        let steps = read_optional(
-            query,
-            "steps",
-            |s| whole("steps", s, 1, MAX_STEPS),
-            "ignoring it",
-            nn,
-        );
-        let delta = read_param(
-            query,
-            "delta",
-            d.delta,
-            |s| number("delta", s, 0.0, 1.0, false),
-            nn,
-        );
-        let target_eps = read_param(
-            query,
-            "target_eps",
-            d.target_eps,
-            |s| number("target_eps", s, 0.0, 1e3, false),
-            nn,
-        );
-        let neighbour = read_param(query, "neighbour", d.neighbour, Neighbour::parse, nn);
-        let grid = read_optional(
-            query,
-            "grid",
-            |s| number("grid", s, 1e-7, 0.1, true),
-            "using the default grid",
-            nn,
-        );
+        let mut r = Reader::new(query);
+        let n = r.whole("n", d.n, 1, 10_000_000_000);
+        let batch = r.whole("batch", d.batch, 1, n);
+        let q = r.optional_number("q", Within::up_to(0.0, 1.0), "ignoring it");
+        let sigma = r.number("sigma", d.sigma, Within::below(0.0, 1e4));
+        let epochs = r.number("epochs", d.epochs, Within::below(0.0, 1e7));
+        let steps = r.optional_whole("steps", 1, MAX_STEPS, "ignoring it");
+        let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
+        let target_eps = r.number("target_eps", d.target_eps, Within::below(0.0, 1e3));
+        let neighbour = r.parse("neighbour", d.neighbour, Neighbour::parse);
+        let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
         let mut p = DpsgdParams {
             n,
             batch,
@@ -203,21 +158,20 @@ impl DpsgdParams {
             grid,
         };
         if p.steps.is_none() && p.epochs / p.rate() > MAX_STEPS as f64 {
-            notices.push(Notice {
-                key: "epochs".into(),
-                message: format!(
+            r.notice(
+                "epochs",
+                format!(
                     "{} epochs at q = {} exceed {MAX_STEPS} steps; using {MAX_STEPS} steps.",
                     fmt_f64(p.epochs),
                     fmt_f64(p.rate())
                 ),
-            });
+            );
             p.steps = Some(MAX_STEPS);
         }
-        (p, notices)
+        r.finish(p)
     }
 
-    /// Prints every key, `lab=dpsgd` first.
-    pub fn to_query(&self) -> Query {
+    fn to_query(&self) -> Query {
         let mut q = Query::default()
             .with("lab", "dpsgd")
             .with("n", self.n.to_string())

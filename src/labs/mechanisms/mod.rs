@@ -294,6 +294,7 @@ pub fn many_queries(p: &MechParams, sim: &MaxErrorSimulation) -> Result<ManyQuer
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::query::LinkParams;
     use crate::link::query::Query;
     use crate::mechanisms::many_queries::simulate_max_errors;
 

@@ -2,8 +2,8 @@
 
 use crate::error::{Error, Result};
 use crate::link::query::{
-    fmt_f64, parse_number, parse_number_in, parse_seed, parse_whole_in, read_optional, read_param,
-    Notice, Query,
+    fmt_f64, parse_number, parse_number_in, parse_seed, parse_whole_in, LinkParams, Notice, Query,
+    Reader,
 };
 use crate::mechanisms::exponential::{MAX_CANDIDATES, MAX_SCORE};
 use crate::mechanisms::many_queries::MAX_K;
@@ -160,112 +160,6 @@ impl MechParams {
     pub fn bad_eps(&self) -> f64 {
         self.bad_eps.unwrap_or(self.eps)
     }
-
-    /// Reads the lab's keys; never fails. Each bad value falls back to its default with a notice.
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let d = MechParams::default();
-        let mut notices = Vec::new();
-        let n = &mut notices;
-        let mech = read_param(query, "mech", d.mech, Mechanism::parse, n);
-        let eps = read_param(
-            query,
-            "eps",
-            d.eps,
-            |s| in_range("eps", s, 0.0, MAX_EPS, false),
-            n,
-        );
-        let delta = read_param(
-            query,
-            "delta",
-            d.delta,
-            |s| in_range("delta", s, 0.0, 1.0, true),
-            n,
-        );
-        let sens = read_param(
-            query,
-            "sens",
-            d.sens,
-            |s| in_range("sens", s, 0.0, MAX_SENS, false),
-            n,
-        );
-        let sigma = read_optional(
-            query,
-            "sigma",
-            |s| in_range("sigma", s, 0.0, 1e200, false),
-            CALIBRATED,
-            n,
-        );
-        let scale = read_optional(
-            query,
-            "scale",
-            |s| in_range("scale", s, 0.0, 1e200, false),
-            CALIBRATED,
-            n,
-        );
-        let bad_eps = read_optional(
-            query,
-            "bad_eps",
-            |s| in_range_closed("bad_eps", s, 0.0, MAX_EPS),
-            CALIBRATED,
-            n,
-        );
-        let draws = read_param(
-            query,
-            "draws",
-            d.draws,
-            |s| whole_in("draws", s, 1, MAX_DRAWS),
-            n,
-        );
-        let seed = read_param(query, "seed", d.seed, parse_seed, n);
-        let cands = read_param(
-            query,
-            "cands",
-            CandidateList(d.cands),
-            |s| parse_candidates(s).map(CandidateList),
-            n,
-        )
-        .0;
-        let kmax = read_param(query, "kmax", d.kmax, |s| whole_in("kmax", s, 2, MAX_K), n);
-        (
-            MechParams {
-                mech,
-                eps,
-                delta,
-                sens,
-                sigma,
-                scale,
-                bad_eps,
-                draws,
-                seed,
-                cands,
-                kmax,
-            },
-            notices,
-        )
-    }
-
-    /// Prints every key that differs from "computed" (σ, scale and bad_eps only when set), `lab` first.
-    pub fn to_query(&self) -> Query {
-        let mut q = Query::default()
-            .with("lab", "mechanisms")
-            .with("mech", self.mech.key())
-            .with("eps", fmt_f64(self.eps))
-            .with("delta", fmt_f64(self.delta))
-            .with("sens", fmt_f64(self.sens));
-        for (key, value) in [
-            ("sigma", self.sigma),
-            ("scale", self.scale),
-            ("bad_eps", self.bad_eps),
-        ] {
-            if let Some(v) = value {
-                q.set(key, fmt_f64(v));
-            }
-        }
-        q.with("draws", self.draws.to_string())
-            .with("seed", self.seed.to_string())
-            .with("cands", format_candidates(&self.cands))
-            .with("kmax", self.kmax.to_string())
-    }
 }
 
 /// Parses `name:score,name:score` (or bare scores, named by position).
@@ -342,6 +236,77 @@ fn in_range_closed(name: &'static str, s: &str, lo: f64, hi: f64) -> Result<f64>
 
 fn whole_in(name: &'static str, s: &str, lo: usize, hi: usize) -> Result<usize> {
     parse_whole_in(name, s, lo as u64, hi as u64).map(|v| v as usize)
+}
+
+impl LinkParams for MechParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = MechParams::default();
+        let mut r = Reader::new(query);
+        let mech = r.parse("mech", d.mech, Mechanism::parse);
+        let eps = r.parse("eps", d.eps, |s| in_range("eps", s, 0.0, MAX_EPS, false));
+        let delta = r.parse("delta", d.delta, |s| in_range("delta", s, 0.0, 1.0, true));
+        let sens = r.parse("sens", d.sens, |s| {
+            in_range("sens", s, 0.0, MAX_SENS, false)
+        });
+        let sigma = r.optional(
+            "sigma",
+            |s| in_range("sigma", s, 0.0, 1e200, false),
+            CALIBRATED,
+        );
+        let scale = r.optional(
+            "scale",
+            |s| in_range("scale", s, 0.0, 1e200, false),
+            CALIBRATED,
+        );
+        let bad_eps = r.optional(
+            "bad_eps",
+            |s| in_range_closed("bad_eps", s, 0.0, MAX_EPS),
+            CALIBRATED,
+        );
+        let draws = r.parse("draws", d.draws, |s| whole_in("draws", s, 1, MAX_DRAWS));
+        let seed = r.parse("seed", d.seed, parse_seed);
+        let cands = r
+            .parse("cands", CandidateList(d.cands), |s| {
+                parse_candidates(s).map(CandidateList)
+            })
+            .0;
+        let kmax = r.parse("kmax", d.kmax, |s| whole_in("kmax", s, 2, MAX_K));
+        r.finish(MechParams {
+            mech,
+            eps,
+            delta,
+            sens,
+            sigma,
+            scale,
+            bad_eps,
+            draws,
+            seed,
+            cands,
+            kmax,
+        })
+    }
+
+    fn to_query(&self) -> Query {
+        let mut q = Query::default()
+            .with("lab", "mechanisms")
+            .with("mech", self.mech.key())
+            .with("eps", fmt_f64(self.eps))
+            .with("delta", fmt_f64(self.delta))
+            .with("sens", fmt_f64(self.sens));
+        for (key, value) in [
+            ("sigma", self.sigma),
+            ("scale", self.scale),
+            ("bad_eps", self.bad_eps),
+        ] {
+            if let Some(v) = value {
+                q.set(key, fmt_f64(v));
+            }
+        }
+        q.with("draws", self.draws.to_string())
+            .with("seed", self.seed.to_string())
+            .with("cands", format_candidates(&self.cands))
+            .with("kmax", self.kmax.to_string())
+    }
 }
 
 #[cfg(test)]

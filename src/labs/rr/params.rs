@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 pub use crate::link::query::parse_seed;
-use crate::link::query::{fmt_f64, parse_number, parse_whole, read_param, Notice, Query};
+use crate::link::query::{fmt_f64, parse_number, parse_whole, LinkParams, Notice, Query, Reader};
 use crate::mechanisms::check_eps;
 use crate::mechanisms::randomized_response::{check_k, Population};
 
@@ -17,7 +17,7 @@ pub const MIN_REPS: usize = 2;
 pub const TRUTH_SUM_TOL: f64 = 1e-3;
 
 /// Everything a randomized-response link holds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RrParams {
     /// Privacy parameter ε (`eps`).
     pub eps: f64,
@@ -86,61 +86,6 @@ impl RrParams {
     pub fn truth_normalised(&self) -> Vec<f64> {
         let sum: f64 = self.truth.iter().sum();
         self.truth.iter().map(|t| t / sum).collect()
-    }
-
-    /// Reads the lab's keys. Never fails: each bad value falls back to its default with a notice, and the
-    /// other keys are kept. A `truth` of the wrong length for `k` falls back to the default for that `k`.
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let d = RrParams::default();
-        let mut notices = Vec::new();
-        let eps = read_param(query, "eps", d.eps, parse_eps, &mut notices);
-        let k = read_param(query, "k", d.k, parse_k, &mut notices);
-        let n = read_param(query, "n", d.n, parse_n, &mut notices);
-        let truth = read_param(
-            query,
-            "truth",
-            TruthList(default_truth(k)),
-            |s| parse_truth(s, k).map(TruthList),
-            &mut notices,
-        )
-        .0;
-        let reps = read_param(query, "reps", d.reps, parse_reps, &mut notices);
-        let seed = read_param(query, "seed", d.seed, parse_seed, &mut notices);
-        let cat = read_param(query, "cat", d.cat, |s| parse_cat(s, k), &mut notices);
-        let population = read_param(
-            query,
-            "population",
-            d.population,
-            Population::parse,
-            &mut notices,
-        );
-        (
-            RrParams {
-                eps,
-                k,
-                n,
-                truth,
-                reps,
-                seed,
-                cat,
-                population,
-            },
-            notices,
-        )
-    }
-
-    /// Prints every key, `lab=rr` first; [`RrParams::from_query`] reads it back to the same value.
-    pub fn to_query(&self) -> Query {
-        Query::default()
-            .with("lab", "rr")
-            .with("eps", fmt_f64(self.eps))
-            .with("k", self.k.to_string())
-            .with("n", self.n.to_string())
-            .with("truth", format_truth(&self.truth))
-            .with("reps", self.reps.to_string())
-            .with("seed", self.seed.to_string())
-            .with("cat", self.cat.to_string())
-            .with("population", self.population.key())
     }
 }
 
@@ -278,6 +223,7 @@ pub fn parse_truth(s: &str, k: usize) -> Result<Vec<f64>> {
             value: s.to_owned(),
             reason,
         },
+        other => other,
     })?;
     Ok(truth)
 }
@@ -350,6 +296,48 @@ struct TruthList(Vec<f64>);
 impl std::fmt::Display for TruthList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&format_truth(&self.0))
+    }
+}
+
+impl LinkParams for RrParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = RrParams::default();
+        let mut r = Reader::new(query);
+        let eps = r.parse("eps", d.eps, parse_eps);
+        let k = r.parse("k", d.k, parse_k);
+        let n = r.parse("n", d.n, parse_n);
+        let truth = r
+            .parse("truth", TruthList(default_truth(k)), |s| {
+                parse_truth(s, k).map(TruthList)
+            })
+            .0;
+        let reps = r.parse("reps", d.reps, parse_reps);
+        let seed = r.parse("seed", d.seed, parse_seed);
+        let cat = r.parse("cat", d.cat, |s| parse_cat(s, k));
+        let population = r.parse("population", d.population, Population::parse);
+        r.finish(RrParams {
+            eps,
+            k,
+            n,
+            truth,
+            reps,
+            seed,
+            cat,
+            population,
+        })
+    }
+
+    fn to_query(&self) -> Query {
+        Query::default()
+            .with("lab", "rr")
+            .with("eps", fmt_f64(self.eps))
+            .with("k", self.k.to_string())
+            .with("n", self.n.to_string())
+            .with("truth", format_truth(&self.truth))
+            .with("reps", self.reps.to_string())
+            .with("seed", self.seed.to_string())
+            .with("cat", self.cat.to_string())
+            .with("population", self.population.key())
     }
 }
 
@@ -466,28 +454,49 @@ mod tests {
 
     #[test]
     fn every_bad_input_is_a_typed_error() {
-        let e = |r: Result<RrParams>| r.map_err(|e| e.parameter());
+        let e = |r: Result<RrParams>| r.map_err(|e| e.parameter().to_owned());
         let t = || vec![0.5, 0.5];
-        assert_eq!(e(RrParams::new(0.0, 2, 10, t(), 10, 1)), Err("eps"));
-        assert_eq!(e(RrParams::new(f64::NAN, 2, 10, t(), 10, 1)), Err("eps"));
-        assert_eq!(e(RrParams::new(1.0, 1, 10, vec![1.0], 10, 1)), Err("k"));
-        assert_eq!(e(RrParams::new(1.0, 2, 0, t(), 10, 1)), Err("n"));
-        assert_eq!(e(RrParams::new(1.0, 2, MAX_N + 1, t(), 10, 1)), Err("n"));
+        assert_eq!(
+            e(RrParams::new(0.0, 2, 10, t(), 10, 1)),
+            Err("eps".to_owned())
+        );
+        assert_eq!(
+            e(RrParams::new(f64::NAN, 2, 10, t(), 10, 1)),
+            Err("eps".to_owned())
+        );
+        assert_eq!(
+            e(RrParams::new(1.0, 1, 10, vec![1.0], 10, 1)),
+            Err("k".to_owned())
+        );
+        assert_eq!(e(RrParams::new(1.0, 2, 0, t(), 10, 1)), Err("n".to_owned()));
+        assert_eq!(
+            e(RrParams::new(1.0, 2, MAX_N + 1, t(), 10, 1)),
+            Err("n".to_owned())
+        );
         assert_eq!(
             e(RrParams::new(1.0, 2, 10, vec![0.5, 0.4], 10, 1)),
-            Err("truth")
+            Err("truth".to_owned())
         );
         assert_eq!(
             e(RrParams::new(1.0, 2, 10, vec![1.5, -0.5], 10, 1)),
-            Err("truth")
+            Err("truth".to_owned())
         );
         assert_eq!(
             e(RrParams::new(1.0, 2, 10, vec![f64::NAN, 0.5], 10, 1)),
-            Err("truth")
+            Err("truth".to_owned())
         );
-        assert_eq!(e(RrParams::new(1.0, 2, 10, vec![1.0], 10, 1)), Err("truth"));
-        assert_eq!(e(RrParams::new(1.0, 2, 10, t(), 1, 1)), Err("reps"));
-        assert_eq!(e(RrParams::new(1.0, 2, 10, t(), 1001, 1)), Err("reps"));
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, vec![1.0], 10, 1)),
+            Err("truth".to_owned())
+        );
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, t(), 1, 1)),
+            Err("reps".to_owned())
+        );
+        assert_eq!(
+            e(RrParams::new(1.0, 2, 10, t(), 1001, 1)),
+            Err("reps".to_owned())
+        );
         assert!(RrParams::new(1.0, 2, 10, t(), 10, 1).is_ok());
         for (s, name) in [
             ("eps", "eps"),
@@ -495,7 +504,10 @@ mod tests {
             ("nan", "eps"),
             ("inf", "eps"),
         ] {
-            assert_eq!(parse_eps(s).map_err(|e| e.parameter()), Err(name));
+            assert_eq!(
+                parse_eps(s).map_err(|e| e.parameter().to_owned()),
+                Err(name.to_owned())
+            );
         }
         assert!(
             parse_k("2.5").is_err()

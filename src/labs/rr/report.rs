@@ -101,7 +101,7 @@ pub fn repetitions_fit_on_page(params: &RrParams) -> bool {
 /// are redrawn.
 ///
 /// # Errors
-/// If the parameters are invalid (they are valid whenever they came from [`RrParams::from_query`]).
+/// If the parameters are invalid (they are valid whenever they came from [`LinkParams::from_query`](crate::link::query::LinkParams::from_query)).
 pub fn run(params: &RrParams) -> Result<RrReport> {
     Ok(run_without_repetitions(params)?.with_repetitions(repetitions(params)?))
 }
@@ -239,6 +239,7 @@ fn estimate_histogram(category: usize, estimates: &[f64], mu: f64, se: f64) -> E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::query::LinkParams;
 
     fn report(params: &RrParams) -> RrReport {
         run(params).unwrap()

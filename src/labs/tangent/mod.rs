@@ -3,8 +3,7 @@
 
 use crate::error::Result;
 use crate::link::query::{
-    fmt_f64, parse_number_in as number, parse_seed, parse_whole_in as whole, read_optional,
-    read_param, Notice, Query,
+    fmt_f64, parse_seed, parse_whole_in as whole, LinkParams, Notice, Query, Reader, Within,
 };
 use crate::tangent::gibbs::Instance;
 use crate::tangent::norms::Norms;
@@ -29,7 +28,7 @@ pub const MAX_W_2D: usize = 200;
 pub const PICTURE: usize = 60;
 
 /// Everything a tangent link holds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TangentParams {
     /// The model.
     pub model: Model,
@@ -106,107 +105,6 @@ impl TangentParams {
             xgrid: self.xgrid,
         }
     }
-
-    /// Reads the lab's keys; never fails (bad values fall back with a notice).
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let d = TangentParams::default();
-        let mut notices = Vec::new();
-        let nn = &mut notices;
-        let model = read_param(query, "model", d.model, Model::parse, nn);
-        let loss = read_param(query, "loss", d.loss, Loss::parse, nn);
-        let beta = read_param(
-            query,
-            "beta",
-            d.beta,
-            |s| number("beta", s, 0.0, 1e6, true),
-            nn,
-        );
-        let n = read_param(
-            query,
-            "n",
-            d.n as u64,
-            |s| whole("n", s, 2, MAX_N as u64),
-            nn,
-        ) as usize;
-        let seed = read_param(query, "seed", d.seed, parse_seed, nn);
-        let data = read_optional(
-            query,
-            "data",
-            |s| parse_points(s, MAX_N),
-            "drawing the mixture instead",
-            nn,
-        );
-        let max_w = if model == Model::Threshold {
-            MAX_W_1D
-        } else {
-            MAX_W_2D
-        };
-        let wgrid = read_optional(
-            query,
-            "wgrid",
-            |s| Grid::parse("wgrid", s, max_w),
-            "using the model's default grid",
-            nn,
-        );
-        let xgrid = read_param(
-            query,
-            "xgrid",
-            d.xgrid,
-            |s| Grid::parse("xgrid", s, 1000),
-            nn,
-        );
-        let count = data.as_ref().map_or(n, Vec::len);
-        let remove = read_param(
-            query,
-            "remove",
-            0u64,
-            |s| whole("remove", s, 0, count as u64 - 1),
-            nn,
-        ) as usize;
-        let samples = read_param(
-            query,
-            "samples",
-            d.samples as u64,
-            |s| whole("samples", s, 10, 1_000_000),
-            nn,
-        ) as usize;
-        (
-            TangentParams {
-                model,
-                loss,
-                beta,
-                n,
-                seed,
-                data,
-                wgrid,
-                xgrid,
-                remove,
-                samples,
-            },
-            notices,
-        )
-    }
-
-    /// Prints every key, `lab=tangent` first.
-    pub fn to_query(&self) -> Query {
-        let mut q = Query::default()
-            .with("lab", "tangent")
-            .with("model", self.model.key())
-            .with("loss", self.loss.key())
-            .with("beta", fmt_f64(self.beta))
-            .with("n", self.n.to_string())
-            .with("seed", self.seed.to_string())
-            .with("xgrid", self.xgrid.to_string())
-            .with("remove", self.remove.to_string())
-            .with("samples", self.samples.to_string());
-        if let Some(g) = self.wgrid {
-            q.set("wgrid", g.to_string());
-        }
-        if let Some(d) = &self.data {
-            q.set("data", format_points(d));
-        }
-        q
-    }
 }
 
 /// What the page shows for the link's instance (everything but the sweeps and the Monte Carlo).
@@ -234,10 +132,75 @@ pub struct Report {
 /// so the numbers are the same bit for bit.
 ///
 /// # Errors
-/// Never for parameters from [`TangentParams::from_query`]; a hand-built link with a removal index out
+/// Never for parameters from [`LinkParams::from_query`]; a hand-built link with a removal index out
 /// of range is refused.
 pub fn report(p: &TangentParams) -> Result<Report> {
     Ok(parallel::Plan::new(p)?.report())
+}
+
+impl LinkParams for TangentParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = TangentParams::default();
+        let mut r = Reader::new(query);
+        let model = r.parse("model", d.model, Model::parse);
+        let loss = r.parse("loss", d.loss, Loss::parse);
+        let beta = r.number("beta", d.beta, Within::up_to(0.0, 1e6));
+        let n = r.parse("n", d.n as u64, |s| whole("n", s, 2, MAX_N as u64)) as usize;
+        let seed = r.parse("seed", d.seed, parse_seed);
+        let data = r.optional(
+            "data",
+            |s| parse_points(s, MAX_N),
+            "drawing the mixture instead",
+        );
+        let max_w = if model == Model::Threshold {
+            MAX_W_1D
+        } else {
+            MAX_W_2D
+        };
+        let wgrid = r.optional(
+            "wgrid",
+            |s| Grid::parse("wgrid", s, max_w),
+            "using the model's default grid",
+        );
+        let xgrid = r.parse("xgrid", d.xgrid, |s| Grid::parse("xgrid", s, 1000));
+        let count = data.as_ref().map_or(n, Vec::len);
+        let remove = r.parse("remove", 0u64, |s| whole("remove", s, 0, count as u64 - 1)) as usize;
+        let samples = r.parse("samples", d.samples as u64, |s| {
+            whole("samples", s, 10, 1_000_000)
+        }) as usize;
+        r.finish(TangentParams {
+            model,
+            loss,
+            beta,
+            n,
+            seed,
+            data,
+            wgrid,
+            xgrid,
+            remove,
+            samples,
+        })
+    }
+
+    fn to_query(&self) -> Query {
+        let mut q = Query::default()
+            .with("lab", "tangent")
+            .with("model", self.model.key())
+            .with("loss", self.loss.key())
+            .with("beta", fmt_f64(self.beta))
+            .with("n", self.n.to_string())
+            .with("seed", self.seed.to_string())
+            .with("xgrid", self.xgrid.to_string())
+            .with("remove", self.remove.to_string())
+            .with("samples", self.samples.to_string());
+        if let Some(g) = self.wgrid {
+            q.set("wgrid", g.to_string());
+        }
+        if let Some(d) = &self.data {
+            q.set("data", format_points(d));
+        }
+        q
+    }
 }
 
 #[cfg(test)]

@@ -200,6 +200,7 @@ impl Columns {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link::query::LinkParams;
     use crate::link::query::Query;
 
     fn plan(query: &str) -> Plan {

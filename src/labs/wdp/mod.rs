@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::link::query::{
-    fmt_f64, parse_number_in as number, parse_seed, read_param, read_param_with, Notice, Query,
+    fmt_f64, parse_number_in as number, parse_seed, LinkParams, Notice, Query, Reader, Within,
 };
 use crate::wdp::accountants::PairRule;
 use crate::wdp::mechanisms::{rdp_gauss, rdp_laplace, wdp_gauss, wdp_laplace};
@@ -294,139 +294,6 @@ pub fn clip_key(clip: bool) -> &'static str {
 }
 
 impl WdpParams {
-    /// Reads the lab's keys; never fails (bad values fall back with a notice).
-    pub fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let d = WdpParams::default();
-        let mut notices = Vec::new();
-        let nn = &mut notices;
-        let fig = read_param(query, "fig", d.fig, Figure::parse, nn);
-        let panel = read_param(query, "panel", d.panel, Panel::parse, nn);
-        let scale = read_param(
-            query,
-            "scale",
-            d.scale,
-            |s| number("scale", s, 0.0, 1e6, true),
-            nn,
-        );
-        let order = read_param(query, "order", d.order, |s| order_in("order", s), nn);
-        let scales = read_param_with(
-            query,
-            "scales",
-            d.scales.clone(),
-            |v| format_scales(v),
-            parse_scales,
-            nn,
-        );
-        let sens = read_param(
-            query,
-            "sens",
-            d.sens,
-            |s| number("sens", s, 0.0, 1e6, true),
-            nn,
-        );
-        let mut order_min = read_param(query, "omin", d.order_min, |s| order_in("omin", s), nn);
-        let mut order_max = read_param(query, "omax", d.order_max, |s| order_in("omax", s), nn);
-        if order_max <= order_min {
-            nn.push(Notice {
-                key: "omax".into(),
-                message: format!(
-                    "The order range [{}, {}] is empty; using [1, 10] instead.",
-                    fmt_f64(order_min),
-                    fmt_f64(order_max)
-                ),
-            });
-            (order_min, order_max) = (d.order_min, d.order_max);
-        }
-        let y_max = read_param(
-            query,
-            "ymax",
-            d.y_max,
-            |s| number("ymax", s, 0.0, 1e6, true),
-            nn,
-        );
-        let seed = read_param(query, "seed", d.seed, parse_seed, nn);
-        let quantile = read_param_with(
-            query,
-            "quantile",
-            d.quantile,
-            |&i| fmt_f64(QUANTILES[i]),
-            parse_quantile,
-            nn,
-        );
-        let clip = read_param_with(
-            query,
-            "clip",
-            d.clip,
-            |&c| clip_key(c).to_string(),
-            |s| parse_switch("clip", s),
-            nn,
-        );
-        let pairs = read_param_with(
-            query,
-            "pairs",
-            d.pairs,
-            |&r| pairs_key(r).to_string(),
-            parse_pairs,
-            nn,
-        );
-        let beta = read_param(
-            query,
-            "beta",
-            d.beta,
-            |s| number("beta", s, 0.0, 1e6, true),
-            nn,
-        );
-        let delta = read_param(
-            query,
-            "delta",
-            d.delta,
-            |s| number("delta", s, 0.0, 1.0, false),
-            nn,
-        );
-        let w = read_param(query, "w", d.w, parse_w, nn);
-        let p = WdpParams {
-            fig,
-            panel,
-            scale,
-            order,
-            scales,
-            sens,
-            order_min,
-            order_max,
-            y_max,
-            seed,
-            quantile,
-            clip,
-            pairs,
-            beta,
-            delta,
-            w,
-        };
-        (p, notices)
-    }
-
-    /// Prints every key, `lab=wdp` first.
-    pub fn to_query(&self) -> Query {
-        Query::default()
-            .with("lab", "wdp")
-            .with("fig", self.fig.key())
-            .with("panel", self.panel.key())
-            .with("scale", fmt_f64(self.scale))
-            .with("order", fmt_f64(self.order))
-            .with("scales", format_scales(&self.scales))
-            .with("sens", fmt_f64(self.sens))
-            .with("omin", fmt_f64(self.order_min))
-            .with("omax", fmt_f64(self.order_max))
-            .with("ymax", fmt_f64(self.y_max))
-            .with("seed", self.seed.to_string())
-            .with("quantile", fmt_f64(QUANTILES[self.quantile]))
-            .with("clip", clip_key(self.clip))
-            .with("pairs", pairs_key(self.pairs))
-            .with("beta", fmt_f64(self.beta))
-            .with("delta", fmt_f64(self.delta))
-            .with("w", fmt_f64(self.w))
-    }
-
     /// Figure 1's read-out: the chosen panel at the chosen scale and order.
     pub fn fig1_value(&self) -> f64 {
         self.panel.value(self.order, self.scale, self.sens)
@@ -457,6 +324,95 @@ fn parse_w(s: &str) -> Result<f64> {
             s,
             "must be a sum of Wasserstein terms from 0 to 1e12",
         ))
+    }
+}
+
+impl LinkParams for WdpParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = WdpParams::default();
+        let mut r = Reader::new(query);
+        let fig = r.parse("fig", d.fig, Figure::parse);
+        let panel = r.parse("panel", d.panel, Panel::parse);
+        let scale = r.number("scale", d.scale, Within::up_to(0.0, 1e6));
+        let order = r.parse("order", d.order, |s| order_in("order", s));
+        let scales = r.parse_with(
+            "scales",
+            d.scales.clone(),
+            |v| format_scales(v),
+            parse_scales,
+        );
+        let sens = r.number("sens", d.sens, Within::up_to(0.0, 1e6));
+        let mut order_min = r.parse("omin", d.order_min, |s| order_in("omin", s));
+        let mut order_max = r.parse("omax", d.order_max, |s| order_in("omax", s));
+        if order_max <= order_min {
+            r.notice(
+                "omax",
+                format!(
+                    "The order range [{}, {}] is empty; using [1, 10] instead.",
+                    fmt_f64(order_min),
+                    fmt_f64(order_max)
+                ),
+            );
+            (order_min, order_max) = (d.order_min, d.order_max);
+        }
+        let y_max = r.number("ymax", d.y_max, Within::up_to(0.0, 1e6));
+        let seed = r.parse("seed", d.seed, parse_seed);
+        let quantile = r.parse_with(
+            "quantile",
+            d.quantile,
+            |&i| fmt_f64(QUANTILES[i]),
+            parse_quantile,
+        );
+        let clip = r.parse_with(
+            "clip",
+            d.clip,
+            |&c| clip_key(c).to_string(),
+            |s| parse_switch("clip", s),
+        );
+        let pairs = r.parse_with("pairs", d.pairs, |&r| pairs_key(r).to_string(), parse_pairs);
+        let beta = r.number("beta", d.beta, Within::up_to(0.0, 1e6));
+        let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
+        let w = r.parse("w", d.w, parse_w);
+        let p = WdpParams {
+            fig,
+            panel,
+            scale,
+            order,
+            scales,
+            sens,
+            order_min,
+            order_max,
+            y_max,
+            seed,
+            quantile,
+            clip,
+            pairs,
+            beta,
+            delta,
+            w,
+        };
+        r.finish(p)
+    }
+
+    fn to_query(&self) -> Query {
+        Query::default()
+            .with("lab", "wdp")
+            .with("fig", self.fig.key())
+            .with("panel", self.panel.key())
+            .with("scale", fmt_f64(self.scale))
+            .with("order", fmt_f64(self.order))
+            .with("scales", format_scales(&self.scales))
+            .with("sens", fmt_f64(self.sens))
+            .with("omin", fmt_f64(self.order_min))
+            .with("omax", fmt_f64(self.order_max))
+            .with("ymax", fmt_f64(self.y_max))
+            .with("seed", self.seed.to_string())
+            .with("quantile", fmt_f64(QUANTILES[self.quantile]))
+            .with("clip", clip_key(self.clip))
+            .with("pairs", pairs_key(self.pairs))
+            .with("beta", fmt_f64(self.beta))
+            .with("delta", fmt_f64(self.delta))
+            .with("w", fmt_f64(self.w))
     }
 }
 

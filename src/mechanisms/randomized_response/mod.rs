@@ -31,7 +31,7 @@ pub const MAX_K: usize = 50;
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
 /// Who the survey asks (`population`), which decides what varies from one survey to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Population {
     /// Each respondent is drawn from the population (`iid`, the default): their true answers vary
     /// between surveys too, and reports are i.i.d. with law λ.
@@ -501,14 +501,14 @@ mod tests {
     fn bad_inputs_are_typed_errors() {
         for eps in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 101.0] {
             assert_eq!(
-                RandomizedResponse::new(eps, 2).map_err(|e| e.parameter()),
-                Err("eps")
+                RandomizedResponse::new(eps, 2).map_err(|e| e.parameter().to_owned()),
+                Err("eps".to_owned())
             );
         }
         for k in [0, 1, 51, usize::MAX] {
             assert_eq!(
-                RandomizedResponse::new(1.0, k).map_err(|e| e.parameter()),
-                Err("k")
+                RandomizedResponse::new(1.0, k).map_err(|e| e.parameter().to_owned()),
+                Err("k".to_owned())
             );
         }
     }

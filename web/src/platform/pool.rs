@@ -63,7 +63,7 @@ pub fn run(
         while let Some(update) = rx.next().await {
             match update {
                 Update::Done => return Ok(()),
-                Update::Error(e) => return Err(JobEnd::Failed(e)),
+                Update::Error(e) => return Err(JobEnd::Failed(e.to_string())),
                 u => on_update(u),
             }
         }
@@ -236,7 +236,7 @@ fn pump() {
             Source::Loading | Source::Compiling { .. } => return false,
             Source::Failed(e) => {
                 for q in pool.queue.drain(..) {
-                    let _ = q.tx.unbounded_send(Update::Error(e.clone()));
+                    let _ = q.tx.unbounded_send(Update::Error(worker_error(e.clone())));
                 }
                 // The next job tries again (a network blip should not disable a lab for good).
                 pool.source = Source::NotLoaded;
@@ -258,7 +258,7 @@ fn pump() {
                         pool.slots.len() - 1
                     }
                     Err(e) => {
-                        let _ = q.tx.unbounded_send(Update::Error(e));
+                        let _ = q.tx.unbounded_send(Update::Error(worker_error(e)));
                         continue;
                     }
                 },
@@ -271,7 +271,8 @@ fn pump() {
             let data = js_sys::Uint8Array::from(&q.bytes[..]);
             let transfer = js_sys::Array::of1(&data.buffer());
             if let Err(e) = slot.worker.post_message_with_transfer(&data, &transfer) {
-                let _ = q.tx.unbounded_send(Update::Error(format!("{e:?}")));
+                let _ =
+                    q.tx.unbounded_send(Update::Error(worker_error(format!("{e:?}"))));
                 continue;
             }
             slot.busy = Some((q.group, q.tx));
@@ -344,7 +345,7 @@ impl Pool {
                     Ok(update) => finish_or_forward(id, update),
                     // A worker that speaks another protocol (a stale cached module) may still be
                     // running its job: it is stopped, never given another one.
-                    Err(e) => drop_worker(id, e),
+                    Err(e) => drop_worker(id, e.to_string()),
                 }
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -379,7 +380,7 @@ fn drop_worker(id: u64, message: String) {
             let slot = pool.slots.remove(i);
             slot.worker.terminate();
             if let Some((_, tx)) = slot.busy {
-                let _ = tx.unbounded_send(Update::Error(message));
+                let _ = tx.unbounded_send(Update::Error(worker_error(message)));
             }
         }
     });
@@ -479,4 +480,9 @@ async fn fetch(name: &str) -> Result<web_sys::Response, String> {
         return Err(format!("{name}: HTTP {}", response.status()));
     }
     Ok(response)
+}
+
+/// A failure the page saw (a worker that could not load or crashed) as the core's error.
+fn worker_error(reason: String) -> dp_playground::Error {
+    dp_playground::Error::Worker { reason }
 }

@@ -16,6 +16,7 @@ use dp_playground::labs::attack::jobs::Calibration;
 use dp_playground::labs::attack::params::{AttackParams, Source};
 use dp_playground::labs::attack::report::{markdown, AttackReport};
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -78,18 +79,20 @@ pub fn AttackLab() -> impl IntoView {
             status: "PLD accountant: composing…".into(),
             ..Default::default()
         });
-        let query = p.to_query().to_query_string();
         let calibrates = matches!(p.source, Source::Dpsgd { .. });
         spawn_local(async move {
             // The report and both calibrations are independent: up to three workers at once.
             let start = now_ms();
-            let report = pool::run(GROUP, &Job::Attack(query.clone()), move |u| {
+            let report = pool::run(GROUP, &Job::Attack(p.clone()), move |u| {
                 if let JobUpdate::AttackReport(r) = u {
-                    background.update(|b| b.report = Some(r.map(|r| (*r, now_ms() - start))));
+                    background.update(|b| {
+                        b.report =
+                            Some(r.map(|r| (*r, now_ms() - start)).map_err(|e| e.to_string()))
+                    });
                 }
             });
             let calibration = |which: Calibration| {
-                let job = Job::AttackCalibration(query.clone(), which);
+                let job = Job::AttackCalibration(p.clone(), which);
                 pool::run(GROUP, &job, move |u| {
                     let JobUpdate::Calibrated(Some(c)) = u else {
                         return;
@@ -98,10 +101,12 @@ pub fn AttackLab() -> impl IntoView {
                         b.calibration_ms = now_ms() - start;
                         match which {
                             Calibration::Advantage => {
-                                b.sigma_adv = Some(c.sigma);
+                                b.sigma_adv = Some(c.sigma.map_err(|e| e.to_string()));
                                 b.eps_at_sigma = c.eps_at_sigma;
                             }
-                            Calibration::Tpr => b.sigma_tpr = Some(c.sigma),
+                            Calibration::Tpr => {
+                                b.sigma_tpr = Some(c.sigma.map_err(|e| e.to_string()))
+                            }
                         }
                     })
                 })

@@ -18,6 +18,7 @@ use dp_playground::labs::compose::{
     accountants, accountants_grid, Accountants, ComposeParams, ComposedPld,
 };
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use leptos::prelude::*;
 
 /// Entries the "add" buttons append.
@@ -65,16 +66,11 @@ pub fn ComposeLab() -> impl IntoView {
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
         let (list, grid) = list_only.get();
-        let query = ComposeParams {
-            list,
-            grid,
-            delta: params.with_untracked(|p| p.delta),
-        }
-        .to_query()
-        .to_query_string();
         let start = now_ms();
-        jobs.show_latest(Some(Job::ComposePld(query)), pld, move |u| match u {
-            JobUpdate::ComposedPld(r) => Some(r.map(|c| (*c, now_ms() - start))),
+        jobs.show_latest(Some(Job::ComposePld(list, grid)), pld, move |u| match u {
+            JobUpdate::ComposedPld(r) => {
+                Some(r.map(|c| (*c, now_ms() - start)).map_err(|e| e.to_string()))
+            }
             _ => None,
         });
     });

@@ -16,6 +16,7 @@ use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::DpsgdUpdate;
 use dp_playground::labs::dpsgd::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -31,8 +32,10 @@ pub struct Background {
     pub sigma_for_target_pld: Option<Result<(f64, f64), String>>,
     /// (steps, certified upper ε) by the PLD accountant at fractions of T.
     pub pld_points: Vec<(f64, f64)>,
-    /// What is being computed now (empty when done).
-    pub status: String,
+    /// What the PLD job is computing now (empty when done).
+    pub pld_status: String,
+    /// What the σ search is computing now (empty when done).
+    pub sigma_status: String,
     /// T, where the PLD's ε at T goes on the curve.
     pub steps: Option<f64>,
 }
@@ -59,36 +62,54 @@ impl DpsgdState {
     }
 }
 
-/// The pool's name for this lab's jobs.
-const GROUP: &str = "dpsgd";
+impl Background {
+    /// What is being computed now, both jobs' status (empty when both are done).
+    pub fn status(&self) -> String {
+        match (self.pld_status.as_str(), self.sigma_status.as_str()) {
+            ("", s) | (s, "") => s.to_owned(),
+            (a, b) => format!("{a} {b}"),
+        }
+    }
+}
+
+/// The pool's names for this lab's two jobs: each restarts only when what it reads changes.
+const PLD_GROUP: &str = "dpsgd-pld";
+/// See [`PLD_GROUP`].
+const SIGMA_GROUP: &str = "dpsgd-sigma";
 
 /// Shows one background result; times are measured here, from the job's start (ε) or from RDP's σ
-/// (the PLD's σ search, which starts from it).
+/// (the PLD's σ search, which starts from it). `sigma_start` is the σ job's clock, `None` for the
+/// PLD job's updates.
 fn apply_update(
     background: RwSignal<Background>,
     u: DpsgdUpdate,
     start: f64,
-    sigma_start: &std::cell::Cell<f64>,
+    sigma_start: Option<&std::cell::Cell<f64>>,
 ) {
     background.update(|b| match u {
-        DpsgdUpdate::Status(s) => b.status = s,
+        DpsgdUpdate::Status(s) if sigma_start.is_none() => b.pld_status = s,
+        DpsgdUpdate::Status(s) => b.sigma_status = s,
         DpsgdUpdate::Pld(r) => {
             if let (Ok(e), Some(t)) = (&r, b.steps) {
                 b.pld_points.push((t, e.upper));
                 b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            b.pld = Some(r.map(|e| (e, now_ms() - start)));
+            b.pld = Some(r.map(|e| (e, now_ms() - start)).map_err(|e| e.to_string()));
         }
         DpsgdUpdate::CurvePoint(t, e) => {
             b.pld_points.push((t, e));
             b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
         DpsgdUpdate::SigmaRdp(r) => {
-            sigma_start.set(now_ms());
-            b.sigma_for_target = Some(r);
+            if let Some(clock) = sigma_start {
+                clock.set(now_ms());
+            }
+            b.sigma_for_target = Some(r.map_err(|e| e.to_string()));
         }
         DpsgdUpdate::SigmaPld(r) => {
-            b.sigma_for_target_pld = Some(r.map(|s| (s, now_ms() - sigma_start.get())))
+            let since = sigma_start.map_or(start, std::cell::Cell::get);
+            b.sigma_for_target_pld =
+                Some(r.map(|s| (s, now_ms() - since)).map_err(|e| e.to_string()))
         }
     });
 }
@@ -105,33 +126,56 @@ pub fn DpsgdLab() -> impl IntoView {
         (r, now_ms() - start)
     });
     let background = RwSignal::new(Background::default());
-    let jobs = LabJobs::new(GROUP);
+    // The PLD job reads q, σ, T, δ and the grid: a target-ε move leaves it alone.
+    let pld_job = Memo::new(move |_| params.with(|p| p.pld_job()));
+    let pld_jobs = LabJobs::new(PLD_GROUP);
+    Effect::new(move |_| {
+        let job = pld_job.get();
+        let current = pld_jobs.restart();
+        background.update(|b| {
+            b.pld = None;
+            b.pld_points.clear();
+            b.steps = Some(job.steps as f64);
+            b.pld_status = "PLD accountant…".into();
+        });
+        spawn_local(async move {
+            let start = now_ms();
+            let ended = pool::run(PLD_GROUP, &Job::DpsgdPld(job), |u: JobUpdate| {
+                if let JobUpdate::Dpsgd(u) = u {
+                    apply_update(background, u, start, None)
+                }
+            })
+            .await;
+            match ended {
+                Err(JobEnd::Cancelled) => {}
+                Err(JobEnd::Failed(e)) => background.update(|b| b.pld_status = e),
+                Ok(()) if current() => background.update(|b| b.pld_status.clear()),
+                Ok(()) => {}
+            }
+        });
+    });
+    let sigma_jobs = LabJobs::new(SIGMA_GROUP);
     Effect::new(move |_| {
         let p = params.get();
-        let current = jobs.restart();
-        background.set(Background {
-            status: "PLD accountant and σ for the target ε…".into(),
-            steps: Some(p.total_steps() as f64),
-            ..Default::default()
+        let current = sigma_jobs.restart();
+        background.update(|b| {
+            b.sigma_for_target = None;
+            b.sigma_for_target_pld = None;
+            b.sigma_status = "σ for the target ε…".into();
         });
-        let query = p.to_query().to_query_string();
         spawn_local(async move {
-            // ε and the σ searches are independent: two workers at once.
             let start = now_ms();
             let sigma_start = std::cell::Cell::new(start);
-            let apply = |u: JobUpdate| {
+            let ended = pool::run(SIGMA_GROUP, &Job::DpsgdSigma(p), |u: JobUpdate| {
                 if let JobUpdate::Dpsgd(u) = u {
-                    apply_update(background, u, start, &sigma_start)
+                    apply_update(background, u, start, Some(&sigma_start))
                 }
-            };
-            let pld = pool::run(GROUP, &Job::DpsgdPld(query.clone()), apply);
-            let sigma = pool::run(GROUP, &Job::DpsgdSigma(query), apply);
-            let (a, b) = futures::join!(pld, sigma);
-            // The first job that failed or was cancelled, in order.
-            match [a, b].into_iter().collect::<Result<(), JobEnd>>() {
+            })
+            .await;
+            match ended {
                 Err(JobEnd::Cancelled) => {}
-                Err(JobEnd::Failed(e)) => background.update(|b| b.status = e),
-                Ok(()) if current() => background.update(|b| b.status.clear()),
+                Err(JobEnd::Failed(e)) => background.update(|b| b.sigma_status = e),
+                Ok(()) if current() => background.update(|b| b.sigma_status.clear()),
                 Ok(()) => {}
             }
         });

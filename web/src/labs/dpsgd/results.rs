@@ -3,7 +3,7 @@
 
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::sig;
-use crate::labs::dpsgd::use_dpsgd;
+use crate::labs::dpsgd::{use_dpsgd, Background};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::stat::Stat;
@@ -144,7 +144,7 @@ pub fn DpsgdResults() -> impl IntoView {
             <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
         </div>
         <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" />
-        <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(|b| b.status.clone())}</p>
+        <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"
                 on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>

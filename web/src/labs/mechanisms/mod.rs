@@ -26,6 +26,7 @@ use dp_playground::labs::mechanisms::{
     ManyQueries, MechParams, Mechanism, Noise, Pictures, Samples,
 };
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use dp_playground::mechanisms::many_queries::MaxErrorSimulation;
 use leptos::prelude::*;

@@ -18,6 +18,7 @@ use dp_playground::labs::rr::{
     repetitions_fit_on_page, run, run_without_repetitions, Repetitions, RrParams, RrReport,
 };
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 
@@ -71,10 +72,9 @@ pub fn RrLab() -> impl IntoView {
     let repeated = RwSignal::new(None::<Result<Repetitions, String>>);
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
-        let job = (!on_page.get())
-            .then(|| params.with(|p| Job::RrRepetitions(p.to_query().to_query_string())));
+        let job = (!on_page.get()).then(|| params.with(|p| Job::RrRepetitions(p.clone())));
         jobs.show_latest(job, repeated, |u| match u {
-            JobUpdate::RrRepetitions(r) => Some(r),
+            JobUpdate::RrRepetitions(r) => Some(r.map_err(|e| e.to_string())),
             _ => None,
         });
     });

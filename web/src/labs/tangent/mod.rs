@@ -22,6 +22,7 @@ use dp_playground::labs::tangent::background::Extra;
 use dp_playground::labs::tangent::parallel::Plan;
 use dp_playground::labs::tangent::{markdown, GridEstimate, Report, TangentParams};
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use dp_playground::tangent::removal::Change;
 use futures::future::join_all;
@@ -161,7 +162,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
             return;
         }
     };
-    let query = p.to_query().to_query_string();
+    let params = || Box::new(p.clone());
     if plan.fits_on_page() && pool::threads_from_link().is_none() {
         let start = now_ms();
         let report = plan.report();
@@ -176,11 +177,11 @@ async fn compute(p: &TangentParams, state: TangentState) {
             }
         };
         let sweeps = Job::TangentSweeps {
-            query: query.clone(),
+            params: params(),
             report: Box::new(report.clone()),
         };
         let chain = Job::TangentLangevin {
-            query,
+            params: params(),
             report: Box::new(report),
         };
         let (sweeps, chain) = futures::join!(
@@ -209,7 +210,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
     };
     let risk_jobs = plan.risk_ranges().into_iter().enumerate().map(|(i, r)| {
         let job = Job::TangentRisk {
-            query: query.clone(),
+            params: params(),
             from: r.start,
             to: r.end,
         };
@@ -233,7 +234,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
     let columns = plan.columns(&risk);
     let column_jobs = columns.ranges().into_iter().enumerate().map(|(i, r)| {
         let job = Job::TangentColumns {
-            query: query.clone(),
+            params: params(),
             log_q: columns.log_q.clone(),
             from: r.start,
             to: r.end,
@@ -257,7 +258,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
         .set("Merging the parts into the report…".into());
     let parts = parts.into_iter().map(serde_bytes::ByteBuf::from).collect();
     let job = Job::TangentFinish {
-        query: query.clone(),
+        params: params(),
         risk,
         log_q: columns.log_q,
         parts,
@@ -268,7 +269,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
         JobUpdate::TangentReport(r) => {
             state.report_ms.set(now_ms() - start);
             let chain = Job::TangentLangevin {
-                query: query.clone(),
+                params: params(),
                 report: r.clone(),
             };
             *langevin.borrow_mut() = Some(pool::run(GROUP, &chain, move |u| {

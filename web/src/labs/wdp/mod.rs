@@ -17,6 +17,7 @@ use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::wdp::{markdown, Figure, WdpParams};
 use dp_playground::labs::Lab;
+use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use dp_playground::wdp::accountants::Accounting;
 use dp_playground::wdp::synthetic::Curves;
