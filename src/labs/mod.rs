@@ -7,7 +7,7 @@
 //! [`crate::tangent`] and [`crate::wdp`], never in the lab.
 //!
 //! # Adding a lab
-//! 1. A variant of [`Lab`] below (its `key`, `title`, and the lists in `ALL` and the test).
+//! 1. One line in [`Lab`]'s `choice!` below: its variant, key and title (`ALL` follows).
 //! 2. `src/labs/<lab>/`: `mod.rs` declared here, with a parameters type (`from_query`, `to_query`)
 //!    and the report; `jobs.rs` and a [`crate::jobs::Job`] variant if it has heavy work.
 //! 3. Its formulas and sides in [`about::formulas`] and [`about::sides`], keyed by the `Lab`.
@@ -28,68 +28,30 @@ pub mod wdp;
 
 use crate::link::query::{Notice, Query};
 
-/// A page of the playground, chosen by the `lab` query key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lab {
-    /// Randomized response (`lab=rr`), the default.
-    RandomizedResponse,
-    /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
-    Mechanisms,
-    /// Composition workbench (`lab=compose`).
-    Compose,
-    /// DP-SGD accounting (`lab=dpsgd`).
-    Dpsgd,
-    /// The Wasserstein DP paper's figures (`lab=wdp`).
-    Wdp,
-    /// Tangent DP of the Gibbs distribution (`lab=tangent`).
-    Tangent,
-    /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
-    Attack,
-    /// Every formula the playground uses, with its source (`lab=about`).
-    About,
+crate::choice! {
+    /// A page of the playground, chosen by the `lab` query key.
+    #[derive(Debug)]
+    pub enum Lab {
+        /// Randomized response (`lab=rr`), the default.
+        RandomizedResponse = "rr" => "Randomized response",
+        /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
+        Mechanisms = "mechanisms" => "Mechanisms",
+        /// Composition workbench (`lab=compose`).
+        Compose = "compose" => "Composition",
+        /// DP-SGD accounting (`lab=dpsgd`).
+        Dpsgd = "dpsgd" => "DP-SGD",
+        /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
+        Attack = "attack" => "Attacks",
+        /// The Wasserstein DP paper's figures (`lab=wdp`).
+        Wdp = "wdp" => "Wasserstein DP",
+        /// Tangent DP of the Gibbs distribution (`lab=tangent`).
+        Tangent = "tangent" => "Tangent DP",
+        /// Every formula the playground uses, with its source (`lab=about`).
+        About = "about" => "About",
+    }
 }
 
 impl Lab {
-    /// Every lab, in navigation order.
-    pub const ALL: [Lab; 8] = [
-        Lab::RandomizedResponse,
-        Lab::Mechanisms,
-        Lab::Compose,
-        Lab::Dpsgd,
-        Lab::Attack,
-        Lab::Wdp,
-        Lab::Tangent,
-        Lab::About,
-    ];
-
-    /// The value of the `lab` key.
-    pub fn key(self) -> &'static str {
-        match self {
-            Lab::RandomizedResponse => "rr",
-            Lab::Mechanisms => "mechanisms",
-            Lab::Compose => "compose",
-            Lab::Dpsgd => "dpsgd",
-            Lab::Wdp => "wdp",
-            Lab::Tangent => "tangent",
-            Lab::Attack => "attack",
-            Lab::About => "about",
-        }
-    }
-
-    /// The name shown in the navigation.
-    pub fn title(self) -> &'static str {
-        match self {
-            Lab::RandomizedResponse => "Randomized response",
-            Lab::Mechanisms => "Mechanisms",
-            Lab::Compose => "Composition",
-            Lab::Dpsgd => "DP-SGD",
-            Lab::Wdp => "Wasserstein DP",
-            Lab::Tangent => "Tangent DP",
-            Lab::Attack => "Attacks",
-            Lab::About => "About",
-        }
-    }
-
     /// Reads the `lab` key; a missing key opens the default lab, an unknown one does too, with a notice.
     pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
         match query.get("lab").map(str::trim) {
@@ -114,33 +76,6 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn all_lists_every_lab() {
-        for lab in [
-            Lab::RandomizedResponse,
-            Lab::Mechanisms,
-            Lab::Compose,
-            Lab::Dpsgd,
-            Lab::Attack,
-            Lab::Wdp,
-            Lab::Tangent,
-            Lab::About,
-        ] {
-            // This match stops compiling when a lab is added, as a reminder to list it here and in ALL.
-            match lab {
-                Lab::RandomizedResponse
-                | Lab::Mechanisms
-                | Lab::Compose
-                | Lab::Dpsgd
-                | Lab::Wdp
-                | Lab::Tangent
-                | Lab::Attack
-                | Lab::About => {}
-            }
-            assert!(Lab::ALL.contains(&lab), "{lab:?} is missing from Lab::ALL");
-        }
-    }
 
     #[test]
     fn every_lab_round_trips_and_unknown_falls_back() {

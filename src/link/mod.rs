@@ -1,7 +1,9 @@
 //! The link: the URL query that holds every shareable parameter, and how a view is shown.
 //!
 //! - [`query`]: the query string parsed and printed; bad values fall back with a [`query::Notice`].
+//! - [`choice`]: the `choice!` macro for enums a link key holds.
 //! - [`embed`]: embedding, read-only views and the share panel's snippets.
 
+pub mod choice;
 pub mod embed;
 pub mod query;

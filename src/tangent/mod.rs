@@ -142,33 +142,24 @@ impl std::fmt::Display for Grid {
     }
 }
 
-/// The model f_w(x) whose margin y·f_w(x) the loss sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Model {
-    /// f_w(x) = x − w, w on one grid.
-    Threshold,
-    /// f_w(x) = w₁x + w₂, (w₁, w₂) on the product of the grid with itself.
-    Linear2d,
+crate::choice! {
+    /// The model f_w(x) whose margin y·f_w(x) the loss sees.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    pub enum Model {
+        /// f_w(x) = x − w, w on one grid.
+        Threshold = "threshold" => "threshold",
+        /// f_w(x) = w₁x + w₂, (w₁, w₂) on the product of the grid with itself.
+        Linear2d = "linear2d" => "linear 2-D",
+    }
 }
 
 impl Model {
-    /// Both models.
-    pub const ALL: [Model; 2] = [Model::Threshold, Model::Linear2d];
-
-    /// The `model` key's value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Model::Threshold => "threshold",
-            Model::Linear2d => "linear2d",
-        }
-    }
-
     /// Parses the `model` key.
+    ///
+    /// # Errors
+    /// Any other value.
     pub fn parse(s: &str) -> Result<Model> {
-        Model::ALL
-            .into_iter()
-            .find(|m| m.key() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| Error::invalid("model", s, "must be threshold or linear2d"))
+        Self::from_key(s).ok_or_else(|| Error::invalid("model", s, "must be threshold or linear2d"))
     }
 
     /// The margin m = y·f_w(x).
@@ -196,67 +187,30 @@ impl Model {
     }
 }
 
-impl std::fmt::Display for Model {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
+crate::choice! {
+    /// A loss as a function of the margin m.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    pub enum Loss {
+        /// 1[m ≤ 0] (bounded by 1; zero x-gradient almost everywhere).
+        ZeroOne = "01" | "0/1" | "zero-one" | "zeroone" | "0-1" => "0/1",
+        /// 1/(1 + e^m)² (bounded by 1).
+        Savage = "savage" => "Savage",
+        /// (2·arctan m − 1)² (bounded by (π + 1)²).
+        Tangent = "tangent" => "tangent",
+        /// ln(1 + e^{−m}) (unbounded).
+        Logistic = "logistic" => "logistic",
+        /// max(0, 1 − m) (unbounded).
+        Hinge = "hinge" => "hinge",
     }
-}
-
-/// A loss as a function of the margin m.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Loss {
-    /// 1[m ≤ 0] (bounded by 1; zero x-gradient almost everywhere).
-    ZeroOne,
-    /// 1/(1 + e^m)² (bounded by 1).
-    Savage,
-    /// (2·arctan m − 1)² (bounded by (π + 1)²).
-    Tangent,
-    /// ln(1 + e^{−m}) (unbounded).
-    Logistic,
-    /// max(0, 1 − m) (unbounded).
-    Hinge,
 }
 
 impl Loss {
-    /// Every loss, the paper's bounded examples (Remark 3.3) first.
-    pub const ALL: [Loss; 5] = [
-        Loss::ZeroOne,
-        Loss::Savage,
-        Loss::Tangent,
-        Loss::Logistic,
-        Loss::Hinge,
-    ];
-
-    /// The `loss` key's value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Loss::ZeroOne => "01",
-            Loss::Savage => "savage",
-            Loss::Tangent => "tangent",
-            Loss::Logistic => "logistic",
-            Loss::Hinge => "hinge",
-        }
-    }
-
-    /// The name shown.
-    pub fn title(self) -> &'static str {
-        match self {
-            Loss::ZeroOne => "0/1",
-            Loss::Savage => "Savage",
-            Loss::Tangent => "tangent",
-            Loss::Logistic => "logistic",
-            Loss::Hinge => "hinge",
-        }
-    }
-
     /// Parses the `loss` key (`0/1`, `zero-one` also read).
+    ///
+    /// # Errors
+    /// Any other value.
     pub fn parse(s: &str) -> Result<Loss> {
-        let t = s.trim().to_ascii_lowercase();
-        let t = match t.as_str() {
-            "0/1" | "zero-one" | "zeroone" | "0-1" => "01",
-            other => other,
-        };
-        Loss::ALL.into_iter().find(|l| l.key() == t).ok_or_else(|| {
+        Self::from_key(s).ok_or_else(|| {
             Error::invalid("loss", s, "must be 01, savage, tangent, logistic or hinge")
         })
     }
@@ -324,12 +278,6 @@ impl Loss {
                 }
             }
         }
-    }
-}
-
-impl std::fmt::Display for Loss {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
     }
 }
 

@@ -17,38 +17,25 @@ use std::cmp::Ordering::Greater;
 /// Most steps the lab accounts for.
 pub const MAX_STEPS: u64 = 10_000_000;
 
-/// Which data sets are neighbours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Neighbour {
-    /// One record added or removed (the accountants' native relation).
-    AddRemove,
-    /// One record replaced: the clipped sum can move by 2C, so the accountants run with σ/2.
-    ReplaceOne,
+crate::choice! {
+    /// Which data sets are neighbours.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    pub enum Neighbour {
+        /// One record added or removed (the accountants' native relation).
+        AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
+        /// One record replaced: the clipped sum can move by 2C, so the accountants run with σ/2.
+        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record",
+    }
 }
 
 impl Neighbour {
-    /// The `neighbour` key's value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Neighbour::AddRemove => "add-remove",
-            Neighbour::ReplaceOne => "replace-one",
-        }
-    }
-
     /// Reads the `neighbour` key's value.
     ///
     /// # Errors
     /// Anything but the two relations (and their spellings).
     pub fn parse(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
-            "add-remove" | "addremove" | "add-or-remove" => Ok(Neighbour::AddRemove),
-            "replace-one" | "replace" | "substitute" => Ok(Neighbour::ReplaceOne),
-            _ => Err(Error::invalid(
-                "neighbour",
-                s,
-                "must be add-remove or replace-one",
-            )),
-        }
+        Self::from_key(s)
+            .ok_or_else(|| Error::invalid("neighbour", s, "must be add-remove or replace-one"))
     }
 
     /// The factor on the sensitivity (σ is divided by it).
@@ -57,12 +44,6 @@ impl Neighbour {
             Neighbour::AddRemove => 1.0,
             Neighbour::ReplaceOne => 2.0,
         }
-    }
-}
-
-impl std::fmt::Display for Neighbour {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
     }
 }
 

@@ -15,73 +15,35 @@ const CALIBRATED: &str = "using the calibrated value instead";
 /// Most draws of the sample histogram.
 pub const MAX_DRAWS: usize = 1_000_000;
 
-/// Which mechanism the lab shows (`mech`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mechanism {
-    /// Laplace noise (`laplace`).
-    Laplace,
-    /// Gaussian noise (`gaussian`), the default.
-    Gaussian,
-    /// Truncated Laplace noise (`tlap`).
-    TruncatedLaplace,
-    /// The exponential mechanism (`exponential`).
-    Exponential,
+crate::choice! {
+    /// Which mechanism the lab shows (`mech`).
+    #[derive(Debug)]
+    pub enum Mechanism {
+        /// Laplace noise (pure ε-DP).
+        Laplace = "laplace" | "lap" => "Laplace",
+        /// Gaussian noise ((ε, δ)-DP).
+        Gaussian = "gaussian" | "gauss" | "normal" => "Gaussian",
+        /// Laplace noise on a bounded support ((ε, δ)-DP).
+        TruncatedLaplace = "tlap" | "truncated-laplace" | "truncated" | "tlaplace" => "Truncated Laplace",
+        /// The exponential mechanism over candidates.
+        Exponential = "exponential" | "em" | "exp" => "Exponential mechanism",
+    }
 }
 
 impl Mechanism {
-    /// Every mechanism, in the order of the selector.
-    pub const ALL: [Mechanism; 4] = [
-        Mechanism::Laplace,
-        Mechanism::Gaussian,
-        Mechanism::TruncatedLaplace,
-        Mechanism::Exponential,
-    ];
-
-    /// The value of the `mech` key.
-    pub fn key(self) -> &'static str {
-        match self {
-            Mechanism::Laplace => "laplace",
-            Mechanism::Gaussian => "gaussian",
-            Mechanism::TruncatedLaplace => "tlap",
-            Mechanism::Exponential => "exponential",
-        }
-    }
-
-    /// Its name on the page.
-    pub fn title(self) -> &'static str {
-        match self {
-            Mechanism::Laplace => "Laplace",
-            Mechanism::Gaussian => "Gaussian",
-            Mechanism::TruncatedLaplace => "Truncated Laplace",
-            Mechanism::Exponential => "Exponential mechanism",
-        }
-    }
-
     /// Parses `mech`, accepting common spellings (`lap`, `gauss`, `truncated-laplace`, `em`, …).
     ///
     /// # Errors
     /// An unknown name.
     pub fn parse(s: &str) -> Result<Self> {
-        let s = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-        match s.as_str() {
-            "laplace" | "lap" => Ok(Mechanism::Laplace),
-            "gaussian" | "gauss" | "normal" => Ok(Mechanism::Gaussian),
-            "tlap" | "truncated-laplace" | "truncated" | "tlaplace" => {
-                Ok(Mechanism::TruncatedLaplace)
-            }
-            "exponential" | "em" | "exp" => Ok(Mechanism::Exponential),
-            _ => Err(Error::invalid(
+        Self::from_key(s).ok_or_else(|| {
+            let s = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+            Error::invalid(
                 "mech",
                 s,
                 "is not a mechanism (laplace, gaussian, tlap, exponential)",
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for Mechanism {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
+            )
+        })
     }
 }
 

@@ -30,54 +30,27 @@ pub const MAX_K: usize = 50;
 /// Two-sided 95% normal quantile Φ⁻¹(0.975) (scipy.stats.norm.ppf(0.975) = 1.959963984540054).
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
-/// Who the survey asks (`population`), which decides what varies from one survey to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Population {
-    /// Each respondent is drawn from the population (`iid`, the default): their true answers vary
-    /// between surveys too, and reports are i.i.d. with law λ.
-    #[default]
-    Iid,
-    /// These exact n people (`fixed`): the true counts are n·π rounded to sum to n
-    /// ([`fixed_counts`]), and only the coin flips vary.
-    Fixed,
+crate::choice! {
+    /// Who the survey asks (`population`), which decides what varies from one survey to the next.
+    #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+    pub enum Population {
+        /// Each respondent is drawn from the population (`iid`, the default): their true answers vary
+        /// between surveys too, and reports are i.i.d. with law λ.
+        #[default]
+        Iid = "iid" | "i.i.d." | "random" | "sampled" => "drawn from the population (i.i.d.)",
+        /// These exact n people (`fixed`): the true counts are n·π rounded to sum to n
+        /// ([`fixed_counts`]), and only the coin flips vary.
+        Fixed = "fixed" => "a fixed group of people",
+    }
 }
 
 impl Population {
-    /// Both models, in the order of the selector.
-    pub const ALL: [Population; 2] = [Population::Iid, Population::Fixed];
-
-    /// The value of the `population` key.
-    pub fn key(self) -> &'static str {
-        match self {
-            Population::Iid => "iid",
-            Population::Fixed => "fixed",
-        }
-    }
-
-    /// Its name on the page.
-    pub fn title(self) -> &'static str {
-        match self {
-            Population::Iid => "drawn from the population (i.i.d.)",
-            Population::Fixed => "a fixed group of people",
-        }
-    }
-
     /// Parses `population` (`iid`, `i.i.d.`, `random`; `fixed`).
     ///
     /// # Errors
     /// Any other value.
     pub fn parse(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().replace('.', "").as_str() {
-            "iid" | "random" | "sampled" => Ok(Population::Iid),
-            "fixed" => Ok(Population::Fixed),
-            _ => Err(Error::invalid("population", s, "must be iid or fixed")),
-        }
-    }
-}
-
-impl std::fmt::Display for Population {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
+        Self::from_key(s).ok_or_else(|| Error::invalid("population", s, "must be iid or fixed"))
     }
 }
 
