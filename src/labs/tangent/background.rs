@@ -33,6 +33,45 @@ pub enum Extra {
     LangevinR(f64),
 }
 
+/// Everything after the report, folded from the [`Extra`]s as they arrive: what the page shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Extras {
+    /// The tangent map of log q at evenly spaced rows and columns: (rows, columns, values).
+    pub picture: Option<(Vec<usize>, Vec<usize>, Vec<f64>)>,
+    /// The removal experiment against β.
+    pub by_beta: Vec<(f64, Change)>,
+    /// The removal experiment against the number of points removed.
+    pub by_count: Vec<(usize, Change)>,
+    /// The grid Monte Carlo estimate.
+    pub grid: Option<GridEstimate>,
+    /// The Langevin trace, thinned to at most [`TRACE_SHOWN`] states for the chart: (step, w₁).
+    pub trace: Vec<(f64, f64)>,
+    /// Langevin steps run and in all.
+    pub langevin_steps: (usize, usize),
+    /// R̂ from the Langevin chain.
+    pub langevin_r: Option<f64>,
+}
+
+impl Extras {
+    /// Folds in one result; returns the status line it sets, if any.
+    pub fn apply(&mut self, extra: Extra) -> Option<String> {
+        match extra {
+            Extra::Status(s) => return Some(s),
+            Extra::Picture(rows, cols, dl) => self.picture = Some((rows, cols, dl)),
+            Extra::ByCount(points) => self.by_count = points,
+            Extra::ByBeta(point) => self.by_beta.push(point),
+            Extra::Grid(g) => self.grid = Some(g),
+            Extra::Trace(shown, done, steps) => {
+                self.trace = shown;
+                self.langevin_steps = (done, steps);
+                return Some(format!("Langevin dynamics: step {done} of {steps}…"));
+            }
+            Extra::LangevinR(r) => self.langevin_r = Some(r),
+        }
+        None
+    }
+}
+
 /// Runs everything after the report, calling `emit` with each result as it is ready: on one thread,
 /// [`sweeps_and_grid`] then [`langevin`]; the page runs the two in different workers.
 pub fn extras(p: &TangentParams, report: &Report, emit: &mut dyn FnMut(Extra)) {

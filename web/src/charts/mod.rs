@@ -7,8 +7,8 @@
 mod frequencies;
 mod heatmap;
 mod histogram;
-pub mod mech;
 mod respondents;
+pub mod specs;
 mod xy;
 
 pub use frequencies::{draw_frequencies, frequencies_csv};

@@ -1,7 +1,7 @@
 //! The attack lab's results: risk numbers, the trade-off curve on linear and log α, the calibrated σ's
 //! and the audit.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::attack as specs;
 use crate::format::sig;
 use crate::labs::attack::use_attack;
 use crate::widgets::after_paint::AfterPaint;
@@ -10,8 +10,6 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::attacks::audit::{audit_point, epsilon_lower_bound};
 use dp_playground::labs::attack::params::Source;
 use dp_playground::labs::attack::report::AttackReport;
-use dp_playground::mechanisms::gaussian::gdp_tradeoff as gaussian_beta;
-use dp_playground::mechanisms::tradeoff_bound;
 use leptos::prelude::*;
 
 /// Results of the lab.
@@ -78,100 +76,14 @@ pub fn AttackResults() -> impl IntoView {
         Memo::new(move |_| {
             let r = report()?;
             let p = lab.params.get();
-            let x = |a: f64| if log { a.log10() } else { a };
-            let keep = |a: f64| !log || a > 0.0;
-            let line = |f: &dyn Fn(f64) -> f64| -> Vec<(f64, f64)> {
-                r.curve
-                    .iter()
-                    .filter(|c| keep(c.0))
-                    .map(|c| (x(c.0), f(c.0)))
-                    .collect()
-            };
-            let mut series = vec![
-                Series::new(
-                    "certified (no attack does better)",
-                    PALETTE[0],
-                    Kind::Line,
-                    r.curve
-                        .iter()
-                        .filter(|c| keep(c.0))
-                        .map(|c| (x(c.0), c.1))
-                        .collect(),
-                ),
-                Series::new(
-                    "optimistic",
-                    PALETTE[0],
-                    Kind::Dashed,
-                    r.curve
-                        .iter()
-                        .filter(|c| keep(c.0))
-                        .map(|c| (x(c.0), c.2))
-                        .collect(),
-                ),
-                Series::new(
-                    format!("(ε, δ) = ({}, {})", sig(r.eps, 3), sig(p.delta, 2)),
-                    PALETTE[6],
-                    Kind::Dashed,
-                    line(&|a| tradeoff_bound(r.eps, p.delta, a)),
-                ),
-                Series::new(
-                    format!("best Gaussian-DP fit, μ = {}", sig(r.gdp_mu_fit, 3)),
-                    PALETTE[3],
-                    Kind::Line,
-                    line(&|a| gaussian_beta(r.gdp_mu_fit, a)),
-                ),
-            ];
-            if let Some(mu) = r.gdp_mu_clt {
-                series.push(Series::new(
-                    format!("CLT approximation, μ = {}", sig(mu, 3)),
-                    PALETTE[4],
-                    Kind::Dashed,
-                    line(&|a| gaussian_beta(mu, a)),
-                ));
-            }
-            if let Some((Ok(_), Some(pt))) = audit.get() {
-                let ((a0, a1), (b0, b1)) = (pt.fpr_box, pt.fnr_box);
-                let corners = [(a0, b0), (a1, b0), (a1, b1), (a0, b1), (a0, b0)];
-                series.push(Series::new(
-                    "audit's confidence box",
-                    PALETTE[1],
-                    Kind::Line,
-                    corners
-                        .iter()
-                        .filter(|c| keep(c.0))
-                        .map(|c| (x(c.0), c.1))
-                        .collect(),
-                ));
-                series.push(Series::new(
-                    "audit (observed)",
-                    PALETTE[1],
-                    Kind::Points,
-                    if keep(pt.fpr) {
-                        vec![(x(pt.fpr), pt.fnr)]
-                    } else {
-                        vec![]
-                    },
-                ));
-            }
-            Some(XyChart {
-                x_desc: if log {
-                    "False-positive rate α (log scale)".into()
-                } else {
-                    "False-positive rate α".into()
-                },
-                y_desc: "Attacker's false-negative rate β".into(),
-                x_log10: log,
-                x_range: Some(if log { (-6.0, 0.0) } else { (0.0, 1.0) }),
-                y_range: Some((0.0, 1.0)),
-                legend: if log {
-                    Legend::LowerLeft
-                } else {
-                    Legend::UpperRight
-                },
-                markers: vec![(x(p.alpha), format!("α = {}", sig(p.alpha, 3)))],
-                series,
-                ..Default::default()
-            })
+            let audit = audit.get().and_then(|(ok, pt)| ok.ok().and(pt));
+            Some(specs::tradeoff_chart(
+                &r,
+                p.delta,
+                p.alpha,
+                audit.as_ref(),
+                log,
+            ))
         })
     };
     let (linear, logarithmic) = (chart(false), chart(true));

@@ -1,7 +1,7 @@
 //! The composition workbench (`?lab=compose`): a list of mechanisms from the link, every accountant's ε
 //! at the link's δ side by side (the PLD accountant in the background), and ε against δ.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::compose as specs;
 use crate::format::{exact, sig};
 use crate::platform::browser::now_ms;
 use crate::platform::pool::LabJobs;
@@ -14,9 +14,7 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::entry::{format_list, parse_list};
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::compose::{
-    accountants, accountants_grid, Accountants, ComposeParams, ComposedPld,
-};
+use dp_playground::labs::compose::{accountants, Accountants, ComposeParams, ComposedPld};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
 use leptos::prelude::*;
@@ -41,13 +39,6 @@ const ADD: [(&str, &str); 8] = [
         "wor:0.1:gauss:1*10",
     ),
 ];
-
-/// δ values of the ε-against-δ chart.
-fn delta_grid() -> Vec<f64> {
-    (0..=27)
-        .map(|i| 10f64.powf(-10.0 + i as f64 / 3.0))
-        .collect()
-}
 
 /// The pool's name for this lab's jobs.
 const GROUP: &str = "compose";
@@ -97,89 +88,13 @@ pub fn ComposeLab() -> impl IntoView {
     });
     let chart = Memo::new(move |_| {
         let list = list_only.get().0;
-        let grid = delta_grid();
-        // dp_accounting's grid of orders for the curve: 28 δ values must redraw within a frame.
-        let per: Vec<Accountants> = grid.iter().map(|&d| accountants_grid(&list, d)).collect();
-        let line = |f: &dyn Fn(&Accountants) -> Option<f64>| -> Vec<(f64, f64)> {
-            grid.iter()
-                .zip(&per)
-                .filter_map(|(d, a)| f(a).filter(|e| e.is_finite()).map(|e| (d.log10(), e)))
-                .collect()
-        };
-        let mut series = vec![
-            Series::new("basic", PALETTE[6], Kind::Dashed, line(&|a| Some(a.basic))),
-            Series::new("advanced", PALETTE[4], Kind::Line, line(&|a| a.advanced)),
-            Series::new(
-                "RDP (dp_accounting's orders)",
-                PALETTE[1],
-                Kind::Line,
-                line(&|a| a.rdp.map(|x| x.0)),
-            ),
-            Series::new("zCDP", PALETTE[3], Kind::Line, line(&|a| a.zcdp)),
-        ];
-        if let Some(Ok((c, _))) = pld.get() {
-            // One walk down each PLD for all 28 δ (112 walks took 39 ms on the page).
-            let bands = c.bands(&grid);
-            let side =
-                |f: fn(&dp_playground::accounting::pld::EpsilonBand) -> f64| -> Vec<(f64, f64)> {
-                    grid.iter()
-                        .zip(&bands)
-                        .map(|(d, b)| (d.log10(), f(b)))
-                        .filter(|p| p.1.is_finite())
-                        .collect()
-                };
-            series.push(Series::new(
-                "PLD, certified upper",
-                PALETTE[0],
-                Kind::Line,
-                side(|b| b.upper),
-            ));
-            series.push(Series::new(
-                "PLD, lower bound",
-                PALETTE[0],
-                Kind::Dashed,
-                side(|b| b.lower),
-            ));
-        }
-        let top = per.last().map_or(1.0, |a| a.basic).max(1e-6);
-        let lowest = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1))
-            .fold(f64::INFINITY, f64::min);
-        Some(XyChart {
-            x_desc: "δ (log scale)".into(),
-            y_desc: "ε of the whole list".into(),
-            x_log10: true,
-            y_range: Some((0.0, (lowest.max(0.0) * 6.0).min(top * 1.05).max(1e-6))),
-            legend: Legend::UpperRight,
-            markers: vec![(params.with(|p| p.delta.log10()), "δ of the link".into())],
-            series,
-            ..Default::default()
+        let delta = params.with(|p| p.delta);
+        pld.with(|p| {
+            let composed = p.as_ref().and_then(|r| r.as_ref().ok()).map(|(c, _)| c);
+            Some(specs::eps_delta_chart(&list, composed, delta))
         })
     });
-    let order_chart = Memo::new(move |_| {
-        acc.with(|a| {
-            let (eps, order) = a.rdp?;
-            Some(XyChart {
-                x_desc: "Order α (log scale)".into(),
-                y_desc: "ε at the link's δ from order α alone".into(),
-                x_log10: true,
-                y_range: Some((0.0, 4.0 * eps.max(1e-6))),
-                legend: Legend::LowerRight,
-                markers: vec![(order.log10(), format!("best order {}", sig(order, 3)))],
-                series: vec![Series::new(
-                    "RDP conversion at each order",
-                    PALETTE[1],
-                    Kind::Line,
-                    a.rdp_by_order
-                        .iter()
-                        .map(|&(o, e)| (o.log10(), e))
-                        .collect(),
-                )],
-                ..Default::default()
-            })
-        })
-    });
+    let order_chart = Memo::new(move |_| acc.with(specs::order_chart));
     let value = move |f: fn(&Accountants) -> Option<f64>| {
         Signal::derive(move || acc.with(|a| f(a).unwrap_or(f64::NAN)))
     };

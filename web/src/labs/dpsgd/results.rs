@@ -1,7 +1,7 @@
 //! The DP-SGD lab's results: both accountants' ε, σ for the target, the ε-versus-steps and ε(α) charts,
 //! and the lecture's three scenarios.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::dpsgd as specs;
 use crate::format::sig;
 use crate::labs::dpsgd::{use_dpsgd, Background};
 use crate::platform::url::use_url;
@@ -9,7 +9,6 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::{scenario_links, scenarios};
-use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 
 /// Results of the lab.
@@ -74,48 +73,12 @@ pub fn DpsgdResults() -> impl IntoView {
     };
     let steps_chart = Memo::new(move |_| {
         lab.rdp.with(|r| {
-            r.as_ref().ok().map(|r| XyChart {
-                x_desc: "Steps".into(),
-                y_desc: "ε at the link's δ".into(),
-                legend: Legend::LowerRight,
-                series: vec![
-                    Series::new("RDP accountant", PALETTE[1], Kind::Line, r.by_steps.clone()),
-                    Series::new(
-                        "PLD accountant",
-                        PALETTE[0],
-                        Kind::Points,
-                        bg.with(|b| b.pld_points.clone()),
-                    ),
-                ],
-                ..Default::default()
-            })
+            r.as_ref()
+                .ok()
+                .map(|r| bg.with(|b| specs::steps_chart(r, &b.pld_points)))
         })
     });
-    let order_chart = Memo::new(move |_| {
-        lab.rdp.with(|r| {
-            r.as_ref().ok().map(|r| {
-                let top = 4.0 * r.eps.max(1e-6);
-                XyChart {
-                    x_desc: "Order α (log scale)".into(),
-                    y_desc: "ε at the link's δ from order α alone".into(),
-                    x_log10: true,
-                    y_range: Some((0.0, top)),
-                    markers: vec![(
-                        r.best_order.log10(),
-                        format!("best order {}", fmt_f64(r.best_order)),
-                    )],
-                    legend: Legend::LowerRight,
-                    series: vec![Series::new(
-                        "ε(α) = T·ε_step(α) + ln(1 − 1/α) − ln(δα)/(α − 1)",
-                        PALETTE[0],
-                        Kind::Line,
-                        r.curve.iter().map(|&(a, e)| (a.log10(), e)).collect(),
-                    )],
-                    ..Default::default()
-                }
-            })
-        })
-    });
+    let order_chart = Memo::new(move |_| lab.rdp.with(|r| r.as_ref().ok().map(specs::order_chart)));
     // Scenario 3's σ is the worker's σ for the target (RDP), not searched again on the page's thread.
     let scen = Memo::new(move |_| scenarios(&lab.params.get(), sigma_target.get()).ok());
     let scen_value = move |f: fn(&dp_playground::labs::dpsgd::Scenarios) -> f64| {

@@ -1,6 +1,6 @@
 //! The exponential mechanism: selection probabilities, the worst neighbour, and how they sharpen with ε.
 
-use crate::charts::mech::{em_bars_chart, em_eps_chart};
+use crate::charts::specs::mechanisms::{em_bars_chart, em_eps_chart};
 use crate::format::{exact, sig};
 use crate::labs::mechanisms::use_mech;
 use crate::widgets::stat::Stat;

@@ -1,7 +1,7 @@
 //! The pictures of the chosen noise: densities with the bad set, privacy loss, privacy profile,
 //! trade-off curve and a sample histogram, with the key numbers above them.
 
-use crate::charts::mech::{
+use crate::charts::specs::mechanisms::{
     densities_chart, loss_chart, profile_chart, samples_chart, tradeoff_chart,
 };
 use crate::format::sig;

@@ -1,6 +1,6 @@
 //! Many counting queries (approximate-DP notes §2.2): Laplace against Gaussian as k grows.
 
-use crate::charts::mech::queries_chart;
+use crate::charts::specs::mechanisms::queries_chart;
 use crate::labs::mechanisms::use_mech;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;

@@ -18,35 +18,15 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::tangent::background::Extra;
+use dp_playground::labs::tangent::background::{Extra, Extras};
 use dp_playground::labs::tangent::parallel::Plan;
-use dp_playground::labs::tangent::{markdown, GridEstimate, Report, TangentParams};
+use dp_playground::labs::tangent::{markdown, Report, TangentParams};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
-use dp_playground::tangent::removal::Change;
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// What is computed after the report.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Extras {
-    /// The tangent map of log q at evenly spaced rows and columns: (rows, columns, values).
-    pub picture: Option<(Vec<usize>, Vec<usize>, Vec<f64>)>,
-    /// The removal experiment against β.
-    pub by_beta: Vec<(f64, Change)>,
-    /// The removal experiment against the number of points removed.
-    pub by_count: Vec<(usize, Change)>,
-    /// The grid Monte Carlo estimate.
-    pub grid: Option<GridEstimate>,
-    /// The Langevin trace, thinned to at most 2000 states for the chart: (step, w₁).
-    pub trace: Vec<(f64, f64)>,
-    /// Langevin steps run and in all.
-    pub langevin_steps: (usize, usize),
-    /// R̂ from the Langevin chain.
-    pub langevin_r: Option<f64>,
-}
 
 /// The lab's state, shared by its parts.
 #[derive(Clone, Copy)]
@@ -324,24 +304,8 @@ fn settle<T>(state: TangentState, results: Vec<Result<T, JobEnd>>) -> Option<Vec
 
 /// Shows one result that came after the report.
 fn apply_extra(state: TangentState, extra: Extra) {
-    match extra {
-        Extra::Status(s) => state.status.set(s),
-        Extra::Picture(rows, cols, dl) => {
-            state.extras.update(|e| e.picture = Some((rows, cols, dl)))
-        }
-        Extra::ByCount(points) => state.extras.update(|e| e.by_count = points),
-        Extra::ByBeta(point) => state.extras.update(|e| e.by_beta.push(point)),
-        Extra::Grid(g) => state.extras.update(|e| e.grid = Some(g)),
-        Extra::Trace(shown, done, steps) => {
-            state
-                .status
-                .set(format!("Langevin dynamics: step {done} of {steps}…"));
-            state.extras.update(|e| {
-                e.trace = shown;
-                e.langevin_steps = (done, steps);
-            });
-        }
-        Extra::LangevinR(r) => state.extras.update(|e| e.langevin_r = Some(r)),
+    if let Some(status) = state.extras.try_update(|e| e.apply(extra)).flatten() {
+        state.status.set(status);
     }
 }
 

@@ -1,14 +1,14 @@
 //! Figure 1 and Table 1 of the WDP paper: RDP and WDP budgets of the Laplace and Gaussian mechanisms
 //! against the order, with the read-out of one panel at any real order.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::wdp as specs;
 use crate::format::sig;
 use crate::labs::wdp::use_wdp;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
-use dp_playground::labs::wdp::{fig1_curves, format_scales, table1, Panel};
+use dp_playground::labs::wdp::{format_scales, table1, Panel};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 
@@ -32,36 +32,8 @@ pub fn Fig1() -> impl IntoView {
     let lab = use_wdp();
     let params = lab.params;
     let value = Signal::derive(move || params.with(|p| p.fig1_value()));
-    let chart = move |panel: Panel| {
-        Memo::new(move |_| {
-            let p = params.get();
-            let series = fig1_curves(&p, panel)
-                .into_iter()
-                .enumerate()
-                .map(|(i, (scale, pts))| {
-                    let name = format!("{} = {}", panel.scale_symbol(), fmt_f64(scale));
-                    Series::new(name, PALETTE[i % PALETTE.len()], Kind::Line, pts)
-                })
-                .collect();
-            let mut markers = Vec::new();
-            if (p.order_min..=p.order_max).contains(&p.order) {
-                markers.push((
-                    p.order,
-                    format!("{} = {}", panel.order_symbol(), fmt_f64(p.order)),
-                ));
-            }
-            Some(XyChart {
-                x_desc: format!("order {}", panel.order_symbol()),
-                y_desc: "ε".into(),
-                x_range: Some((p.order_min, p.order_max)),
-                y_range: Some((0.0, p.y_max)),
-                legend: Legend::UpperRight,
-                markers,
-                series,
-                ..Default::default()
-            })
-        })
-    };
+    let chart =
+        move |panel: Panel| Memo::new(move |_| params.with(|p| Some(specs::fig1_chart(p, panel))));
     let charts = Panel::ALL.into_iter().enumerate().map(|(i, panel)| {
         let title = Signal::derive(move || {
             let chosen = params.with(|p| p.panel == panel);

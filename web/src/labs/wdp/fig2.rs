@@ -1,7 +1,7 @@
 //! Figure 2 of the WDP paper: the moments (DP), Bayesian (BDP) and Wasserstein (WDP) accountants over
 //! 100 steps of synthetic heavy-tailed gradients, one panel per clipping quantile.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::wdp as specs;
 use crate::format::sig;
 use crate::labs::wdp::{use_wdp, RunState};
 use crate::platform::url::use_url;
@@ -10,7 +10,6 @@ use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::wdp::{clip_key, pairs_key, WdpParams};
 use dp_playground::link::query::fmt_f64;
-use dp_playground::wdp::accountants::PairRule;
 use dp_playground::wdp::synthetic::{Curves, QUANTILES};
 use leptos::prelude::*;
 
@@ -29,52 +28,6 @@ const CSV: [&str; 4] = [
 
 fn last(v: &[f64]) -> f64 {
     v.last().copied().unwrap_or(f64::NAN)
-}
-
-/// log10 of (step index, ε) for a log-scale chart.
-fn log_points(v: &[f64]) -> Vec<(f64, f64)> {
-    v.iter()
-        .enumerate()
-        .map(|(s, e)| (s as f64, e.log10()))
-        .collect()
-}
-
-fn panel_chart(c: &Curves, rule: PairRule) -> XyChart {
-    let lowest = c
-        .wdp(rule)
-        .first()
-        .copied()
-        .unwrap_or(1.0)
-        .min(c.dp.first().copied().unwrap_or(1.0));
-    XyChart {
-        x_desc: "Step".into(),
-        y_desc: "ε (log scale)".into(),
-        x_range: Some((0.0, 99.0)),
-        y_range: Some((lowest.max(1e-3).log10().floor(), 6.0)),
-        y_log10: true,
-        legend: Legend::UpperLeft,
-        series: vec![
-            Series::new(
-                "DP (moments accountant)",
-                PALETTE[1],
-                Kind::Dashed,
-                log_points(&c.dp),
-            ),
-            Series::new(
-                "BDP (Bayesian accountant)",
-                PALETTE[3],
-                Kind::Dashed,
-                log_points(&c.bdp),
-            ),
-            Series::new(
-                "WDP (Wasserstein accountant)",
-                PALETTE[0],
-                Kind::Line,
-                log_points(c.wdp(rule)),
-            ),
-        ],
-        ..Default::default()
-    }
 }
 
 /// Figure 2 with its controls, progress, read-outs, charts and notes.
@@ -98,7 +51,7 @@ pub fn Fig2() -> impl IntoView {
             let (clip, rule) = params.with(|p| (p.clip, p.pairs));
             run.with(|r| {
                 let c = &r.curves[i][usize::from(!clip)];
-                (!c.dp.is_empty()).then(|| panel_chart(c, rule))
+                (!c.dp.is_empty()).then(|| specs::fig2_chart(c, rule))
             })
         });
         let title = Signal::derive(move || {

@@ -1,12 +1,11 @@
 //! Figure 3 of the WDP paper: Corollary 1's ε = W − (ln δ)/β against β and against δ.
 
-use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::specs::wdp as specs;
 use crate::format::{exact, sig};
 use crate::labs::wdp::use_wdp;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::xy_canvas::XyCanvas;
-use dp_playground::labs::wdp::{fig3_by_beta, fig3_by_delta};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 
@@ -19,60 +18,10 @@ pub fn Fig3() -> impl IntoView {
     let run = lab.run;
     let value = Signal::derive(move || params.with(|p| p.fig3_value()));
     let w = Memo::new(move |_| params.with(|p| p.w));
-    let by_beta = Memo::new(move |_| {
-        let series = fig3_by_beta(w.get())
-            .into_iter()
-            .enumerate()
-            .map(|(i, (delta, pts))| {
-                Series::new(
-                    format!("δ = {}", sig(delta, 1)),
-                    PALETTE[i],
-                    Kind::Line,
-                    pts,
-                )
-            })
-            .collect();
-        Some(XyChart {
-            x_desc: "β".into(),
-            y_desc: "ε".into(),
-            x_range: Some((1.0, 50.0)),
-            y_range: Some((0.0, (w.get() + 25.0).max(35.0))),
-            legend: Legend::UpperRight,
-            markers: vec![(
-                params.with(|p| p.beta),
-                format!("β = {}", fmt_f64(params.with(|p| p.beta))),
-            )],
-            series,
-            ..Default::default()
-        })
-    });
-    let by_delta = Memo::new(move |_| {
-        let series = fig3_by_delta(w.get())
-            .into_iter()
-            .enumerate()
-            .map(|(i, (beta, pts))| {
-                let pts = pts.into_iter().map(|(d, e)| (d.log10(), e)).collect();
-                Series::new(
-                    format!("β = {}", fmt_f64(beta)),
-                    PALETTE[i],
-                    Kind::Line,
-                    pts,
-                )
-            })
-            .collect();
-        let delta = params.with(|p| p.delta);
-        Some(XyChart {
-            x_desc: "δ (log scale)".into(),
-            y_desc: "ε".into(),
-            x_log10: true,
-            x_range: Some((-10.0, -5.0)),
-            y_range: Some((0.0, (w.get() + 35.0).max(45.0))),
-            legend: Legend::UpperRight,
-            markers: vec![(delta.log10(), format!("δ = {}", sig(delta, 3)))],
-            series,
-            ..Default::default()
-        })
-    });
+    let by_beta =
+        Memo::new(move |_| Some(specs::fig3_beta_chart(w.get(), params.with(|p| p.beta))));
+    let by_delta =
+        Memo::new(move |_| Some(specs::fig3_delta_chart(w.get(), params.with(|p| p.delta))));
     // "Take W from Figure 2": runs it if needed (in the background), then writes `w` once it is done.
     let pending = RwSignal::new(false);
     let take_w = move |_| {

@@ -1,6 +1,6 @@
 //! The mechanisms lab's charts, as [`XyChart`]s built from what the core computed.
 
-use super::{Kind, Legend, Series, XyChart, PALETTE};
+use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use dp_playground::labs::mechanisms::{ExponentialReport, ManyQueries, Pictures, Samples};
 
 const X: usize = 0;

@@ -1,0 +1,17 @@
+//! What each lab's charts show, as [`XyChart`](super::XyChart)s built from data the core computed:
+//! plain functions, so that native tests draw every lab's charts with the SVG backend. Components
+//! call them inside their memos and only hand the result to a canvas.
+
+pub mod attack;
+pub mod compose;
+pub mod dpsgd;
+pub mod mechanisms;
+pub mod tangent;
+pub mod wdp;
+
+/// Draws `chart` on the SVG backend and checks it drew something (tests only).
+#[cfg(test)]
+pub fn smoke(chart: &super::XyChart) {
+    let svg = super::svg_test::render(|root| super::draw_xy(root, chart, 1.0).unwrap());
+    assert!(svg.len() > 1000, "{}: {} bytes", chart.y_desc, svg.len());
+}
