@@ -12,8 +12,10 @@ pub const CURVE_FRACTIONS: [f64; 4] = [0.125, 0.25, 0.5, 0.75];
 /// A result of a DP-SGD job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum DpsgdUpdate {
-    /// What is being computed.
-    Status(String),
+    /// What the PLD job is computing.
+    PldStatus(String),
+    /// What the σ search is computing.
+    SigmaStatus(String),
     /// ε by the PLD after T steps, from both sides.
     Pld(Result<EpsilonBand>),
     /// (steps, certified ε) at a fraction of T.
@@ -66,7 +68,7 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         rate, sigma, steps, delta, grid,
     )));
     for (i, fraction) in CURVE_FRACTIONS.into_iter().enumerate() {
-        emit(DpsgdUpdate::Status(format!(
+        emit(DpsgdUpdate::PldStatus(format!(
             "PLD accountant: the ε-versus-steps curve, {}/{}…",
             i + 1,
             CURVE_FRACTIONS.len()
@@ -87,10 +89,154 @@ pub fn dpsgd_sigma(p: &DpsgdParams, emit: &mut dyn FnMut(DpsgdUpdate)) {
         if let Some(sigma) = search.step()? {
             break Ok(sigma * p.neighbour.factor());
         }
-        emit(DpsgdUpdate::Status(format!(
+        emit(DpsgdUpdate::SigmaStatus(format!(
             "PLD accountant: σ for the target ε, {} evaluations…",
             search.evaluations
         )));
     });
     emit(DpsgdUpdate::SigmaPld(found));
+}
+
+/// The DP-SGD lab's background results, folded from its two jobs' updates: what the page shows. Times
+/// are the caller's clock (`now`, in ms): the PLD's from its job's start, the PLD σ search's from the
+/// RDP σ it starts from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Background {
+    /// σ for the target ε by the RDP accountant (dp_accounting's orders).
+    pub sigma_for_target: Option<Result<f64>>,
+    /// ε by the PLD accountant after T steps from both sides, and how long it took (ms).
+    pub pld: Option<Result<(EpsilonBand, f64)>>,
+    /// σ for the target ε by the PLD accountant (certified upper ε), and how long it took (ms).
+    pub sigma_for_target_pld: Option<Result<(f64, f64)>>,
+    /// (steps, certified upper ε) by the PLD accountant at fractions of T, and at T.
+    pub pld_points: Vec<(f64, f64)>,
+    /// What the PLD job is computing now (empty when done).
+    pub pld_status: String,
+    /// What the σ search is computing now (empty when done).
+    pub sigma_status: String,
+    /// T, where the PLD's ε at T goes on the curve.
+    pub steps: Option<f64>,
+    pld_started: f64,
+    sigma_started: f64,
+}
+
+impl Background {
+    /// A new PLD job for `job` started at `now`: its results so far are cleared.
+    pub fn start_pld(&mut self, job: &PldJob, now: f64) {
+        self.pld = None;
+        self.pld_points.clear();
+        self.steps = Some(job.steps as f64);
+        self.pld_status = "PLD accountant…".into();
+        self.pld_started = now;
+    }
+
+    /// A new σ search started at `now`: its results so far are cleared.
+    pub fn start_sigma(&mut self, now: f64) {
+        self.sigma_for_target = None;
+        self.sigma_for_target_pld = None;
+        self.sigma_status = "σ for the target ε…".into();
+        self.sigma_started = now;
+    }
+
+    /// Folds in one update that arrived at `now`.
+    pub fn apply(&mut self, u: DpsgdUpdate, now: f64) {
+        match u {
+            DpsgdUpdate::PldStatus(s) => self.pld_status = s,
+            DpsgdUpdate::SigmaStatus(s) => self.sigma_status = s,
+            DpsgdUpdate::Pld(r) => {
+                if let (Ok(e), Some(t)) = (&r, self.steps) {
+                    self.add_point(t, e.upper);
+                }
+                self.pld = Some(r.map(|e| (e, now - self.pld_started)));
+            }
+            DpsgdUpdate::CurvePoint(t, e) => self.add_point(t, e),
+            DpsgdUpdate::SigmaRdp(r) => {
+                self.sigma_started = now;
+                self.sigma_for_target = Some(r);
+            }
+            DpsgdUpdate::SigmaPld(r) => {
+                self.sigma_for_target_pld = Some(r.map(|s| (s, now - self.sigma_started)))
+            }
+        }
+    }
+
+    fn add_point(&mut self, t: f64, eps: f64) {
+        self.pld_points.push((t, eps));
+        self.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+
+    /// The PLD job ended: its status clears, or shows why it failed.
+    pub fn end_pld(&mut self, failure: Option<String>) {
+        self.pld_status = failure.unwrap_or_default();
+    }
+
+    /// The σ search ended: its status clears, or shows why it failed.
+    pub fn end_sigma(&mut self, failure: Option<String>) {
+        self.sigma_status = failure.unwrap_or_default();
+    }
+
+    /// What is being computed now, both jobs' status (empty when both are done).
+    pub fn status(&self) -> String {
+        match (self.pld_status.as_str(), self.sigma_status.as_str()) {
+            ("", s) | (s, "") => s.to_owned(),
+            (a, b) => format!("{a} {b}"),
+        }
+    }
+
+    /// Every failure to show, in a fixed order, including a PLD that found no finite ε.
+    pub fn errors(&self) -> Vec<String> {
+        let mut out: Vec<String> = [
+            self.sigma_for_target
+                .as_ref()
+                .and_then(|r| r.as_ref().err()),
+            self.pld.as_ref().and_then(|r| r.as_ref().err()),
+            self.sigma_for_target_pld
+                .as_ref()
+                .and_then(|r| r.as_ref().err()),
+        ]
+        .into_iter()
+        .flatten()
+        .map(ToString::to_string)
+        .collect();
+        if let Some(Ok((e, _))) = &self.pld {
+            if e.upper.is_infinite() {
+                out.push("The PLD accountant finds no finite ε at this δ: more than δ of the privacy loss lies beyond its grid. Raise δ or σ.".into());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::query::{LinkParams, Query};
+
+    /// The page's folding of both jobs, natively: the PLD at T joins the curve in step order, the
+    /// times run from each job's start, and a target move leaves the PLD's results alone.
+    #[test]
+    fn both_jobs_fold_into_the_results() {
+        let p = DpsgdParams::from_query(&Query::parse("n=60000&batch=600&epochs=2")).0;
+        let job = p.pld_job();
+        let mut r = Background::default();
+        r.start_pld(&job, 10.0);
+        r.start_sigma(10.0);
+        dpsgd_pld(job, &mut |u| r.apply(u, 30.0));
+        dpsgd_sigma(&p, &mut |u| r.apply(u, 50.0));
+        r.end_pld(None);
+        r.end_sigma(None);
+        assert_eq!(r.status(), "");
+        assert_eq!(r.pld_points.len(), CURVE_FRACTIONS.len() + 1);
+        assert!(r.pld_points.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(
+            r.pld.as_ref().map(|x| x.as_ref().map(|x| x.1).ok()),
+            Some(Some(20.0))
+        );
+        assert!(matches!(r.sigma_for_target_pld, Some(Ok((s, 0.0))) if s > 0.0));
+        assert!(r.errors().is_empty());
+        let before = r.pld.clone();
+        r.start_sigma(60.0);
+        assert_eq!(r.pld, before);
+        assert!(r.sigma_for_target.is_none());
+    }
 }

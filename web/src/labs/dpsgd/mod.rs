@@ -11,34 +11,14 @@ use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::dpsgd::jobs::DpsgdUpdate;
+use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// Results of the background job for the current parameters.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Background {
-    /// σ for the target ε (RDP), or why not.
-    pub sigma_for_target: Option<Result<f64, String>>,
-    /// ε by the PLD accountant after T steps from both sides, and how long it took (ms).
-    pub pld: Option<Result<(EpsilonBand, f64), String>>,
-    /// σ for the target ε by the PLD accountant (certified upper ε), and how long it took (ms).
-    pub sigma_for_target_pld: Option<Result<(f64, f64), String>>,
-    /// (steps, certified upper ε) by the PLD accountant at fractions of T.
-    pub pld_points: Vec<(f64, f64)>,
-    /// What the PLD job is computing now (empty when done).
-    pub pld_status: String,
-    /// What the σ search is computing now (empty when done).
-    pub sigma_status: String,
-    /// T, where the PLD's ε at T goes on the curve.
-    pub steps: Option<f64>,
-}
 
 /// The lab's state, shared by its parts.
 #[derive(Clone, Copy)]
@@ -62,57 +42,10 @@ impl DpsgdState {
     }
 }
 
-impl Background {
-    /// What is being computed now, both jobs' status (empty when both are done).
-    pub fn status(&self) -> String {
-        match (self.pld_status.as_str(), self.sigma_status.as_str()) {
-            ("", s) | (s, "") => s.to_owned(),
-            (a, b) => format!("{a} {b}"),
-        }
-    }
-}
-
 /// The pool's names for this lab's two jobs: each restarts only when what it reads changes.
 const PLD_GROUP: &str = "dpsgd-pld";
 /// See [`PLD_GROUP`].
 const SIGMA_GROUP: &str = "dpsgd-sigma";
-
-/// Shows one background result; times are measured here, from the job's start (ε) or from RDP's σ
-/// (the PLD's σ search, which starts from it). `sigma_start` is the σ job's clock, `None` for the
-/// PLD job's updates.
-fn apply_update(
-    background: RwSignal<Background>,
-    u: DpsgdUpdate,
-    start: f64,
-    sigma_start: Option<&std::cell::Cell<f64>>,
-) {
-    background.update(|b| match u {
-        DpsgdUpdate::Status(s) if sigma_start.is_none() => b.pld_status = s,
-        DpsgdUpdate::Status(s) => b.sigma_status = s,
-        DpsgdUpdate::Pld(r) => {
-            if let (Ok(e), Some(t)) = (&r, b.steps) {
-                b.pld_points.push((t, e.upper));
-                b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            }
-            b.pld = Some(r.map(|e| (e, now_ms() - start)).map_err(|e| e.to_string()));
-        }
-        DpsgdUpdate::CurvePoint(t, e) => {
-            b.pld_points.push((t, e));
-            b.pld_points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        DpsgdUpdate::SigmaRdp(r) => {
-            if let Some(clock) = sigma_start {
-                clock.set(now_ms());
-            }
-            b.sigma_for_target = Some(r.map_err(|e| e.to_string()));
-        }
-        DpsgdUpdate::SigmaPld(r) => {
-            let since = sigma_start.map_or(start, std::cell::Cell::get);
-            b.sigma_for_target_pld =
-                Some(r.map(|s| (s, now_ms() - since)).map_err(|e| e.to_string()))
-        }
-    });
-}
 
 /// The DP-SGD lab.
 #[component]
@@ -132,24 +65,18 @@ pub fn DpsgdLab() -> impl IntoView {
     Effect::new(move |_| {
         let job = pld_job.get();
         let current = pld_jobs.restart();
-        background.update(|b| {
-            b.pld = None;
-            b.pld_points.clear();
-            b.steps = Some(job.steps as f64);
-            b.pld_status = "PLD accountant…".into();
-        });
+        background.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
-            let start = now_ms();
             let ended = pool::run(PLD_GROUP, &Job::DpsgdPld(job), |u: JobUpdate| {
                 if let JobUpdate::Dpsgd(u) = u {
-                    apply_update(background, u, start, None)
+                    background.update(|b| b.apply(u, now_ms()))
                 }
             })
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}
-                Err(JobEnd::Failed(e)) => background.update(|b| b.pld_status = e),
-                Ok(()) if current() => background.update(|b| b.pld_status.clear()),
+                Err(JobEnd::Failed(e)) => background.update(|b| b.end_pld(Some(e))),
+                Ok(()) if current() => background.update(|b| b.end_pld(None)),
                 Ok(()) => {}
             }
         });
@@ -158,24 +85,18 @@ pub fn DpsgdLab() -> impl IntoView {
     Effect::new(move |_| {
         let p = params.get();
         let current = sigma_jobs.restart();
-        background.update(|b| {
-            b.sigma_for_target = None;
-            b.sigma_for_target_pld = None;
-            b.sigma_status = "σ for the target ε…".into();
-        });
+        background.update(|b| b.start_sigma(now_ms()));
         spawn_local(async move {
-            let start = now_ms();
-            let sigma_start = std::cell::Cell::new(start);
             let ended = pool::run(SIGMA_GROUP, &Job::DpsgdSigma(p), |u: JobUpdate| {
                 if let JobUpdate::Dpsgd(u) = u {
-                    apply_update(background, u, start, Some(&sigma_start))
+                    background.update(|b| b.apply(u, now_ms()))
                 }
             })
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}
-                Err(JobEnd::Failed(e)) => background.update(|b| b.sigma_status = e),
-                Ok(()) if current() => background.update(|b| b.sigma_status.clear()),
+                Err(JobEnd::Failed(e)) => background.update(|b| b.end_sigma(Some(e))),
+                Ok(()) if current() => background.update(|b| b.end_sigma(None)),
                 Ok(()) => {}
             }
         });

@@ -3,11 +3,12 @@
 
 use crate::charts::specs::dpsgd as specs;
 use crate::format::sig;
-use crate::labs::dpsgd::{use_dpsgd, Background};
+use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{scenario_links, scenarios};
 use leptos::prelude::*;
 
@@ -56,21 +57,7 @@ pub fn DpsgdResults() -> impl IntoView {
                 .unwrap_or(f64::NAN)
         })
     });
-    let errors = move || {
-        bg.with(|b| {
-        let mut out: Vec<String> = [b.sigma_for_target.as_ref().and_then(|r| r.as_ref().err()), b.pld.as_ref().and_then(|r| r.as_ref().err()), b.sigma_for_target_pld.as_ref().and_then(|r| r.as_ref().err())]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect();
-        if let Some(Ok((e, _))) = &b.pld {
-            if e.upper.is_infinite() {
-                out.push("The PLD accountant finds no finite ε at this δ: more than δ of the privacy loss lies beyond its grid. Raise δ or σ.".into());
-            }
-        }
-        out
-    })
-    };
+    let errors = move || bg.with(Background::errors);
     let steps_chart = Memo::new(move |_| {
         lab.rdp.with(|r| {
             r.as_ref()
