@@ -24,7 +24,7 @@ crate::choice! {
         /// One record added or removed (the accountants' native relation).
         AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
         /// One record replaced: the clipped sum can move by 2C, so the accountants run with σ/2.
-        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record",
+        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (σ counts half)",
     }
 }
 

@@ -3,8 +3,10 @@
 use crate::labs::attack::use_attack;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::accounting::entry::format_list;
 use dp_playground::labs::attack::params::{AttackParams, Source};
+use dp_playground::labs::dpsgd::Neighbour;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 
@@ -26,18 +28,9 @@ pub fn AttackControls() -> impl IntoView {
     };
     view! {
         <h3>"Mechanism"</h3>
-        <div class="field" hidden=move || !url.options.with(|o| o.shows("source"))>
-            <label for="field-source">"Source"</label>
-            <select id="field-source" data-testid="select-source" disabled=move || url.options.with(|o| o.locked)
-                prop:value=move || if is_list() { "list" } else { "dpsgd" }
-                on:change=move |ev| url.set("source", event_target_value(&ev))>
-                <option value="dpsgd">"DP-SGD (q, σ, steps)"</option>
-                <option value="list">"a composition list"</option>
-            </select>
-            <p class="field-error" role="alert" data-testid="notice-source" hidden=move || lab.error_for("source").with(Option::is_none)>
-                {move || lab.error_for("source").get()}
-            </p>
-        </div>
+        <SelectField label="Source" key="source"
+            options=vec![("dpsgd".into(), "DP-SGD (q, σ, steps)".into()), ("list".into(), "a composition list".into())]
+            value=Signal::derive(move || if is_list() { "list" } else { "dpsgd" }.to_owned()) error=lab.error_for("source") />
         <Show when=is_list>
             <NumberField label="List" key="list" value=shown("list", |p| match &p.source { Source::List(l) => format_list(l), _ => String::new() })
                 error=lab.error_for("list") help="As in the composition lab: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:…, each *times." />
@@ -46,18 +39,9 @@ pub fn AttackControls() -> impl IntoView {
             <NumberField label="Sampling rate q" key="q" value=shown("q", |p| match p.source { Source::Dpsgd { q, .. } => fmt_f64(q), _ => String::new() }) error=lab.error_for("q") />
             <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| match p.source { Source::Dpsgd { sigma, .. } => fmt_f64(sigma), _ => String::new() }) error=lab.error_for("sigma") slider=(0.3, 5.0, 0.01) />
             <NumberField label="Steps T" key="steps" value=shown("steps", |p| match p.source { Source::Dpsgd { steps, .. } => steps.to_string(), _ => String::new() }) error=lab.error_for("steps") />
-            <div class="field" hidden=move || !url.options.with(|o| o.shows("neighbour"))>
-                <label for="field-neighbour">"Neighbouring data sets"</label>
-                <select id="field-neighbour" data-testid="select-neighbour" disabled=move || url.options.with(|o| o.locked)
-                    prop:value=move || lab.params.with(|p| match p.source { Source::Dpsgd { neighbour, .. } => neighbour.key(), _ => "add-remove" })
-                    on:change=move |ev| url.set("neighbour", event_target_value(&ev))>
-                    <option value="add-remove">"add or remove one record"</option>
-                    <option value="replace-one">"replace one record (σ counts half)"</option>
-                </select>
-                <p class="field-error" role="alert" data-testid="notice-neighbour" hidden=move || lab.error_for("neighbour").with(Option::is_none)>
-                    {move || lab.error_for("neighbour").get()}
-                </p>
-            </div>
+            <SelectField label="Neighbouring data sets" key="neighbour" options=choices(&Neighbour::ALL, Neighbour::key, Neighbour::title)
+                value=Signal::derive(move || lab.params.with(|p| match p.source { Source::Dpsgd { neighbour, .. } => neighbour.key(), _ => "add-remove" }.to_owned()))
+                error=lab.error_for("neighbour") />
         </Show>
         <h3>"Reading the curve"</h3>
         <NumberField label="False-positive rate α" key="alpha" value=shown("alpha", |p| fmt_f64(p.alpha)) error=lab.error_for("alpha") help="The risk numbers are read at this FPR." />

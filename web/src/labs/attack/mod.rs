@@ -10,6 +10,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::attack::jobs::Calibration;
@@ -148,27 +149,23 @@ pub fn AttackLab() -> impl IntoView {
         })
     });
     view! {
-        <section class="lab" aria-labelledby="attack-title">
-            <header class="lab-intro">
-                <h2 id="attack-title">"What can an attacker learn?"</h2>
+        <LabPage heading_id="attack-title" title="What can an attacker learn?"
+            intro=|| view! {
                 <p>
                     "An attacker tries to tell whether one record was in the data. At a false-positive rate α its "
                     "false-negative rate is at least β(α): the trade-off curve, computed here from the privacy loss "
                     "distribution of the mechanism (Dong, Roth & Su 2022). The solid curve is certified: no attack "
                     "does better. The same guarantee can mean very different ε's; the risk numbers say what it means."
                 </p>
-            </header>
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                    <AttackControls />
-                </aside>
-                <div class="results">
-                    <AttackResults />
-                    <AfterPaint frames=2>
-                        <SharePanel lab=Lab::Attack markdown=share_markdown />
-                    </AfterPaint>
-                </div>
-            </div>
-        </section>
+            }
+            controls=move || view! {
+                <AttackControls />
+            }
+        >
+            <AttackResults />
+            <AfterPaint frames=2>
+                <SharePanel lab=Lab::Attack markdown=share_markdown />
+            </AfterPaint>
+        </LabPage>
     }
 }

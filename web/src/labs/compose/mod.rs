@@ -7,6 +7,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::LabJobs;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::share_panel::SharePanel;
 use crate::widgets::stat::Stat;
@@ -194,91 +195,87 @@ pub fn ComposeLab() -> impl IntoView {
         ),
     ];
     view! {
-        <section class="lab" aria-labelledby="compose-title">
-            <header class="lab-intro">
-                <h2 id="compose-title">"Composition: what does running them all cost?"</h2>
+        <LabPage heading_id="compose-title" title="Composition: what does running them all cost?"
+            intro=|| view! {
                 <p>
                     "Build a list of mechanisms, each repeated. Every accountant bounds the privacy of the whole "
                     "list at the same δ; the privacy loss distribution (PLD) is the tight reference, and the "
                     "table shows how far the others overshoot it."
                 </p>
-            </header>
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                    <h3>"Mechanisms"</h3>
-                    <NumberField label="List" key="list" value=url.raw_or("list", move || format_list(&params.get().list))
-                        error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε (rr:ε:K for K answers), sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
-                    <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
-                        {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
-                    </div>
-                    <NumberField label="δ" key="delta" value=url.raw_or("delta", move || exact(params.get().delta))
-                        error=error_for("delta") help="Every accountant reports ε at this δ." />
-                </aside>
-                <div class="results">
-                    <div class="table-wrap">
-                        <table class="results-table calibration" data-testid="compose-list">
-                            <caption>"The list"</caption>
-                            <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col">""</th></tr></thead>
-                            <tbody>
-                                {move || params.get().list.into_iter().enumerate().map(|(i, it)| view! {
-                                    <tr>
-                                        <th scope="row">{it.entry.describe()}</th>
-                                        <td>{it.times}</td>
-                                        <td><button type="button" class="small" aria-label="Remove" data-testid=format!("compose-remove-{i}")
-                                            disabled=move || url.options.with(|o| o.locked) on:click=move |_| remove(i)>"×"</button></td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                    <div class="table-wrap">
-                        <table class="results-table calibration" data-testid="compose-table">
-                            <caption>{move || format!("ε of the whole list at δ = {}", sig(params.with(|p| p.delta), 3))}</caption>
-                            <thead><tr><th scope="col">"accountant"</th><th scope="col">"ε"</th><th scope="col">"overshoot"</th><th scope="col">"source"</th></tr></thead>
-                            <tbody>
-                                {rows.into_iter().map(|(name, id, v, note)| view! {
-                                    <tr>
-                                        <th scope="row">{name}</th>
-                                        <td data-testid=id data-value=move || exact(v.get())>{move || if v.get().is_nan() { "n/a".to_string() } else { sig(v.get(), 5) }}</td>
-                                        <td>{move || overshoot(v.get())}</td>
-                                        <td>{note}</td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
-                    <div class="stats">
-                        <Stat label="best RDP order" testid="compose-best-order" value=value(|a| a.rdp.map(|x| x.1)) />
-                        <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
-                        <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
-                    </div>
-                    <crate::widgets::pld_band::PldBand band=band prefix="compose" />
-                    {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
-                        <p class="notices" role="note" data-testid="compose-pld-floor">
-                            "The PLD accountant reports no ε below δ = 1e-10: its FFT's rounding noise (about 1e-16 per grid point) could exceed δ there. The other accountants still apply."
-                        </p>
-                    })}
-                    <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
-                    {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
-                    <p class="help">
-                        <a data-testid="compose-attack-link" href=move || format!("?{}", params.with(|p| dp_playground::labs::attack::params::link_for_list(&p.list, p.delta)))>
-                            "What does this mean for an attacker? →"
-                        </a>
-                    </p>
-                    // Below the fold: built once the first frame is painted.
-                    <AfterPaint>
-                        <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
-                            alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
-                            chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
-                        <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
-                            alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
-                            chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
-                    </AfterPaint>
-                    <AfterPaint frames=2>
-                        <SharePanel lab=Lab::Compose markdown=markdown />
-                    </AfterPaint>
+            }
+            controls=move || view! {
+                <h3>"Mechanisms"</h3>
+                <NumberField label="List" key="list" value=url.raw_or("list", move || format_list(&params.get().list))
+                    error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε (rr:ε:K for K answers), sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement." />
+                <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
+                    {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
                 </div>
+                <NumberField label="δ" key="delta" value=url.raw_or("delta", move || exact(params.get().delta))
+                    error=error_for("delta") help="Every accountant reports ε at this δ." />
+            }
+        >
+            <div class="table-wrap">
+                <table class="results-table calibration" data-testid="compose-list">
+                    <caption>"The list"</caption>
+                    <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col">""</th></tr></thead>
+                    <tbody>
+                        {move || params.get().list.into_iter().enumerate().map(|(i, it)| view! {
+                            <tr>
+                                <th scope="row">{it.entry.describe()}</th>
+                                <td>{it.times}</td>
+                                <td><button type="button" class="small" aria-label="Remove" data-testid=format!("compose-remove-{i}")
+                                    disabled=move || url.options.with(|o| o.locked) on:click=move |_| remove(i)>"×"</button></td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
             </div>
-        </section>
+            <div class="table-wrap">
+                <table class="results-table calibration" data-testid="compose-table">
+                    <caption>{move || format!("ε of the whole list at δ = {}", sig(params.with(|p| p.delta), 3))}</caption>
+                    <thead><tr><th scope="col">"accountant"</th><th scope="col">"ε"</th><th scope="col">"overshoot"</th><th scope="col">"source"</th></tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|(name, id, v, note)| view! {
+                            <tr>
+                                <th scope="row">{name}</th>
+                                <td data-testid=id data-value=move || exact(v.get())>{move || if v.get().is_nan() { "n/a".to_string() } else { sig(v.get(), 5) }}</td>
+                                <td>{move || overshoot(v.get())}</td>
+                                <td>{note}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <div class="stats">
+                <Stat label="best RDP order" testid="compose-best-order" value=value(|a| a.rdp.map(|x| x.1)) />
+                <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
+                <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
+            </div>
+            <crate::widgets::pld_band::PldBand band=band prefix="compose" />
+            {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
+                <p class="notices" role="note" data-testid="compose-pld-floor">
+                    "The PLD accountant reports no ε below δ = 1e-10: its FFT's rounding noise (about 1e-16 per grid point) could exceed δ there. The other accountants still apply."
+                </p>
+            })}
+            <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
+            {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+            <p class="help">
+                <a data-testid="compose-attack-link" href=move || format!("?{}", params.with(|p| dp_playground::labs::attack::params::link_for_list(&p.list, p.delta)))>
+                    "What does this mean for an attacker? →"
+                </a>
+            </p>
+            // Below the fold: built once the first frame is painted.
+            <AfterPaint>
+                <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
+                    alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
+                    chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
+                <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
+                    alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
+                    chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
+            </AfterPaint>
+            <AfterPaint frames=2>
+                <SharePanel lab=Lab::Compose markdown=markdown />
+            </AfterPaint>
+        </LabPage>
     }
 }

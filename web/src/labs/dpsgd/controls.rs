@@ -3,7 +3,8 @@
 use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
-use dp_playground::labs::dpsgd::DpsgdParams;
+use crate::widgets::select_field::{choices, SelectField};
+use dp_playground::labs::dpsgd::{DpsgdParams, Neighbour};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 
@@ -73,16 +74,8 @@ pub fn DpsgdControls() -> impl IntoView {
         <NumberField label="Steps T (optional)" key="steps" value=shown("steps", |p| p.steps.map(|t| t.to_string()).unwrap_or_default()) error=lab.error_for("steps") help="Overrides epochs when set (up to 10⁷)." />
         <NumberField label="δ" key="delta" value=shown("delta", |p| fmt_f64(p.delta)) error=lab.error_for("delta") help="Usually below 1/n." />
         <NumberField label="Target ε" key="target_eps" value=shown("target_eps", |p| fmt_f64(p.target_eps)) error=lab.error_for("target_eps") slider=(0.1, 10.0, 0.05) help="The smallest σ reaching it is shown on the right." />
-        <div class="field" hidden=move || !url.options.with(|o| o.shows("neighbour"))>
-            <label for="field-neighbour">"Neighbouring data sets"</label>
-            <select id="field-neighbour" data-testid="select-neighbour"
-                disabled=move || url.options.with(|o| o.locked)
-                prop:value=move || lab.params.with(|p| p.neighbour.key())
-                on:change=move |ev| url.set("neighbour", event_target_value(&ev))>
-                <option value="add-remove">"add or remove one record"</option>
-                <option value="replace-one">"replace one record (σ counts half)"</option>
-            </select>
-            <p class="help">"Replacing a record moves the clipped sum by up to 2C, so the accountants run with σ/2."</p>
-        </div>
+        <SelectField label="Neighbouring data sets" key="neighbour" options=choices(&Neighbour::ALL, Neighbour::key, Neighbour::title)
+            value=Signal::derive(move || lab.params.with(|p| p.neighbour.key().to_owned())) error=lab.error_for("neighbour")
+            help="Replacing a record moves the clipped sum by up to 2C, so the accountants run with σ/2." />
     }
 }

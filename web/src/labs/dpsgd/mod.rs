@@ -10,6 +10,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::Background;
@@ -133,28 +134,24 @@ pub fn DpsgdLab() -> impl IntoView {
         )
     });
     view! {
-        <section class="lab" aria-labelledby="dpsgd-title">
-            <header class="lab-intro">
-                <h2 id="dpsgd-title">"DP-SGD: how private is training?"</h2>
+        <LabPage heading_id="dpsgd-title" title="DP-SGD: how private is training?"
+            intro=|| view! {
                 <p>
                     "Each step samples every record with probability q, clips each gradient to norm C and adds "
                     "Gaussian noise of standard deviation σ·C to their sum. The accountants add up the privacy "
                     "lost over T steps: Rényi DP (fast, an upper bound) and the privacy loss distribution (tight, "
                     "heavier, computed in the background). Set a target ε to get the smallest σ that meets it."
                 </p>
-            </header>
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                    <DpsgdControls />
-                </aside>
-                <div class="results">
-                    <DpsgdResults />
-                    <AfterPaint frames=3>
-                        <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
-                    </AfterPaint>
-                </div>
-            </div>
-        </section>
+            }
+            controls=move || view! {
+                <DpsgdControls />
+            }
+        >
+            <DpsgdResults />
+            <AfterPaint frames=3>
+                <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
+            </AfterPaint>
+        </LabPage>
     }
 }
 

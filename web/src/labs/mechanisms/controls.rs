@@ -4,6 +4,7 @@ use crate::labs::mechanisms::use_mech;
 use crate::platform::browser::random_seed;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::labs::mechanisms::{format_candidates, MechParams, Mechanism};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
@@ -33,24 +34,8 @@ pub fn MechControls() -> impl IntoView {
         move |key: &'static str| Signal::derive(move || url.query.with(|q| q.get(key).is_some()));
     view! {
         <h3>"Parameters"</h3>
-        <div class="field" hidden=move || !url.options.with(|o| o.shows("mech"))>
-            <label for="field-mech">"Mechanism"</label>
-            <select
-                id="field-mech"
-                data-testid="select-mech"
-                prop:value=move || mech.params.with(|p| p.mech.key())
-                disabled=move || url.options.with(|o| o.locked)
-                on:change=move |ev| url.set("mech", event_target_value(&ev))
-            >
-                {Mechanism::ALL
-                    .into_iter()
-                    .map(|m| view! { <option value=m.key()>{m.title()}</option> })
-                    .collect_view()}
-            </select>
-            <p class="field-error" role="alert" data-testid="notice-mech" hidden=move || mech.error_for("mech").with(Option::is_none)>
-                {move || mech.error_for("mech").get().unwrap_or_default()}
-            </p>
-        </div>
+        <SelectField label="Mechanism" key="mech" options=choices(&Mechanism::ALL, Mechanism::key, Mechanism::title)
+            value=Signal::derive(move || mech.params.with(|p| p.mech.key().to_owned())) error=mech.error_for("mech") />
         <NumberField
             label="Target ε"
             key="eps"

@@ -18,6 +18,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update};
 use dp_playground::labs::mechanisms::share::{dp_accounting_snippet, markdown};
@@ -155,9 +156,8 @@ pub fn MechLab() -> impl IntoView {
     });
     let is_em = state.is(Mechanism::Exponential);
     view! {
-        <section class="lab" aria-labelledby="mech-title">
-            <header class="lab-intro">
-                <h2 id="mech-title">"Mechanisms and their privacy loss"</h2>
+        <LabPage heading_id="mech-title" title="Mechanisms and their privacy loss"
+            intro=|| view! {
                 <p>
                     "One query with sensitivity Δ: on data set x it answers 0, on a neighbour x′ it answers Δ. "
                     "A mechanism adds noise so that the two output distributions are hard to tell apart. "
@@ -165,33 +165,30 @@ pub fn MechLab() -> impl IntoView {
                     "means: the densities, the bad set, the privacy loss, the privacy profile δ(ε) and the "
                     "trade-off between the two errors of anyone trying to tell x from x′."
                 </p>
-            </header>
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                    <MechControls />
-                </aside>
-                <div class="results">
-                    <MechCalibration />
-                    // Below the fold, in stages: built once the first frames are painted.
-                    <AfterPaint>
-                        <Show when=move || !is_em.get() fallback=|| view! { <MechEm /> }>
-                            <MechPictures />
-                        </Show>
-                    </AfterPaint>
-                    <AfterPaint frames=2>
-                        <Show when=move || state.is(Mechanism::Gaussian).get()>
-                            <MechZcdp />
-                        </Show>
-                    </AfterPaint>
-                    <AfterPaint frames=3>
-                        <MechQueries />
-                    </AfterPaint>
-                    <AfterPaint frames=4>
-                        <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
-                    </AfterPaint>
-                </div>
-            </div>
-        </section>
+            }
+            controls=move || view! {
+                <MechControls />
+            }
+        >
+            <MechCalibration />
+            // Below the fold, in stages: built once the first frames are painted.
+            <AfterPaint>
+                <Show when=move || !is_em.get() fallback=|| view! { <MechEm /> }>
+                    <MechPictures />
+                </Show>
+            </AfterPaint>
+            <AfterPaint frames=2>
+                <Show when=move || state.is(Mechanism::Gaussian).get()>
+                    <MechZcdp />
+                </Show>
+            </AfterPaint>
+            <AfterPaint frames=3>
+                <MechQueries />
+            </AfterPaint>
+            <AfterPaint frames=4>
+                <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
+            </AfterPaint>
+        </LabPage>
     }
 }
 

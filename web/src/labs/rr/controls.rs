@@ -4,6 +4,7 @@ use crate::labs::rr::use_rr;
 use crate::platform::browser::random_seed;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::labs::rr::params::{normalise_truth_text, set_k};
 use dp_playground::labs::rr::{format_truth, RrParams};
 use dp_playground::link::query::fmt_f64;
@@ -70,25 +71,9 @@ pub fn RrControls() -> impl IntoView {
                 })
                 .collect_view()}
         </div>
-        <div class="field" class:invalid=move || rr.error_for("population").with(Option::is_some) hidden=move || !url.options.with(|o| o.shows("population"))>
-            <label for="field-population">"Respondents are"</label>
-            <select
-                id="field-population"
-                data-testid="select-population"
-                prop:value=move || rr.params.with(|p| p.population.key())
-                disabled=move || url.options.with(|o| o.locked)
-                on:change=move |ev| url.set("population", event_target_value(&ev))
-            >
-                {Population::ALL
-                    .into_iter()
-                    .map(|m| view! { <option value=m.key()>{m.title()}</option> })
-                    .collect_view()}
-            </select>
-            <p class="help">"Drawn: each survey asks new people, so the true counts vary too. Fixed: the same n people every time; only the coin flips vary."</p>
-            <p class="field-error" role="alert" data-testid="notice-population" hidden=move || rr.error_for("population").with(Option::is_none)>
-                {move || rr.error_for("population").get().unwrap_or_default()}
-            </p>
-        </div>
+        <SelectField label="Respondents are" key="population" options=choices(&Population::ALL, Population::key, Population::title)
+            value=Signal::derive(move || rr.params.with(|p| p.population.key().to_owned())) error=rr.error_for("population")
+            help="Drawn: each survey asks new people, so the true counts vary too. Fixed: the same n people every time; only the coin flips vary." />
         <NumberField
             label="True distribution"
             key="truth"

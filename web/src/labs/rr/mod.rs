@@ -12,6 +12,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::LabJobs;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::rr::{
@@ -105,33 +106,29 @@ pub fn RrLab() -> impl IntoView {
     };
     provide_context(state);
     view! {
-        <section class="lab" aria-labelledby="rr-title">
-            <header class="lab-intro">
-                <h2 id="rr-title">"Randomized response"</h2>
+        <LabPage heading_id="rr-title" title="Randomized response"
+            intro=|| view! {
                 <p>
                     "Each respondent answers a sensitive question truthfully only with probability p, "
                     "and otherwise names another category at random. No single answer can be trusted, "
                     "so nobody is exposed — yet the survey as a whole still estimates how common each "
                     "answer is. Move ε to trade privacy for accuracy."
                 </p>
-            </header>
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters">
-                    <div hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                        <RrControls />
-                    </div>
-                    <RrPrivacy />
-                </aside>
-                <div class="results">
-                    <RrResults />
-                    <AfterPaint frames=3>
-                        <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
-                            state.report.with(|r| r.as_ref().map(|r| dp_playground::labs::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
-                        }) />
-                    </AfterPaint>
-                </div>
-            </div>
-        </section>
+            }
+            controls=move || view! {
+                <RrControls />
+            }
+            beside=move || view! {
+                <RrPrivacy />
+            }
+        >
+            <RrResults />
+            <AfterPaint frames=3>
+                <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
+                    state.report.with(|r| r.as_ref().map(|r| dp_playground::labs::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
+                }) />
+            </AfterPaint>
+        </LabPage>
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::labs::tangent::use_tangent;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::SelectField;
 use dp_playground::link::query::fmt_f64;
 use dp_playground::tangent::{format_points, Loss};
 use leptos::prelude::*;
@@ -17,23 +18,6 @@ pub fn TangentControls() -> impl IntoView {
     let url = use_url();
     let lab = use_tangent();
     let params = lab.params;
-    let select = move |key: &'static str,
-                       label: &'static str,
-                       options: Vec<(&'static str, &'static str)>,
-                       now: Signal<&'static str>| {
-        view! {
-            <div class="field" hidden=move || !url.options.with(|o| o.shows(key))>
-                <label for=format!("field-{key}")>{label}</label>
-                <select id=format!("field-{key}") data-testid=format!("select-{key}") prop:value=move || now.get()
-                    disabled=move || url.options.with(|o| o.locked) on:change=move |ev| url.set(key, event_target_value(&ev))>
-                    {options.into_iter().map(|(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
-                </select>
-                <p class="field-error" role="alert" hidden=move || lab.error_for(key).with(Option::is_none)>
-                    {move || lab.error_for(key).get().unwrap_or_default()}
-                </p>
-            </div>
-        }
-    };
     let presets: [(&str, &str); 4] = [
         (
             "Default: threshold, Savage",
@@ -63,17 +47,18 @@ pub fn TangentControls() -> impl IntoView {
             }).collect_view()}
         </div>
         <h3>"Model"</h3>
-        {select("model", "Model", vec![("threshold", "threshold: f_w(x) = x − w"), ("linear2d", "linear: f_w(x) = w₁x + w₂")],
-            Signal::derive(move || params.with(|p| p.model.key())))}
-        {select("loss", "Loss r(w, x) of the margin m = y·f_w(x)",
-            Loss::ALL.iter().map(|l| (l.key(), match l {
+        <SelectField label="Model" key="model"
+            options=vec![("threshold".into(), "threshold: f_w(x) = x − w".into()), ("linear2d".into(), "linear: f_w(x) = w₁x + w₂".into())]
+            value=Signal::derive(move || params.with(|p| p.model.key().to_owned())) error=lab.error_for("model") />
+        <SelectField label="Loss r(w, x) of the margin m = y·f_w(x)" key="loss"
+            options=Loss::ALL.iter().map(|l| (l.key().to_owned(), match l {
                 Loss::ZeroOne => "0/1: 1[m ≤ 0] (bounded)",
                 Loss::Savage => "Savage: 1/(1+eᵐ)² (bounded)",
                 Loss::Tangent => "tangent: (2·arctan m − 1)² (bounded)",
                 Loss::Logistic => "logistic: ln(1+e⁻ᵐ) (unbounded)",
                 Loss::Hinge => "hinge: max(0, 1 − m) (unbounded)",
-            })).collect(),
-            Signal::derive(move || params.with(|p| p.loss.key())))}
+            }.to_owned())).collect()
+            value=Signal::derive(move || params.with(|p| p.loss.key().to_owned())) error=lab.error_for("loss") />
         <NumberField label="β (inverse temperature)" key="beta" value=url.raw_or("beta", move || fmt_f64(params.get().beta))
             error=lab.error_for("beta") slider=(0.5, 100.0, 0.5) />
         <h3>"Data"</h3>

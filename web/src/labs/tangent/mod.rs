@@ -15,6 +15,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
@@ -97,35 +98,31 @@ pub fn TangentLab() -> impl IntoView {
         })
     });
     view! {
-        <section class="lab" aria-labelledby="tangent-title">
-            <header class="lab-intro">
-                <h2 id="tangent-title">"Tangent differential privacy: how much does one point move the Gibbs distribution?"</h2>
+        <LabPage heading_id="tangent-title" title="Tangent differential privacy: how much does one point move the Gibbs distribution?"
+            intro=move || view! {
                 <p>
                     "Entropic regularization turns risk minimization into sampling from q(w) ∝ exp(−β Σ p_i r(w, x_i)) "
                     "(Ying 2025, eq. 3.1). Its tangent maps say how q and log q move when the data distribution p moves: "
                     "by a little mass (total variation) or by moving the points (Wasserstein). Here they are computed "
                     "exactly on a grid, beside the paper's bounds 2βR, and checked against actually removing points."
                 </p>
-            </header>
-            <Notices notices=Signal::derive(move || state.notices.get()) testid="tdp-notices" />
-            <div class="lab-grid">
-                <aside class="controls" aria-label="Parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
-                    <TangentControls />
-                </aside>
-                <div class="results">
-                    <p class="status" role="status" data-testid="tdp-status">{move || state.status.get()}</p>
-                    <progress max="1" value=move || state.progress.get() data-testid="tdp-progress"
-                        hidden=move || state.report.with(Option::is_some)></progress>
-                    <TangentResults />
-                    <AfterPaint>
-                        <TangentCharts />
-                    </AfterPaint>
-                    <AfterPaint frames=3>
-                        <SharePanel lab=Lab::Tangent markdown=share_markdown />
-                    </AfterPaint>
-                </div>
-            </div>
-        </section>
+                <Notices notices=Signal::derive(move || state.notices.get()) testid="tdp-notices" />
+            }
+            controls=move || view! {
+                <TangentControls />
+            }
+        >
+            <p class="status" role="status" data-testid="tdp-status">{move || state.status.get()}</p>
+            <progress max="1" value=move || state.progress.get() data-testid="tdp-progress"
+                hidden=move || state.report.with(Option::is_some)></progress>
+            <TangentResults />
+            <AfterPaint>
+                <TangentCharts />
+            </AfterPaint>
+            <AfterPaint frames=3>
+                <SharePanel lab=Lab::Tangent markdown=share_markdown />
+            </AfterPaint>
+        </LabPage>
     }
 }
 

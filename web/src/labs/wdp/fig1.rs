@@ -6,6 +6,7 @@ use crate::format::sig;
 use crate::labs::wdp::use_wdp;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::wdp::{format_scales, table1, Panel};
@@ -70,13 +71,8 @@ pub fn Fig1() -> impl IntoView {
         <div class="lab-grid">
             <aside class="controls" aria-label="Figure 1 parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                 <h3>"Read out one curve"</h3>
-                <div class="field" hidden=move || !url.options.with(|o| o.shows("panel"))>
-                    <label for="field-panel">"Panel"</label>
-                    <select id="field-panel" data-testid="select-panel" prop:value=move || params.with(|p| p.panel.key())
-                        disabled=move || url.options.with(|o| o.locked) on:change=move |ev| url.set("panel", event_target_value(&ev))>
-                        {Panel::ALL.into_iter().map(|p| view! { <option value=p.key()>{p.title()}</option> }).collect_view()}
-                    </select>
-                </div>
+                <SelectField label="Panel" key="panel" options=choices(&Panel::ALL, Panel::key, Panel::title)
+                    value=Signal::derive(move || params.with(|p| p.panel.key().to_owned())) error=lab.error_for("panel") />
                 <NumberField label="Scale (λ or σ)" key="scale" value=url.raw_or("scale", move || fmt_f64(params.get().scale))
                     error=lab.error_for("scale") slider=(0.1, 10.0, 0.1) />
                 <NumberField label="Order (α or μ), any real ≥ 1" key="order" value=url.raw_or("order", move || fmt_f64(params.get().order))

@@ -6,6 +6,7 @@ use crate::format::sig;
 use crate::labs::wdp::{use_wdp, RunState};
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::SelectField;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::wdp::{clip_key, pairs_key, WdpParams};
@@ -94,37 +95,21 @@ pub fn Fig2() -> impl IntoView {
             q.set("w", fmt_f64(w));
         })
     };
-    let switch = move |key: &'static str,
-                       label: &'static str,
-                       options: [(&'static str, &'static str); 2],
-                       now: Signal<&'static str>| {
-        view! {
-            <div class="field" hidden=move || !url.options.with(|o| o.shows(key))>
-                <label for=format!("field-{key}")>{label}</label>
-                <select id=format!("field-{key}") data-testid=format!("select-{key}") prop:value=move || now.get()
-                    disabled=move || url.options.with(|o| o.locked) on:change=move |ev| url.set(key, event_target_value(&ev))>
-                    {options.into_iter().map(|(v, text)| view! { <option value=v>{text}</option> }).collect_view()}
-                </select>
-            </div>
-        }
-    };
     view! {
         <div class="lab-grid">
             <aside class="controls" aria-label="Figure 2 parameters" hidden=move || !url.options.with(|o| o.shows_controls_panel())>
                 <h3>"The run"</h3>
                 <NumberField label="Seed" key="seed" value=url.raw_or("seed", move || params.get().seed.to_string())
                     error=lab.error_for("seed") help="Same seed, same gradients, same curves." />
-                <div class="field" hidden=move || !url.options.with(|o| o.shows("quantile"))>
-                    <label for="field-quantile">"Panel read out (clipping quantile)"</label>
-                    <select id="field-quantile" data-testid="select-quantile" prop:value=move || fmt_f64(QUANTILES[params.with(|p| p.quantile)])
-                        disabled=move || url.options.with(|o| o.locked) on:change=move |ev| url.set("quantile", event_target_value(&ev))>
-                        {QUANTILES.into_iter().map(|q| view! { <option value=fmt_f64(q)>{fmt_f64(q)}</option> }).collect_view()}
-                    </select>
-                </div>
-                {switch("clip", "Gradient clipping", [("on", "on (as the published curves)"), ("off", "off (as the caption says)")],
-                    Signal::derive(move || clip_key(params.with(|p| p.clip))))}
-                {switch("pairs", "WDP over the 1225 pairs", [("sum", "sum (authors' code, the figure)"), ("inf", "inf (Corollary 1 literally)")],
-                    Signal::derive(move || pairs_key(params.with(|p| p.pairs))))}
+                <SelectField label="Panel read out (clipping quantile)" key="quantile"
+                    options=QUANTILES.into_iter().map(|q| (fmt_f64(q), fmt_f64(q))).collect()
+                    value=Signal::derive(move || fmt_f64(QUANTILES[params.with(|p| p.quantile)])) error=lab.error_for("quantile") />
+                <SelectField label="Gradient clipping" key="clip"
+                    options=vec![("on".into(), "on (as the published curves)".into()), ("off".into(), "off (as the caption says)".into())]
+                    value=Signal::derive(move || clip_key(params.with(|p| p.clip)).to_owned()) error=lab.error_for("clip") />
+                <SelectField label="WDP over the 1225 pairs" key="pairs"
+                    options=vec![("sum".into(), "sum (authors' code, the figure)".into()), ("inf".into(), "inf (Corollary 1 literally)".into())]
+                    value=Signal::derive(move || pairs_key(params.with(|p| p.pairs)).to_owned()) error=lab.error_for("pairs") />
                 <p class="help">"Every variant is computed in the one run, so the toggles switch instantly."</p>
             </aside>
             <div class="results">

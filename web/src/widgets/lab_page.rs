@@ -1,0 +1,57 @@
+//! The shell every lab's page shares: its heading and introduction, the controls beside the results,
+//! and the embed options that hide the controls.
+
+use crate::platform::url::use_url;
+use leptos::prelude::*;
+
+/// A lab's page: a section labelled by its heading, the introduction, then the controls in an aside
+/// (hidden when an embed's `controls=` shows none of them) beside the results.
+#[component]
+pub fn LabPage(
+    /// The id of the heading that labels the section (`rr-title`).
+    heading_id: &'static str,
+    /// The heading.
+    title: &'static str,
+    /// The introduction under the heading.
+    #[prop(into)]
+    intro: ViewFnOnce,
+    /// The controls.
+    #[prop(into)]
+    controls: ViewFnOnce,
+    /// Shown under the controls even when an embed hides them (the randomized-response lab's
+    /// privacy box).
+    #[prop(optional, into)]
+    beside: Option<ViewFnOnce>,
+    /// The results.
+    children: Children,
+) -> impl IntoView {
+    let url = use_url();
+    let hide_controls = move || !url.options.with(|o| o.shows_controls_panel());
+    let aside = match beside {
+        Some(beside) => view! {
+            <aside class="controls" aria-label="Parameters">
+                <div hidden=hide_controls>{controls.run()}</div>
+                {beside.run()}
+            </aside>
+        }
+        .into_any(),
+        None => view! {
+            <aside class="controls" aria-label="Parameters" hidden=hide_controls>
+                {controls.run()}
+            </aside>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="lab" aria-labelledby=heading_id>
+            <header class="lab-intro">
+                <h2 id=heading_id>{title}</h2>
+                {intro.run()}
+            </header>
+            <div class="lab-grid">
+                {aside}
+                <div class="results">{children()}</div>
+            </div>
+        </section>
+    }
+}
