@@ -1,6 +1,7 @@
 // Trunk post-build hook (Trunk.toml): gives each lab module and the worker module a content-hashed name
 // (trunk names worker-type outputs after the binary alone), and writes the names into index.html's
-// `dp-files` manifest, which the loader and the worker pool read. A new build therefore never meets a
+// `dp-files` manifest, which the loader and the worker pool read, with each lab's worker preload rule
+// from web/labs.json (written by the core's Lab list: `LABS_RECORD=1 cargo test`). A new build therefore never meets a
 // cached older module, and the files can be cached forever. Builds without these files (single.html)
 // pass through untouched.
 import { createHash } from 'node:crypto';
@@ -31,7 +32,8 @@ const hashed = (bin) => {
   renameSync(join(dir, wasm), join(dir, names[1]));
   return names;
 };
-const files = { labs: {}, worker: hashed('dp-playground-worker') };
+const preload = JSON.parse(readFileSync(new URL('../web/labs.json', import.meta.url), 'utf8'));
+const files = { labs: {}, worker: hashed('dp-playground-worker'), preload };
 for (const f of readdirSync(dir).sort()) {
   const m = /^lab-([a-z]+)\.js$/.exec(f);
   if (m) files.labs[m[1]] = hashed(`lab-${m[1]}`);

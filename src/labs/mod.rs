@@ -7,13 +7,17 @@
 //! [`crate::tangent`] and [`crate::wdp`], never in the lab.
 //!
 //! # Adding a lab
-//! 1. One line in [`Lab`]'s `choice!` below: its variant, key and title (`ALL` follows).
-//! 2. `src/labs/<lab>/`: `mod.rs` declared here, with a parameters type (`from_query`, `to_query`)
-//!    and the report; `jobs.rs` and a [`crate::jobs::Job`] variant if it has heavy work.
+//! 1. Here: one line in [`Lab`]'s `choice!` (variant, key, title; `ALL` follows), its arm of
+//!    [`Lab::worker_on_load`], and `pub mod <lab>;`. `LABS_RECORD=1 cargo test` then writes
+//!    `web/labs.json`, the build's manifest the page's loader reads.
+//! 2. `src/labs/<lab>/`: the parameters type ([`crate::link::query::LinkParams`], read with a
+//!    [`crate::link::query::Reader`], choices with `choice!`), the report, and if it has heavy work
+//!    `jobs.rs` with its [`crate::jobs::Job`] and [`crate::jobs::Update`] variants (typed parameters).
 //! 3. Its formulas and sides in [`about::formulas`] and [`about::sides`], keyed by the `Lab`.
-//! 4. `web/src/labs/<lab>/` (`mod.rs`, `controls.rs`, `results.rs`) and one line in
-//!    `web/src/labs/mod.rs`'s `render`; `web/src/bin/lab-<lab>.rs` (three lines) and its `<link
-//!    data-trunk>` in `index.html`.
+//! 4. `web/src/labs/<lab>/` (`mod.rs` with a `LabPage`, `controls.rs` with `NumberField`s and
+//!    `SelectField`s, `results.rs`), its chart specs in `web/src/charts/specs/<lab>.rs`, one render
+//!    function in `web/src/labs/mod.rs`, `web/src/bin/lab-<lab>.rs` (three lines) and its
+//!    `<link data-trunk>` line in `index.html`.
 //! 5. Its tests: native ones beside the code, a browser test in `tests/e2e/<lab>.test.mjs`, and its
 //!    default link in `tests/golden_numbers.rs`.
 
@@ -51,7 +55,47 @@ crate::choice! {
     }
 }
 
+/// Whether a lab's first numbers come from the worker pool, so that the page's loader fetches the
+/// worker module beside the lab's own (`web/labs.json`, read by the build into the page's manifest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkerOnLoad {
+    /// Never on load (it may still start workers later, fetching the module then).
+    Never,
+    /// Always.
+    Always,
+    /// When the link's `key` has `value` (the WDP lab's Figure 2).
+    When(&'static str, &'static str),
+}
+
 impl Lab {
+    /// Whether this lab's first numbers come from the worker pool.
+    pub fn worker_on_load(self) -> WorkerOnLoad {
+        match self {
+            Lab::Mechanisms | Lab::Compose | Lab::Dpsgd | Lab::Attack | Lab::Tangent => {
+                WorkerOnLoad::Always
+            }
+            Lab::Wdp => WorkerOnLoad::When("fig", "2"),
+            Lab::RandomizedResponse | Lab::About => WorkerOnLoad::Never,
+        }
+    }
+
+    /// The build's lab manifest (`web/labs.json`): each lab's key and when it preloads the worker
+    /// module (`true`, `false`, or `{"key": "value"}`).
+    pub fn manifest() -> String {
+        let entries: Vec<String> = Lab::ALL
+            .iter()
+            .map(|lab| {
+                let when = match lab.worker_on_load() {
+                    WorkerOnLoad::Never => "false".to_owned(),
+                    WorkerOnLoad::Always => "true".to_owned(),
+                    WorkerOnLoad::When(k, v) => format!("{{\"{k}\": \"{v}\"}}"),
+                };
+                format!("  \"{}\": {when}", lab.key())
+            })
+            .collect();
+        format!("{{\n{}\n}}\n", entries.join(",\n"))
+    }
+
     /// Reads the `lab` key; a missing key opens the default lab, an unknown one does too, with a notice.
     pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
         match query.get("lab").map(str::trim) {
@@ -76,6 +120,21 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `web/labs.json` is the core's manifest (`LABS_RECORD=1 cargo test` rewrites it).
+    #[test]
+    fn the_build_manifest_matches_the_lab_list() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/labs.json");
+        if std::env::var_os("LABS_RECORD").is_some() {
+            std::fs::write(&path, Lab::manifest()).unwrap();
+        }
+        let written = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            written,
+            Lab::manifest(),
+            "web/labs.json is stale: run LABS_RECORD=1 cargo test"
+        );
+    }
 
     #[test]
     fn every_lab_round_trips_and_unknown_falls_back() {
