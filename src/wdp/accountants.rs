@@ -42,13 +42,15 @@ impl Default for Accounting {
     }
 }
 
-/// How WDP's step term combines the pairs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PairRule {
-    /// (Σ over pairs of E|Z_ab|^μ)^{1/μ}: what the authors' code (and the published figure) does.
-    Sum,
-    /// min over pairs of (E|Z_ab|^μ)^{1/μ}: Corollary 1's "inf over d_t" read literally.
-    Inf,
+crate::choice! {
+    /// How WDP's step term combines the pairs.
+    #[derive(Debug)]
+    pub enum PairRule {
+        /// (Σ over pairs of E|Z_ab|^μ)^{1/μ}: what the authors' code (and the published figure) does.
+        Sum = "sum" => "sum (authors' code, the figure)",
+        /// min over pairs of (E|Z_ab|^μ)^{1/μ}: Corollary 1's "inf over d_t" read literally.
+        Inf = "inf" | "min" => "inf (Corollary 1 literally)",
+    }
 }
 
 impl Accounting {

@@ -21,92 +21,56 @@ pub const ORDER_POINTS: usize = 100;
 /// Most scales (curves) per Figure 1 panel.
 pub const MAX_SCALES: usize = 8;
 
-/// Which figure the lab shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Figure {
-    /// Figure 1 and Table 1: budgets of the basic mechanisms against the order.
-    Mechanisms,
-    /// Figure 2: the three accountants on synthetic gradients.
-    Accountants,
-    /// Figure 3: the effect of β and δ.
-    BetaDelta,
+crate::choice! {
+    /// Which figure the lab shows.
+    #[derive(Debug)]
+    pub enum Figure {
+        /// Figure 1 and Table 1: budgets of the basic mechanisms against the order.
+        Mechanisms = "1" => "Figure 1 and Table 1: basic mechanisms",
+        /// Figure 2: the three accountants on synthetic gradients.
+        Accountants = "2" => "Figure 2: three accountants on synthetic gradients",
+        /// Figure 3: the effect of β and δ.
+        BetaDelta = "3" => "Figure 3: the effect of β and δ",
+    }
 }
 
 impl Figure {
-    /// Every figure, in the paper's order.
-    pub const ALL: [Figure; 3] = [Figure::Mechanisms, Figure::Accountants, Figure::BetaDelta];
-
-    /// The `fig` key's value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Figure::Mechanisms => "1",
-            Figure::Accountants => "2",
-            Figure::BetaDelta => "3",
-        }
-    }
-
-    /// The tab's title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Figure::Mechanisms => "Figure 1 and Table 1: basic mechanisms",
-            Figure::Accountants => "Figure 2: three accountants on synthetic gradients",
-            Figure::BetaDelta => "Figure 3: the effect of β and δ",
-        }
-    }
-
     fn parse(s: &str) -> Result<Self> {
-        let t = s
-            .trim()
-            .trim_start_matches("fig")
-            .trim_start_matches("ure")
-            .trim();
-        Figure::ALL
-            .into_iter()
-            .find(|f| f.key() == t)
-            .ok_or_else(|| Error::invalid("fig", s, "must be 1, 2 or 3"))
+        let t = s.trim().trim_start_matches("fig").trim_start_matches("ure");
+        Self::from_key(t).ok_or_else(|| Error::invalid("fig", s, "must be 1, 2 or 3"))
     }
 }
 
-/// One of Figure 1's four panels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Panel {
-    /// RDP of the Laplace mechanism against α.
-    RdpLaplace,
-    /// WDP of the Laplace mechanism against μ.
-    WdpLaplace,
-    /// RDP of the Gaussian mechanism against α.
-    RdpGauss,
-    /// WDP of the Gaussian mechanism against μ.
-    WdpGauss,
+crate::choice! {
+    /// One of Figure 1's four panels.
+    #[derive(Debug)]
+    pub enum Panel {
+        /// RDP of the Laplace mechanism against α.
+        RdpLaplace = "rdp-laplace" => "RDP-LM",
+        /// WDP of the Laplace mechanism against μ.
+        WdpLaplace = "wdp-laplace" => "WDP-LM",
+        /// RDP of the Gaussian mechanism against α.
+        RdpGauss = "rdp-gauss" => "RDP-GM",
+        /// WDP of the Gaussian mechanism against μ.
+        WdpGauss = "wdp-gauss" => "WDP-GM",
+    }
 }
 
 impl Panel {
-    /// The panels in the paper's order.
-    pub const ALL: [Panel; 4] = [
-        Panel::RdpLaplace,
-        Panel::WdpLaplace,
-        Panel::RdpGauss,
-        Panel::WdpGauss,
-    ];
-
-    /// The `panel` key's value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Panel::RdpLaplace => "rdp-laplace",
-            Panel::WdpLaplace => "wdp-laplace",
-            Panel::RdpGauss => "rdp-gauss",
-            Panel::WdpGauss => "wdp-gauss",
-        }
-    }
-
-    /// The panel's title as the paper writes it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Panel::RdpLaplace => "RDP-LM",
-            Panel::WdpLaplace => "WDP-LM",
-            Panel::RdpGauss => "RDP-GM",
-            Panel::WdpGauss => "WDP-GM",
-        }
+    fn parse(s: &str) -> Result<Self> {
+        // The paper's names too: RDP-LM, WDP-GM, …, and "gaussian" for "gauss".
+        let t = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
+        let t = t
+            .replace("gaussian", "gauss")
+            .replace("-lm", "-laplace")
+            .replace("-gm", "-gauss");
+        Self::from_key(&t).ok_or_else(|| {
+            Error::invalid(
+                "panel",
+                s,
+                "must be rdp-laplace, wdp-laplace, rdp-gauss or wdp-gauss",
+            )
+        })
     }
 
     /// The order's symbol on the x axis (α for RDP, μ for WDP).
@@ -133,36 +97,6 @@ impl Panel {
             Panel::RdpGauss => rdp_gauss(order, scale, sens),
             Panel::WdpGauss => wdp_gauss(order, scale, sens),
         }
-    }
-
-    fn parse(s: &str) -> Result<Self> {
-        let t = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-        let t = t
-            .replace("gaussian", "gauss")
-            .replace("-lm", "-laplace")
-            .replace("-gm", "-gauss");
-        Panel::ALL
-            .into_iter()
-            .find(|p| p.key() == t)
-            .ok_or_else(|| {
-                Error::invalid(
-                    "panel",
-                    s,
-                    "must be rdp-laplace, wdp-laplace, rdp-gauss or wdp-gauss",
-                )
-            })
-    }
-}
-
-impl std::fmt::Display for Panel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
-    }
-}
-
-impl std::fmt::Display for Figure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
     }
 }
 
@@ -269,19 +203,12 @@ fn parse_switch(name: &'static str, s: &str) -> Result<bool> {
 }
 
 fn parse_pairs(s: &str) -> Result<PairRule> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "sum" => Ok(PairRule::Sum),
-        "inf" | "min" => Ok(PairRule::Inf),
-        _ => Err(Error::invalid("pairs", s, "must be sum or inf")),
-    }
+    PairRule::from_key(s).ok_or_else(|| Error::invalid("pairs", s, "must be sum or inf"))
 }
 
 /// The `pairs` key's value for a rule.
 pub fn pairs_key(rule: PairRule) -> &'static str {
-    match rule {
-        PairRule::Sum => "sum",
-        PairRule::Inf => "inf",
-    }
+    rule.key()
 }
 
 /// The `clip` key's value.
