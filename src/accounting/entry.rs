@@ -8,7 +8,9 @@ use crate::accounting::rdp::tight::step_rdp_exact;
 use crate::error::{Error, Result};
 use crate::link::query::fmt_f64;
 use crate::mechanisms::gaussian::{self, Gaussian};
-use crate::mechanisms::{laplace, randomized_response, MAX_EPS};
+use crate::mechanisms::laplace::Laplace;
+use crate::mechanisms::randomized_response::{self, KaryRr};
+use crate::mechanisms::{PrivacyCurves, MAX_EPS};
 use crate::numerics::roots::{bisect, Split, Until};
 use std::cmp::Ordering::Greater;
 
@@ -94,8 +96,24 @@ impl Entry {
     /// Pure ε-DP (δ = 0)?
     pub(crate) fn pure_eps(&self) -> Option<f64> {
         match *self {
-            Entry::Laplace { eps } | Entry::RandomizedResponse { eps, .. } => Some(eps),
+            Entry::Laplace { .. } | Entry::RandomizedResponse { .. } => {
+                self.with_mechanism(|m| m.pure_eps()).flatten()
+            }
             _ => self.raw_pair().filter(|p| p.1 == 0.0).map(|p| p.0),
+        }
+    }
+
+    /// Calls `f` with the mechanism behind the entry, where the mechanisms module owns it (Laplace,
+    /// Gaussian, randomized response); `None` for the others (or a Gaussian with an invalid σ).
+    fn with_mechanism<T>(&self, f: impl FnOnce(&dyn PrivacyCurves) -> T) -> Option<T> {
+        match *self {
+            Entry::Laplace { eps } => Some(f(&Laplace::with_eps0(eps))),
+            Entry::Gaussian { sigma } => Gaussian::new(sigma, 1.0).ok().map(|g| f(&g)),
+            Entry::RandomizedResponse { eps, k } => Some(f(&KaryRr {
+                eps,
+                k: f64::from(k),
+            })),
+            _ => None,
         }
     }
 
@@ -103,10 +121,8 @@ impl Entry {
     /// mechanism's own profile.
     pub fn delta(&self, eps: f64) -> f64 {
         match *self {
-            Entry::Laplace { eps: e0 } => laplace::profile(e0, eps),
-            Entry::Gaussian { sigma } => Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(eps)),
-            Entry::RandomizedResponse { eps: e, k } => {
-                randomized_response::profile(e, f64::from(k), eps)
+            Entry::Laplace { .. } | Entry::Gaussian { .. } | Entry::RandomizedResponse { .. } => {
+                self.with_mechanism(|m| m.delta(eps)).unwrap_or(1.0)
             }
             Entry::SubsampledGaussian { q, sigma } => {
                 subsampled_gaussian_delta(q, sigma, eps, Direction::Remove)
@@ -161,10 +177,8 @@ impl Entry {
     /// Prop. 1.4). (ε, δ) with δ > 0 has none.
     pub(crate) fn rdp(&self, alpha: f64) -> Option<f64> {
         match *self {
-            Entry::Laplace { eps } => Some(laplace::rdp(eps, alpha)),
-            Entry::Gaussian { sigma } => Some(gaussian::rdp(alpha, sigma, 1.0)),
-            Entry::RandomizedResponse { eps, k } => {
-                Some(randomized_response::rdp(eps, f64::from(k), alpha))
+            Entry::Laplace { .. } | Entry::Gaussian { .. } | Entry::RandomizedResponse { .. } => {
+                self.with_mechanism(|m| m.rdp(alpha)).flatten()
             }
             Entry::SubsampledGaussian { q, sigma } => Some(step_rdp(q, sigma, alpha)),
             _ => self.pure_eps().map(|e| e.min(alpha * e * e / 2.0)),
@@ -183,7 +197,9 @@ impl Entry {
     /// ρ of zCDP, where the entry has one (Gaussian 1/(2σ²); pure ε-DP ε²/2).
     pub(crate) fn rho(&self) -> Option<f64> {
         match *self {
-            Entry::Gaussian { sigma } => Some(gaussian::rho(sigma, 1.0)),
+            Entry::Laplace { .. } | Entry::Gaussian { .. } | Entry::RandomizedResponse { .. } => {
+                self.with_mechanism(|m| m.rho()).flatten()
+            }
             Entry::SubsampledGaussian { .. } => None,
             _ => self.pure_eps().map(|e| e * e / 2.0),
         }

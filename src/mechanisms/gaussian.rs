@@ -158,6 +158,20 @@ pub fn rho(sigma: f64, sens: f64) -> f64 {
     0.5 * r * r
 }
 
+impl super::PrivacyCurves for Gaussian {
+    fn delta(&self, eps: f64) -> f64 {
+        Gaussian::delta(self, eps)
+    }
+
+    fn rdp(&self, alpha: f64) -> Option<f64> {
+        Some(rdp(alpha, self.sigma, self.sens))
+    }
+
+    fn rho(&self) -> Option<f64> {
+        Some(rho(self.sigma, self.sens))
+    }
+}
+
 /// The μ-GDP trade-off curve G_μ(α): the Gaussian mechanism with μ = Δ/σ.
 ///
 /// # Formula

@@ -43,6 +43,14 @@ impl Laplace {
         Ok(Laplace { scale, sens })
     }
 
+    /// The mechanism with ε₀ = Δ/b exactly (b = 1, Δ = ε₀), for accountants that know only ε₀.
+    pub const fn with_eps0(eps0: f64) -> Self {
+        Laplace {
+            scale: 1.0,
+            sens: eps0,
+        }
+    }
+
     /// The scale b.
     pub fn scale(&self) -> f64 {
         self.scale
@@ -131,6 +139,20 @@ impl Laplace {
         } else {
             -self.scale * e
         }
+    }
+}
+
+impl super::PrivacyCurves for Laplace {
+    fn delta(&self, eps: f64) -> f64 {
+        Laplace::delta(self, eps)
+    }
+
+    fn rdp(&self, alpha: f64) -> Option<f64> {
+        Some(Laplace::rdp(self, alpha))
+    }
+
+    fn pure_eps(&self) -> Option<f64> {
+        Some(self.eps())
     }
 }
 

@@ -23,6 +23,24 @@ pub const MAX_EPS: f64 = 100.0;
 /// The largest sensitivity the lab accepts; beyond it σ·Δ products leave f64's comfortable range.
 pub const MAX_SENS: f64 = 1e15;
 
+/// What an accountant asks of a mechanism: its exact privacy profile on the whole line, and its Rényi
+/// curve, pure ε and zCDP ρ where it has them. Each mechanism implements it with the formulas it owns;
+/// the composition entries ([`crate::accounting::entry::Entry`]) hold parameters and delegate here.
+pub trait PrivacyCurves {
+    /// δ(ε) for every real ε (the hockey-stick divergence of the worst pair), exact to rounding.
+    fn delta(&self, eps: f64) -> f64;
+    /// RDP ε(α) at an order α > 1, where the mechanism has a Rényi curve.
+    fn rdp(&self, alpha: f64) -> Option<f64>;
+    /// ε of pure DP, where the mechanism is pure.
+    fn pure_eps(&self) -> Option<f64> {
+        None
+    }
+    /// ρ of zCDP, where it has one: pure ε-DP is ε²/2-zCDP (Bun & Steinke, TCC 2016, Prop. 1.4).
+    fn rho(&self) -> Option<f64> {
+        self.pure_eps().map(|e| e * e / 2.0)
+    }
+}
+
 /// The distribution of a privacy-loss random variable: point masses plus a continuous part.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LossDistribution {

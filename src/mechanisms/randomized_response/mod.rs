@@ -208,6 +208,30 @@ impl RandomizedResponse {
     }
 }
 
+/// K-ary randomized response as an accountant sees it: ε and any K ≥ 2 (the composition lab's entries
+/// go to 10⁶ categories; [`RandomizedResponse`] checks its survey's limits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KaryRr {
+    /// ε.
+    pub eps: f64,
+    /// The number of answers K.
+    pub k: f64,
+}
+
+impl crate::mechanisms::PrivacyCurves for KaryRr {
+    fn delta(&self, eps: f64) -> f64 {
+        profile(self.eps, self.k, eps)
+    }
+
+    fn rdp(&self, alpha: f64) -> Option<f64> {
+        Some(rdp(self.eps, self.k, alpha))
+    }
+
+    fn pure_eps(&self) -> Option<f64> {
+        Some(self.eps)
+    }
+}
+
 /// The report probabilities (p, q) of K-ary randomized response: the true answer with p, each other
 /// answer with q. Any K ≥ 2 (the composition lab's entries go to 10⁶; [`RandomizedResponse`] to
 /// [`MAX_K`]).
