@@ -12,6 +12,7 @@ use crate::tangent::{format_points, mixture, parse_points, Grid, Loss, Model, Po
 
 pub mod background;
 mod extras;
+pub mod jobs;
 pub mod parallel;
 pub use extras::{
     grid_estimate, grid_half_width, grid_plan, langevin_plan, markdown, picture, sweep_beta,

@@ -18,9 +18,9 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::jobs::Update as JobUpdate;
 use dp_playground::labs::tangent::background::{Extra, Extras};
-use dp_playground::labs::tangent::parallel::Plan;
+use dp_playground::labs::tangent::jobs::Protocol;
 use dp_playground::labs::tangent::{markdown, Report, TangentParams};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
@@ -132,14 +132,14 @@ pub fn TangentLab() -> impl IntoView {
 /// parts, then one worker merges them into the report and goes on with the extras. Stops early if the
 /// link changed meanwhile (the jobs were cancelled) or was refused.
 async fn compute(p: &TangentParams, state: TangentState) {
-    let plan = match Plan::new(p) {
-        Ok(plan) => plan,
+    let protocol = match Protocol::new(p) {
+        Ok(protocol) => protocol,
         Err(e) => {
             state.status.set(e.to_string());
             return;
         }
     };
-    let params = || Box::new(p.clone());
+    let plan = protocol.plan();
     if plan.fits_on_page() && pool::threads_from_link().is_none() {
         let start = now_ms();
         let report = plan.report();
@@ -153,14 +153,8 @@ async fn compute(p: &TangentParams, state: TangentState) {
                 apply_extra(state, e)
             }
         };
-        let sweeps = Job::TangentSweeps {
-            params: params(),
-            report: Box::new(report.clone()),
-        };
-        let chain = Job::TangentLangevin {
-            params: params(),
-            report: Box::new(report),
-        };
+        let sweeps = protocol.sweeps_job(report.clone());
+        let chain = protocol.langevin_job(report);
         let (sweeps, chain) = futures::join!(
             pool::run(GROUP, &sweeps, on_extra),
             pool::run(GROUP, &chain, on_extra)
@@ -185,13 +179,11 @@ async fn compute(p: &TangentParams, state: TangentState) {
             100.0 * fraction.min(1.0)
         ));
     };
-    let risk_jobs = plan.risk_ranges().into_iter().enumerate().map(|(i, r)| {
-        let job = Job::TangentRisk {
-            params: params(),
-            from: r.start,
-            to: r.end,
-        };
-        async move {
+    let risk_jobs = protocol
+        .risk_jobs()
+        .into_iter()
+        .enumerate()
+        .map(|(i, job)| async move {
             let mut out = Vec::new();
             pool::run(GROUP, &job, |u| match u {
                 JobUpdate::Progress(x) => progress(i, 0.0, x),
@@ -200,32 +192,23 @@ async fn compute(p: &TangentParams, state: TangentState) {
             })
             .await
             .map(|()| out)
-        }
-    });
+        });
     let Some(parts) = settle(state, join_all(risk_jobs).await) else {
         return;
     };
     let risk: Vec<f64> = parts.into_iter().flatten().collect();
     let risk_evals = plan.risk_evaluations();
     done.borrow_mut().clear();
-    let columns = plan.columns(&risk);
-    let column_jobs = columns.ranges().into_iter().enumerate().map(|(i, r)| {
-        let job = Job::TangentColumns {
-            params: params(),
-            log_q: columns.log_q.clone(),
-            from: r.start,
-            to: r.end,
-        };
-        async move {
-            let mut out = Vec::new();
-            pool::run(GROUP, &job, |u| match u {
-                JobUpdate::Progress(x) => progress(i, risk_evals, x),
-                JobUpdate::NormsPart(b) => out = b,
-                _ => {}
-            })
-            .await
-            .map(|()| out)
-        }
+    let (columns, jobs) = protocol.column_jobs(&risk);
+    let column_jobs = jobs.into_iter().enumerate().map(|(i, job)| async move {
+        let mut out = Vec::new();
+        pool::run(GROUP, &job, |u| match u {
+            JobUpdate::Progress(x) => progress(i, risk_evals, x),
+            JobUpdate::NormsPart(b) => out = b,
+            _ => {}
+        })
+        .await
+        .map(|()| out)
     });
     let Some(parts) = settle(state, join_all(column_jobs).await) else {
         return;
@@ -233,22 +216,13 @@ async fn compute(p: &TangentParams, state: TangentState) {
     state
         .status
         .set("Merging the parts into the report…".into());
-    let parts = parts.into_iter().map(serde_bytes::ByteBuf::from).collect();
-    let job = Job::TangentFinish {
-        params: params(),
-        risk,
-        log_q: columns.log_q,
-        parts,
-    };
+    let job = protocol.finish_job(risk, columns.log_q, parts);
     // The Langevin chain starts in another worker as soon as the report is here.
     let langevin = std::cell::RefCell::new(None);
     let ended = pool::run(GROUP, &job, |u| match u {
         JobUpdate::TangentReport(r) => {
             state.report_ms.set(now_ms() - start);
-            let chain = Job::TangentLangevin {
-                params: params(),
-                report: r.clone(),
-            };
+            let chain = protocol.langevin_job((*r).clone());
             *langevin.borrow_mut() = Some(pool::run(GROUP, &chain, move |u| {
                 if let JobUpdate::TangentExtra(e) = u {
                     apply_extra(state, e)

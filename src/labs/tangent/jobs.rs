@@ -1,0 +1,163 @@
+//! The tangent lab's worker protocol, written once: the risk in parts, ln q, the norms' columns in
+//! parts, then one job that merges them into the report and goes on with the sweeps and the grid
+//! Monte Carlo, beside the Langevin chain. The page runs each stage's jobs in parallel in its worker
+//! pool; [`Protocol::run_here`] runs the same jobs, through the same wire format, one after another,
+//! so native tests check the page's sequence against the one-thread report bit for bit.
+
+use super::parallel::{Columns, Plan};
+use super::{Report, TangentParams};
+use crate::error::Result;
+use crate::jobs::{decode, encode, run, Job, Update};
+use serde_bytes::ByteBuf;
+
+/// The jobs of one link, stage by stage.
+pub struct Protocol {
+    params: TangentParams,
+    plan: Plan,
+}
+
+impl Protocol {
+    /// The protocol of a link's parameters.
+    ///
+    /// # Errors
+    /// Parameters no plan can be made of (a removal index out of range, fewer than 2 points).
+    pub fn new(params: &TangentParams) -> Result<Self> {
+        Ok(Protocol {
+            params: params.clone(),
+            plan: Plan::new(params)?,
+        })
+    }
+
+    /// The plan (sizes, work, whether the report fits in a frame on the page).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Stage 1: the risk at each range of parameters ([`Update::Risk`] each; concatenate in order).
+    pub fn risk_jobs(&self) -> Vec<Job> {
+        self.plan
+            .risk_ranges()
+            .into_iter()
+            .map(|r| Job::TangentRisk {
+                params: Box::new(self.params.clone()),
+                from: r.start,
+                to: r.end,
+            })
+            .collect()
+    }
+
+    /// Stage 2: ln q from the whole risk, and the norms' column ranges ([`Update::NormsPart`] each;
+    /// keep them in order).
+    pub fn column_jobs(&self, risk: &[f64]) -> (Columns, Vec<Job>) {
+        let columns = self.plan.columns(risk);
+        let jobs = columns
+            .ranges()
+            .into_iter()
+            .map(|r| Job::TangentColumns {
+                params: Box::new(self.params.clone()),
+                log_q: columns.log_q.clone(),
+                from: r.start,
+                to: r.end,
+            })
+            .collect();
+        (columns, jobs)
+    }
+
+    /// Stage 3: the report from the parts ([`Update::TangentReport`]), then the sweeps and the grid
+    /// Monte Carlo in the same worker.
+    pub fn finish_job(&self, risk: Vec<f64>, log_q: Vec<f64>, parts: Vec<Vec<u8>>) -> Job {
+        Job::TangentFinish {
+            params: Box::new(self.params.clone()),
+            risk,
+            log_q,
+            parts: parts.into_iter().map(ByteBuf::from).collect(),
+        }
+    }
+
+    /// For a report the page computed itself: the sweeps and the grid Monte Carlo.
+    pub fn sweeps_job(&self, report: Report) -> Job {
+        Job::TangentSweeps {
+            params: Box::new(self.params.clone()),
+            report: Box::new(report),
+        }
+    }
+
+    /// Beside stage 3 (or the sweeps): the Langevin chain for the report.
+    pub fn langevin_job(&self, report: Report) -> Job {
+        Job::TangentLangevin {
+            params: Box::new(self.params.clone()),
+            report: Box::new(report),
+        }
+    }
+
+    /// Runs every stage here, each job through the wire format as a worker runs it, and returns
+    /// every update in the order the page would fold them (the report first, then the extras).
+    pub fn run_here(&self) -> Vec<Update> {
+        let wired = |job: &Job| {
+            let mut out = Vec::new();
+            let job: Job = decode(&encode(job)).unwrap_or_else(|_| job.clone());
+            run(job, &mut |u| {
+                out.push(decode::<Update>(&encode(&u)).unwrap_or(Update::Done))
+            });
+            out
+        };
+        let risk: Vec<f64> = self
+            .risk_jobs()
+            .iter()
+            .flat_map(wired)
+            .filter_map(|u| match u {
+                Update::Risk(r) => Some(r),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let (columns, jobs) = self.column_jobs(&risk);
+        let parts = jobs
+            .iter()
+            .flat_map(wired)
+            .filter_map(|u| match u {
+                Update::NormsPart(b) => Some(b),
+                _ => None,
+            })
+            .collect();
+        let mut out = wired(&self.finish_job(risk, columns.log_q, parts));
+        if let Some(Update::TangentReport(report)) = out.first().cloned() {
+            out.extend(wired(&self.langevin_job(*report)));
+        }
+        out.retain(|u| !matches!(u, Update::Progress(_) | Update::Done));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::tangent::background::{Extra, Extras};
+    use crate::link::query::{LinkParams, Query};
+
+    /// The page's sequence of jobs, run here through the wire, gives the one-thread report bit for
+    /// bit, then the extras the page folds.
+    #[test]
+    fn the_protocol_gives_the_one_thread_report() {
+        let p = TangentParams::from_query(&Query::parse(
+            "model=linear2d&n=40&wgrid=-3:3:15&samples=200",
+        ))
+        .0;
+        let protocol = Protocol::new(&p).unwrap();
+        let updates = protocol.run_here();
+        let Some(Update::TangentReport(report)) = updates.first() else {
+            panic!("{updates:?}")
+        };
+        assert_eq!(**report, protocol.plan().report());
+        let mut extras = Extras::default();
+        for u in &updates[1..] {
+            if let Update::TangentExtra(e) = u {
+                extras.apply(e.clone());
+            }
+        }
+        assert!(extras.grid.is_some() && extras.langevin_r.is_some() && !extras.by_beta.is_empty());
+        assert!(updates
+            .iter()
+            .any(|u| matches!(u, Update::TangentExtra(Extra::LangevinR(_)))));
+    }
+}
