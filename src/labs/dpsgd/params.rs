@@ -1,0 +1,166 @@
+//! The DP-SGD lab's parameters from the link: data set size, batch, σ, epochs or steps, δ, the target
+//! ε, the neighbouring relation and the PLD grid.
+
+use crate::error::{Error, Result};
+use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
+
+/// Most steps the lab accounts for.
+pub const MAX_STEPS: u64 = 10_000_000;
+
+crate::choice! {
+    /// Which data sets are neighbours.
+    #[derive(Debug, serde::Serialize, serde::Deserialize)]
+    pub enum Neighbour {
+        /// One record added or removed (the accountants' native relation).
+        AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
+        /// One record replaced: the clipped sum can move by 2C, so the accountants run with σ/2.
+        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (σ counts half)",
+    }
+}
+
+impl Neighbour {
+    /// Reads the `neighbour` key's value.
+    ///
+    /// # Errors
+    /// Anything but the two relations (and their spellings).
+    pub fn parse(s: &str) -> Result<Self> {
+        Self::from_key(s)
+            .ok_or_else(|| Error::invalid("neighbour", s, "must be add-remove or replace-one"))
+    }
+
+    /// The factor on the sensitivity (σ is divided by it).
+    pub fn factor(self) -> f64 {
+        match self {
+            Neighbour::AddRemove => 1.0,
+            Neighbour::ReplaceOne => 2.0,
+        }
+    }
+}
+
+/// Everything a DP-SGD link holds. `q` and `steps`, when present, override batch/n and epochs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DpsgdParams {
+    /// Data set size n.
+    pub n: u64,
+    /// Expected batch size m.
+    pub batch: u64,
+    /// Sampling rate set directly (`q`).
+    pub q: Option<f64>,
+    /// Noise multiplier σ (noise std / clipping norm).
+    pub sigma: f64,
+    /// Epochs.
+    pub epochs: f64,
+    /// Steps set directly (`steps`).
+    pub steps: Option<u64>,
+    /// Target δ.
+    pub delta: f64,
+    /// Target ε for the inverse (`target_eps`).
+    pub target_eps: f64,
+    /// Neighbouring relation.
+    pub neighbour: Neighbour,
+    /// The PLD grid's width when the link sets one (`grid`).
+    pub grid: Option<f64>,
+}
+
+impl Default for DpsgdParams {
+    /// Abadi et al. (CCS 2016)'s MNIST setting.
+    fn default() -> Self {
+        DpsgdParams {
+            n: 60_000,
+            batch: 256,
+            q: None,
+            sigma: 1.1,
+            epochs: 60.0,
+            steps: None,
+            delta: 1e-5,
+            target_eps: 2.0,
+            neighbour: Neighbour::AddRemove,
+            grid: None,
+        }
+    }
+}
+
+impl DpsgdParams {
+    /// The sampling rate q = m/n (or the link's `q`).
+    pub fn rate(&self) -> f64 {
+        self.q
+            .unwrap_or((self.batch as f64 / self.n as f64).min(1.0))
+    }
+
+    /// Steps T = ⌈epochs / q⌉ (or the link's `steps`), at least 1.
+    pub fn total_steps(&self) -> u64 {
+        self.steps.unwrap_or_else(|| {
+            (self.epochs / self.rate())
+                .ceil()
+                .clamp(1.0, MAX_STEPS as f64) as u64
+        })
+    }
+
+    /// The noise multiplier the accountants see: σ / (sensitivity factor of the relation).
+    pub fn effective_sigma(&self) -> f64 {
+        self.sigma / self.neighbour.factor()
+    }
+}
+
+impl LinkParams for DpsgdParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = DpsgdParams::default();
+        let mut r = Reader::new(query);
+        let n = r.whole("n", d.n, 1, 10_000_000_000);
+        let batch = r.whole("batch", d.batch, 1, n);
+        let q = r.optional_number("q", Within::up_to(0.0, 1.0), "ignoring it");
+        let sigma = r.number("sigma", d.sigma, Within::below(0.0, 1e4));
+        let epochs = r.number("epochs", d.epochs, Within::below(0.0, 1e7));
+        let steps = r.optional_whole("steps", 1, MAX_STEPS, "ignoring it");
+        let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
+        let target_eps = r.number("target_eps", d.target_eps, Within::below(0.0, 1e3));
+        let neighbour = r.parse("neighbour", d.neighbour, Neighbour::parse);
+        let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
+        let mut p = DpsgdParams {
+            n,
+            batch,
+            q,
+            sigma,
+            epochs,
+            steps,
+            delta,
+            target_eps,
+            neighbour,
+            grid,
+        };
+        if p.steps.is_none() && p.epochs / p.rate() > MAX_STEPS as f64 {
+            r.notice(
+                "epochs",
+                format!(
+                    "{} epochs at q = {} exceed {MAX_STEPS} steps; using {MAX_STEPS} steps.",
+                    fmt_f64(p.epochs),
+                    fmt_f64(p.rate())
+                ),
+            );
+            p.steps = Some(MAX_STEPS);
+        }
+        r.finish(p)
+    }
+
+    fn to_query(&self) -> Query {
+        let mut q = Query::default()
+            .with("lab", "dpsgd")
+            .with("n", self.n.to_string())
+            .with("batch", self.batch.to_string())
+            .with("sigma", fmt_f64(self.sigma))
+            .with("epochs", fmt_f64(self.epochs))
+            .with("delta", fmt_f64(self.delta))
+            .with("target_eps", fmt_f64(self.target_eps))
+            .with("neighbour", self.neighbour.key());
+        if let Some(rate) = self.q {
+            q.set("q", fmt_f64(rate));
+        }
+        if let Some(t) = self.steps {
+            q.set("steps", t.to_string());
+        }
+        if let Some(g) = self.grid {
+            q.set("grid", fmt_f64(g));
+        }
+        q
+    }
+}
