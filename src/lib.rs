@@ -12,6 +12,7 @@
 //! - [`attacks`]: trade-off curves, risk numbers and the ε an audit's counts prove.
 //! - [`tangent`]: tangent DP (Ying 2025): Gibbs distributions, tangent maps, norms, bounds.
 //! - [`wdp`]: Wasserstein DP (Yang, Qi & Zhou 2024): Table 1, the three accountants of its Figure 2.
+//! - [`learning`]: data sets, models with exact per-example gradients, and DP-SGD as accounted.
 //!
 //! ## Labs
 //! - [`labs`]: which lab a link opens, and one folder per lab (its parameters, report, jobs and
@@ -27,6 +28,7 @@ pub mod attacks;
 pub mod error;
 pub mod jobs;
 pub mod labs;
+pub mod learning;
 pub mod link;
 pub mod mechanisms;
 pub mod numerics;

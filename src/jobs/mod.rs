@@ -17,7 +17,12 @@ use crate::labs::rr::{repetitions, Repetitions, RrParams};
 use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
 use crate::labs::tangent::parallel::{Columns, Plan};
 use crate::labs::tangent::{Report, TangentParams};
+use crate::labs::train::jobs::{sweep_point, SweepPoint};
+use crate::labs::train::run::{train, TrainUpdate};
+use crate::labs::train::TrainParams;
 use crate::labs::wdp::jobs::wdp_fig2;
+use crate::learning::data::Dataset;
+use crate::learning::dpsgd::Checkpoint;
 use crate::mechanisms::many_queries::{simulate_max_errors, MaxErrorSimulation};
 use crate::wdp::synthetic::Curves;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -93,6 +98,27 @@ pub enum Job {
     AttackCalibration(AttackParams, Calibration),
     /// WDP lab: Figure 2's synthetic run from a seed.
     WdpFig2(u64),
+    /// Training lab: the three models from a checkpoint (or the start) to step `until`
+    /// ([`train`]).
+    Train {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv` (it never enters the link).
+        csv: Option<Box<Dataset>>,
+        /// Where to resume.
+        from: Option<Checkpoint>,
+        /// The step to stop after.
+        until: u64,
+    },
+    /// Training lab: one σ of the privacy–utility sweep over every seed ([`sweep_point`]).
+    TrainSweep {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The noise multiplier.
+        sigma: f64,
+    },
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -122,6 +148,10 @@ pub enum Update {
     Calibrated(Option<Calibrated>),
     /// WDP lab: steps done, in all, and the curves (panels × clipping on/off).
     WdpCurves(u32, u32, Vec<[Curves; 2]>),
+    /// Training lab: a result of the run.
+    Train(TrainUpdate),
+    /// Training lab: one σ of the sweep, or why not.
+    TrainSweep(Result<SweepPoint>),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -192,6 +222,19 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
         Job::WdpFig2(seed) => wdp_fig2(seed, 5, &mut |done, total, curves| {
             emit(Update::WdpCurves(done, total, curves))
         }),
+        Job::Train {
+            params,
+            csv,
+            from,
+            until,
+        } => train(&params, csv.as_deref(), from, until, &mut |u| {
+            emit(Update::Train(u))
+        })?,
+        Job::TrainSweep { params, csv, sigma } => emit(Update::TrainSweep(sweep_point(
+            &params,
+            csv.as_deref(),
+            sigma,
+        ))),
     }
     Ok(())
 }

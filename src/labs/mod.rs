@@ -28,6 +28,7 @@ pub mod dpsgd;
 pub mod mechanisms;
 pub mod rr;
 pub mod tangent;
+pub mod train;
 pub mod wdp;
 
 use crate::link::query::{Notice, Query};
@@ -50,6 +51,8 @@ crate::choice! {
         Wdp = "wdp" => "Wasserstein DP",
         /// Tangent DP of the Gibbs distribution (`lab=tangent`).
         Tangent = "tangent" => "Tangent DP",
+        /// DP-SGD run for real on data in the page (`lab=train`).
+        Train = "train" => "Training",
         /// Every formula the playground uses, with its source (`lab=about`).
         About = "about" => "About",
     }
@@ -71,9 +74,12 @@ impl Lab {
     /// Whether this lab's first numbers come from the worker pool.
     pub fn worker_on_load(self) -> WorkerOnLoad {
         match self {
-            Lab::Mechanisms | Lab::Compose | Lab::Dpsgd | Lab::Attack | Lab::Tangent => {
-                WorkerOnLoad::Always
-            }
+            Lab::Mechanisms
+            | Lab::Compose
+            | Lab::Dpsgd
+            | Lab::Attack
+            | Lab::Tangent
+            | Lab::Train => WorkerOnLoad::Always,
             Lab::Wdp => WorkerOnLoad::When("fig", "2"),
             Lab::RandomizedResponse | Lab::About => WorkerOnLoad::Never,
         }

@@ -85,6 +85,7 @@ pub fn embed_height(lab: Lab) -> u32 {
         Lab::Wdp => 1800,
         Lab::Tangent => 2400,
         Lab::Attack => 2000,
+        Lab::Train => 2400,
         Lab::About => 1200,
     }
 }

@@ -292,4 +292,18 @@ pub const FORMULAS: &[Formula] = &[
         source: "Jagielski, Ullman & Oprea (NeurIPS 2020); Nasr et al. (IEEE S&P 2021); Clopper & Pearson (1934)",
         note: "A lower bound on ε holding with probability ≥ conf.",
     },
+    Formula {
+        lab: Lab::Train,
+        name: "DP-SGD step, as trained",
+        formula: "θ ← θ − η((Σ_{i∈B} g_i·min(1, C/‖g_i‖) + σC·Z)/(q n) + λ θ_w),  B Poisson(q), Z ~ N(0, I)",
+        source: "Abadi et al. (CCS 2016), Algorithm 1 with Poisson sampling; the lecture's \"Scenario 3\" (its 1/m is the expected batch q n here)",
+        note: "The normaliser is the expected batch size fixed in advance, never the realised one (which would leak: Opacus issues #571, #819). λ on weights only, as scikit-learn.",
+    },
+    Formula {
+        lab: Lab::Train,
+        name: "Log-loss and its per-example gradient",
+        formula: "f(θ; x, y) = ln(1 + e^z) − y z,  ∂f/∂z = σ(z) − y,  z the logit (logistic regression or the MLP's output)",
+        source: "The lecture's logistic regression slide (f = −ln p(y | z, θ)); backpropagation for the MLP",
+        note: "Softplus as max(z, 0) + ln(1 + e^−|z|): finite for every z. Gradients checked against finite differences.",
+    },
 ];

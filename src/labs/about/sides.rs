@@ -79,6 +79,9 @@ pub const SIDES: &[NumberSide] = &[
     n(Lab::Wdp, "BDP, WDP and DP curves", Side::Estimate, "The paper's accountants as the spec states them, on a seeded synthetic run."),
     n(Lab::Tangent, "norm ranges", Side::Exact, "Certified lower and upper ends where no closed form exists (each side labelled)."),
     n(Lab::Tangent, "Monte Carlo and Langevin", Side::Estimate, "Shown with their simultaneous error."),
+    n(Lab::Train, "ε after the steps run (PLD, certified upper; RDP)", Side::Upper, "The DP-SGD lab's accountants on the same q, σ, T, δ: the training runs the mechanism they account for (Poisson sampling, clipping to C, noise σC on the sum, the expected batch size as normaliser)."),
+    n(Lab::Train, "steps when stopping at the target", Side::Upper, "The most steps whose RDP ε (a certified upper bound) is within the target: the run never passes it."),
+    n(Lab::Train, "accuracies and losses", Side::Estimate, "Measured on the link's seeded split; the sweep's spread is over training seeds, the data and split fixed."),
 ];
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod dpsgd;
 mod mechanisms;
 mod rr;
 mod tangent;
+mod train;
 mod wdp;
 
 use about::About;
@@ -22,6 +23,7 @@ use leptos::prelude::*;
 use mechanisms::MechLab;
 use rr::RrLab;
 use tangent::TangentLab;
+use train::TrainLab;
 use wdp::WdpLab;
 
 /// The labs a page module can show.
@@ -66,6 +68,7 @@ pub fn any(lab: Lab) -> AnyView {
         Lab::Wdp => wdp(lab),
         Lab::Tangent => tangent(lab),
         Lab::Attack => attack(lab),
+        Lab::Train => train(lab),
         Lab::About => about(lab),
     }
 }
@@ -103,6 +106,11 @@ pub fn tangent(_: Lab) -> AnyView {
 /// The attack lab.
 pub fn attack(_: Lab) -> AnyView {
     view! { <AttackLab /> }.into_any()
+}
+
+/// The training lab.
+pub fn train(_: Lab) -> AnyView {
+    view! { <TrainLab /> }.into_any()
 }
 
 /// The formulas page.

@@ -7,6 +7,7 @@ pub mod compose;
 pub mod dpsgd;
 pub mod mechanisms;
 pub mod tangent;
+pub mod train;
 pub mod wdp;
 
 /// Draws `chart` on the SVG backend and checks it drew something (tests only).

@@ -109,6 +109,10 @@ pub fn DpsgdResults() -> impl IntoView {
             <a data-testid="dpsgd-attack-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
                 "What does this mean for an attacker? →"
             </a>
+            " · "
+            <a data-testid="dpsgd-train-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
+                "Train with these settings →"
+            </a>
         </p>
         // Below the fold: built in stages once the first frames are painted.
         <AfterPaint>

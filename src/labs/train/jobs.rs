@@ -1,0 +1,93 @@
+//! The training lab's background work: the training run ([`super::run::train`], resumable from a
+//! checkpoint) and the privacy–utility sweep, one job per σ so that the pool spreads them and every
+//! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
+
+use super::params::TrainParams;
+use super::run::{prepare_data, Plan};
+use crate::error::Result;
+use crate::labs::dpsgd::{pld_epsilon, rdp_report};
+use crate::learning::data::Dataset;
+use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
+use serde::{Deserialize, Serialize};
+
+/// One σ of the sweep: its ε and each seed's test accuracies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    /// The noise multiplier.
+    pub sigma: f64,
+    /// ε by the PLD accountant (certified upper bound) at the link's q, T, δ.
+    pub eps: f64,
+    /// ε by the RDP accountant.
+    pub eps_rdp: f64,
+    /// Test accuracy of the private, clipping-only and non-private models, one entry per seed (NaN
+    /// for a run that diverged).
+    pub test_acc: Vec<[f64; 3]>,
+}
+
+/// Trains `p.seeds` runs at noise multiplier `sigma` (training seeds `p.seed`, `p.seed + 1`, …; the
+/// data and split stay those of `p.seed`) for the link's T steps, and accounts for them.
+///
+/// # Errors
+/// Data or parameters the trainers refuse.
+pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result<SweepPoint> {
+    let split = prepare_data(p, csv)?;
+    let p = TrainParams {
+        sigma,
+        stop: false,
+        ..p.clone()
+    };
+    let plan = Plan::new(&p, &split)?;
+    let hyper = Hyper {
+        sigma,
+        ..plan.hyper
+    };
+    let mut test_acc = Vec::new();
+    for k in 0..p.seeds {
+        let seed = p.seed.wrapping_add(k);
+        let mut trainer = Trainer::new(&plan.arch, &split.train, hyper, seed)?;
+        let mut at = Checkpoint::start(&plan.arch, seed);
+        let mut clipped = (0, 0);
+        let mut ok = true;
+        while at.step < plan.steps {
+            if trainer.step(&mut at, &mut clipped).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        test_acc.push(std::array::from_fn(|v| {
+            if ok {
+                evaluate(&plan.arch, &at.theta[v], &split.test).1
+            } else {
+                f64::NAN
+            }
+        }));
+    }
+    let rows = split.train.rows() + split.test.rows();
+    let accounting = p.accounting(rows, plan.steps);
+    Ok(SweepPoint {
+        sigma,
+        eps: pld_epsilon(&accounting, plan.steps)?.upper,
+        eps_rdp: rdp_report(&accounting)?.eps,
+        test_acc,
+    })
+}
+
+/// Mean and sample standard deviation of each σ's private test accuracy (seeds that diverged left
+/// out), and the non-private models' mean over every run: the utility chart's data.
+pub fn summarise(points: &[SweepPoint]) -> (Vec<(f64, f64, f64)>, f64) {
+    let mut out = Vec::new();
+    let mut base = Vec::new();
+    for pt in points {
+        let acc: Vec<f64> = pt
+            .test_acc
+            .iter()
+            .map(|a| a[0])
+            .filter(|a| a.is_finite())
+            .collect();
+        base.extend(pt.test_acc.iter().map(|a| a[2]).filter(|a| a.is_finite()));
+        let (mean, sd) = crate::numerics::stats::mean_sd(&acc);
+        out.push((pt.eps, mean, sd));
+    }
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    (out, crate::numerics::stats::mean_sd(&base).0)
+}

@@ -1,0 +1,509 @@
+//! The training lab's parameters from the link: the data, the model, DP-SGD's knobs, the accountant's
+//! δ and target, the seeds and the σ sweep.
+
+use crate::error::{Error, Result};
+use crate::labs::dpsgd::{DpsgdParams, Neighbour};
+use crate::learning::datasets::Shape;
+use crate::learning::model::{Activation, Architecture, MAX_UNITS};
+use crate::link::query::{fmt_f64, parse_seed, LinkParams, Notice, Query, Reader, Within};
+use serde::{Deserialize, Serialize};
+
+/// Most steps a run takes.
+pub const MAX_STEPS: u64 = 100_000;
+/// Rows of the breast-cancer set.
+pub const BREAST_CANCER_ROWS: usize = 569;
+
+crate::choice! {
+    /// Where the rows come from.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum DataKind {
+        /// Breast Cancer Wisconsin (Diagnostic), 569 × 30: the default.
+        BreastCancer = "breast-cancer" | "cancer" | "wdbc" => "Breast cancer (569 × 30)",
+        /// Two Gaussian blobs (2-D).
+        Gaussians = "gaussians" => "Two Gaussians (2-D)",
+        /// A disc in a ring (2-D).
+        Circle = "circle" => "Circle (2-D)",
+        /// The four quadrants (2-D).
+        Xor = "xor" => "Xor (2-D)",
+        /// Two spirals (2-D).
+        Spiral = "spiral" => "Spiral (2-D)",
+        /// A high-dimensional logistic model.
+        HighDim = "highdim" | "high-dim" => "High-dimensional logistic",
+        /// The user's CSV (in the page only: never in the link).
+        Csv = "csv" => "Your CSV (stays in the page)",
+    }
+}
+
+impl DataKind {
+    /// The 2-D shape, for the four TensorFlow Playground sets.
+    pub fn shape(self) -> Option<Shape> {
+        match self {
+            DataKind::Gaussians => Some(Shape::Gaussians),
+            DataKind::Circle => Some(Shape::Circle),
+            DataKind::Xor => Some(Shape::Xor),
+            DataKind::Spiral => Some(Shape::Spiral),
+            _ => None,
+        }
+    }
+
+    /// Reads the `data` key.
+    ///
+    /// # Errors
+    /// An unknown set (Adult is named: it is not bundled yet).
+    pub fn parse(s: &str) -> Result<Self> {
+        if s.trim() == "adult" {
+            return Err(Error::invalid(
+                "data",
+                s,
+                "is not bundled in this build yet (see the lab's notes)",
+            ));
+        }
+        Self::from_key(s.trim()).ok_or_else(|| {
+            Error::invalid(
+                "data",
+                s,
+                "must be breast-cancer, gaussians, circle, xor, spiral, highdim or csv",
+            )
+        })
+    }
+}
+
+crate::choice! {
+    /// The model.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum ModelKind {
+        /// Logistic regression with a bias.
+        Logistic = "logreg" | "logistic" => "Logistic regression",
+        /// A small multilayer perceptron.
+        Mlp = "mlp" => "Small MLP",
+    }
+}
+
+/// Everything a training link holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainParams {
+    /// The data set.
+    pub data: DataKind,
+    /// Rows of a synthetic set.
+    pub n: u64,
+    /// Noise of a 2-D set, in [0, 0.5].
+    pub noise: f64,
+    /// Features of the high-dimensional set.
+    pub dim: u64,
+    /// Fraction of rows used for training.
+    pub split: f64,
+    /// The model.
+    pub model: ModelKind,
+    /// The MLP's hidden layers.
+    pub hidden: Vec<usize>,
+    /// The MLP's activation.
+    pub act: Activation,
+    /// The L2 term λ (weights only).
+    pub lambda: f64,
+    /// Learning rate η.
+    pub lr: f64,
+    /// Expected batch size m (q = m/n).
+    pub batch: u64,
+    /// Sampling rate set directly.
+    pub q: Option<f64>,
+    /// Noise multiplier σ.
+    pub sigma: f64,
+    /// Clipping norm C.
+    pub clip: f64,
+    /// Epochs (T = ⌈epochs/q⌉).
+    pub epochs: f64,
+    /// Steps set directly.
+    pub steps: Option<u64>,
+    /// δ.
+    pub delta: f64,
+    /// Target ε.
+    pub target_eps: f64,
+    /// Stop where the certified ε reaches the target.
+    pub stop: bool,
+    /// Seed of the data, the split, the initial parameters, the batches and the noise.
+    pub seed: u64,
+    /// Seeds per σ in the sweep.
+    pub seeds: u64,
+    /// The σ's of the privacy–utility sweep.
+    pub sweep: Vec<f64>,
+}
+
+impl Default for TrainParams {
+    fn default() -> Self {
+        TrainParams {
+            data: DataKind::BreastCancer,
+            n: 400,
+            noise: 0.1,
+            dim: 100,
+            split: 0.8,
+            model: ModelKind::Logistic,
+            hidden: vec![8],
+            act: Activation::Tanh,
+            lambda: 1e-3,
+            lr: 0.5,
+            batch: 32,
+            q: None,
+            sigma: 2.0,
+            clip: 1.0,
+            epochs: 30.0,
+            steps: None,
+            delta: 1e-5,
+            target_eps: 3.0,
+            stop: false,
+            seed: 1,
+            seeds: 5,
+            sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
+        }
+    }
+}
+
+/// Training rows out of `rows` for a training fraction (at least 2, leaving at least 2 for testing).
+pub fn train_rows(rows: usize, fraction: f64) -> usize {
+    ((rows as f64 * fraction).round() as usize).clamp(2, rows.saturating_sub(2).max(2))
+}
+
+fn parse_list<T: std::str::FromStr>(name: &'static str, s: &str) -> Result<Vec<T>> {
+    s.split(',')
+        .map(|c| c.trim().parse::<T>())
+        .collect::<std::result::Result<Vec<T>, _>>()
+        .map_err(|_| Error::invalid(name, s, "must be a comma-separated list of numbers"))
+}
+
+fn parse_hidden(s: &str) -> Result<Vec<usize>> {
+    let h: Vec<usize> = parse_list("hidden", s)?;
+    if h.is_empty() || h.len() > 2 || h.iter().any(|&u| u == 0 || u > MAX_UNITS) {
+        return Err(Error::invalid(
+            "hidden",
+            s,
+            format!("must be one or two layers of 1 to {MAX_UNITS} units (8 or 8,8)"),
+        ));
+    }
+    Ok(h)
+}
+
+fn parse_sweep(s: &str) -> Result<Vec<f64>> {
+    let v: Vec<f64> = parse_list("sweep", s)?;
+    if v.is_empty() || v.len() > 16 || v.iter().any(|&x| !(x.is_finite() && x > 0.0 && x <= 1e3)) {
+        return Err(Error::invalid(
+            "sweep",
+            s,
+            "must be 1 to 16 noise multipliers σ in (0, 1000], comma-separated",
+        ));
+    }
+    Ok(v)
+}
+
+fn join<T: std::fmt::Display>(v: &[T]) -> String {
+    v.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl TrainParams {
+    /// Rows of the whole data set (`csv_rows` for a CSV: 0 before one is loaded).
+    pub fn rows(&self, csv_rows: usize) -> usize {
+        match self.data {
+            DataKind::BreastCancer => BREAST_CANCER_ROWS,
+            DataKind::Csv => csv_rows,
+            _ => self.n as usize,
+        }
+    }
+
+    /// Training rows.
+    pub fn train_rows(&self, csv_rows: usize) -> usize {
+        train_rows(self.rows(csv_rows).max(4), self.split)
+    }
+
+    /// The sampling rate q = m/n (or the link's `q`), n the training rows.
+    pub fn rate(&self, csv_rows: usize) -> f64 {
+        self.q
+            .unwrap_or((self.batch as f64 / self.train_rows(csv_rows) as f64).min(1.0))
+    }
+
+    /// Steps T = ⌈epochs/q⌉ (or the link's `steps`), in [1, [`MAX_STEPS`]].
+    pub fn total_steps(&self, csv_rows: usize) -> u64 {
+        self.steps.unwrap_or_else(|| {
+            (self.epochs / self.rate(csv_rows))
+                .ceil()
+                .clamp(1.0, MAX_STEPS as f64) as u64
+        })
+    }
+
+    /// The steps the run takes: T, or with `stop`, the most steps whose RDP ε is within the target
+    /// ([`super::run::steps_within_target`]).
+    ///
+    /// # Errors
+    /// A target below one step's ε.
+    pub fn planned_steps(&self, csv_rows: usize) -> Result<u64> {
+        let steps = self.total_steps(csv_rows);
+        if self.stop {
+            super::run::steps_within_target(
+                self.rate(csv_rows),
+                self.sigma,
+                steps,
+                self.delta,
+                self.target_eps,
+            )
+        } else {
+            Ok(steps)
+        }
+    }
+
+    /// The model's shape for `dim` features.
+    pub fn architecture(&self, dim: usize) -> Architecture {
+        match self.model {
+            ModelKind::Logistic => Architecture::logistic(dim),
+            ModelKind::Mlp => Architecture {
+                dim,
+                hidden: self.hidden.clone(),
+                act: self.act,
+            },
+        }
+    }
+
+    /// The same mechanism as the DP-SGD lab sees it (q, σ, T, δ, add-or-remove), `steps` steps: the
+    /// training lab's ε comes from that lab's functions on this.
+    pub fn accounting(&self, csv_rows: usize, steps: u64) -> DpsgdParams {
+        DpsgdParams {
+            n: self.train_rows(csv_rows) as u64,
+            batch: self.batch,
+            q: Some(self.rate(csv_rows)),
+            sigma: self.sigma,
+            epochs: self.epochs,
+            steps: Some(steps),
+            delta: self.delta,
+            target_eps: self.target_eps,
+            neighbour: Neighbour::AddRemove,
+            grid: None,
+        }
+    }
+}
+
+impl LinkParams for TrainParams {
+    fn from_query(query: &Query) -> (Self, Vec<Notice>) {
+        let d = TrainParams::default();
+        let mut r = Reader::new(query);
+        let data = r.parse_with("data", d.data, |k| k.key().to_owned(), DataKind::parse);
+        let n = r.whole("n", d.n, 20, 20_000);
+        let noise = r.parse("noise", d.noise, |s| {
+            crate::link::query::parse_number("noise", s).and_then(|v| {
+                if (0.0..=0.5).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(Error::invalid("noise", s, "must be between 0 and 0.5"))
+                }
+            })
+        });
+        let dim = r.whole("dim", d.dim, 1, 1000);
+        let split = r.number("split", d.split, Within::up_to(0.05, 0.95));
+        let model = r.parse_with(
+            "model",
+            d.model,
+            |k| k.key().to_owned(),
+            |s| {
+                ModelKind::from_key(s.trim())
+                    .ok_or_else(|| Error::invalid("model", s, "must be logreg or mlp"))
+            },
+        );
+        let hidden = r.parse_with("hidden", d.hidden.clone(), |h| join(h), parse_hidden);
+        let act = r.parse_with(
+            "act",
+            d.act,
+            |a| a.key().to_owned(),
+            |s| {
+                Activation::from_key(s.trim())
+                    .ok_or_else(|| Error::invalid("act", s, "must be tanh or relu"))
+            },
+        );
+        let lambda = r.parse("lambda", d.lambda, |s| {
+            crate::link::query::parse_number("lambda", s).and_then(|v| {
+                if (0.0..=10.0).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(Error::invalid("lambda", s, "must be between 0 and 10"))
+                }
+            })
+        });
+        let lr = r.number("lr", d.lr, Within::up_to(0.0, 100.0));
+        let batch = r.whole("batch", d.batch, 1, 100_000);
+        let q = r.optional_number("q", Within::up_to(0.0, 1.0), "using batch/n");
+        let sigma = r.number("sigma", d.sigma, Within::up_to(0.0, 1e3));
+        let clip = r.number("clip", d.clip, Within::up_to(0.0, 1e6));
+        let epochs = r.number("epochs", d.epochs, Within::up_to(0.0, 1e4));
+        let steps = r.optional_whole("steps", 1, MAX_STEPS, "using the epochs");
+        let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
+        let target_eps = r.number("target_eps", d.target_eps, Within::up_to(0.0, 100.0));
+        let stop = r.parse_with(
+            "stop",
+            d.stop,
+            |b| if *b { "1" } else { "0" }.into(),
+            |s| match s.trim() {
+                "1" | "true" | "on" | "yes" => Ok(true),
+                "0" | "false" | "off" | "no" => Ok(false),
+                _ => Err(Error::invalid("stop", s, "must be 1 or 0")),
+            },
+        );
+        let seed = r.parse("seed", d.seed, parse_seed);
+        let seeds = r.whole("seeds", d.seeds, 1, 20);
+        let sweep = r.parse_with("sweep", d.sweep.clone(), |v| join(v), parse_sweep);
+        let mut p = TrainParams {
+            data,
+            n,
+            noise,
+            dim,
+            split,
+            model,
+            hidden,
+            act,
+            lambda,
+            lr,
+            batch,
+            q,
+            sigma,
+            clip,
+            epochs,
+            steps,
+            delta,
+            target_eps,
+            stop,
+            seed,
+            seeds,
+            sweep,
+        };
+        let rows = p.rows(0);
+        if p.data != DataKind::Csv && p.q.is_none() && p.batch as usize > p.train_rows(0) {
+            r.notice(
+                "batch",
+                format!(
+                    "batch = {} exceeds the {} training rows: sampling every row (q = 1).",
+                    p.batch,
+                    p.train_rows(0)
+                ),
+            );
+        }
+        if p.steps.is_none()
+            && p.data != DataKind::Csv
+            && p.epochs / p.rate(rows) > MAX_STEPS as f64
+        {
+            r.notice(
+                "epochs",
+                format!(
+                    "{} epochs at q = {} exceed {MAX_STEPS} steps; using {MAX_STEPS} steps.",
+                    fmt_f64(p.epochs),
+                    fmt_f64(p.rate(rows))
+                ),
+            );
+            p.steps = Some(MAX_STEPS);
+        }
+        r.finish(p)
+    }
+
+    fn to_query(&self) -> Query {
+        let mut q = Query::default()
+            .with("lab", "train")
+            .with("data", self.data.key());
+        if self.data.shape().is_some() || self.data == DataKind::HighDim {
+            q.set("n", self.n.to_string());
+        }
+        if self.data.shape().is_some() {
+            q.set("noise", fmt_f64(self.noise));
+        }
+        if self.data == DataKind::HighDim {
+            q.set("dim", self.dim.to_string());
+        }
+        q.set("split", fmt_f64(self.split));
+        q.set("model", self.model.key());
+        if self.model == ModelKind::Mlp {
+            q.set("hidden", join(&self.hidden));
+            q.set("act", self.act.key());
+        }
+        q.set("lambda", fmt_f64(self.lambda));
+        q.set("lr", fmt_f64(self.lr));
+        q.set("batch", self.batch.to_string());
+        if let Some(rate) = self.q {
+            q.set("q", fmt_f64(rate));
+        }
+        q.set("sigma", fmt_f64(self.sigma));
+        q.set("clip", fmt_f64(self.clip));
+        q.set("epochs", fmt_f64(self.epochs));
+        if let Some(t) = self.steps {
+            q.set("steps", t.to_string());
+        }
+        q.set("delta", fmt_f64(self.delta));
+        q.set("target_eps", fmt_f64(self.target_eps));
+        if self.stop {
+            q.set("stop", "1");
+        }
+        q.set("seed", self.seed.to_string());
+        q.set("seeds", self.seeds.to_string());
+        q.set("sweep", join(&self.sweep));
+        q
+    }
+}
+
+/// The training lab's link for a DP-SGD configuration (the DP-SGD lab's "train it" link): q, σ, T
+/// and δ carry over; the data, the model and the rest stay the lab's defaults.
+pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, delta: f64) -> String {
+    let mut query = Query::default().with("lab", "train");
+    query.set("q", fmt_f64(q));
+    query.set("sigma", fmt_f64(sigma));
+    query.set("steps", steps.min(MAX_STEPS).to_string());
+    query.set("delta", fmt_f64(delta));
+    query.to_query_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_and_ugly_values_fall_back() {
+        let p = TrainParams::default();
+        let (back, notices) = TrainParams::from_query(&p.to_query());
+        assert_eq!(back, p);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(p.train_rows(0), 455);
+        assert_eq!(p.total_steps(0), 427);
+        let mlp = TrainParams {
+            data: DataKind::Spiral,
+            model: ModelKind::Mlp,
+            hidden: vec![8, 6],
+            act: Activation::Relu,
+            q: Some(0.1),
+            steps: Some(500),
+            stop: true,
+            ..p
+        };
+        assert_eq!(TrainParams::from_query(&mlp.to_query()).0, mlp);
+        let (p, notices) = TrainParams::from_query(&Query::parse(
+            "data=adult&n=nan&noise=2&split=1&model=cnn&hidden=99&act=x&lambda=-1&lr=0&batch=0&q=3\
+             &sigma=inf&clip=-1&epochs=0&steps=0&delta=1&target_eps=0&stop=maybe&seed=-1&seeds=0&sweep=0,1",
+        ));
+        assert_eq!(p, TrainParams::default());
+        assert_eq!(notices.len(), 21, "{notices:?}");
+        assert!(notices[0].message.contains("not bundled"));
+        let (p, notices) = TrainParams::from_query(&Query::parse("data=xor&n=20&batch=100"));
+        assert_eq!(p.rate(0), 1.0);
+        assert_eq!(notices.len(), 1);
+        let (p, notices) = TrainParams::from_query(&Query::parse("q=0.0001&epochs=10000"));
+        assert_eq!(p.total_steps(0), MAX_STEPS);
+        assert_eq!(notices.len(), 1);
+    }
+
+    #[test]
+    fn the_dpsgd_labs_link_carries_the_mechanism() {
+        let link = link_for_dpsgd(0.01, 1.1, 2000, 1e-6);
+        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
+        assert!(notices.is_empty());
+        assert_eq!(
+            (p.rate(0), p.sigma, p.total_steps(0), p.delta),
+            (0.01, 1.1, 2000, 1e-6)
+        );
+        let a = p.accounting(0, 2000);
+        assert_eq!(
+            (a.rate(), a.total_steps(), a.effective_sigma()),
+            (0.01, 2000, 1.1)
+        );
+    }
+}

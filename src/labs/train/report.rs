@@ -1,0 +1,162 @@
+//! What the training lab's page shows, folded here from the jobs' updates so that components only
+//! draw: the run so far (curves, norms, checkpoint, clipping counts), the decision regions of a 2-D
+//! model, and ε at the current step.
+
+use super::run::{Norms, Point, Prepared, TrainUpdate};
+use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
+use crate::error::Error;
+use crate::learning::dpsgd::Checkpoint;
+use crate::learning::model::{sigmoid, Architecture};
+
+/// The run as the page has it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunState {
+    /// The prepared data's description (from the job's first update).
+    pub prepared: Option<Prepared>,
+    /// The curves' points, in step order.
+    pub points: Vec<Point>,
+    /// The latest gradient norms.
+    pub norms: Option<Norms>,
+    /// Where training stands.
+    pub checkpoint: Option<Checkpoint>,
+    /// The private model's clipped gradients and batch rows, over the jobs since the last reset.
+    pub clipped: (u64, u64),
+    /// Why training stopped early, if it did.
+    pub stopped: Option<Error>,
+    /// Per-example gradients computed by the latest job, and how long it ran (ms): the speed.
+    pub evaluations: (u64, f64),
+    clipped_before: (u64, u64),
+}
+
+impl RunState {
+    /// A job starts: counts restart from what earlier jobs of this run reached.
+    pub fn start_job(&mut self) {
+        self.clipped_before = self.clipped;
+        self.stopped = None;
+    }
+
+    /// Folds in one update (`elapsed`: ms since the job started).
+    pub fn apply(&mut self, u: TrainUpdate, elapsed: f64) {
+        match u {
+            TrainUpdate::Prepared(p) => self.prepared = Some(*p),
+            TrainUpdate::Point(p) => {
+                self.points.retain(|q| q.step != p.step);
+                let at = self.points.partition_point(|q| q.step < p.step);
+                self.points.insert(at, p);
+            }
+            TrainUpdate::Norms(n) => self.norms = Some(n),
+            TrainUpdate::Checkpoint(c) => self.checkpoint = Some(c),
+            TrainUpdate::Clipped(k, m) => {
+                self.clipped = (self.clipped_before.0 + k, self.clipped_before.1 + m)
+            }
+            TrainUpdate::Stopped(e) => self.stopped = Some(e),
+            TrainUpdate::Evaluations(n) => self.evaluations = (n, elapsed),
+        }
+    }
+
+    /// Steps taken.
+    pub fn step(&self) -> u64 {
+        self.checkpoint.as_ref().map_or(0, |c| c.step)
+    }
+
+    /// The latest point.
+    pub fn last(&self) -> Option<&Point> {
+        self.points.last()
+    }
+
+    /// Fraction of the private model's per-example gradients that clipping shrank, over the batches
+    /// trained so far (NaN before the first step).
+    pub fn clipped_fraction_in_batches(&self) -> f64 {
+        self.clipped.0 as f64 / self.clipped.1 as f64
+    }
+
+    /// Per-example gradient evaluations per second in the latest job (NaN if it was too short to time).
+    pub fn gradients_per_second(&self) -> f64 {
+        let (n, ms) = self.evaluations;
+        if ms > 0.0 && n > 0 {
+            n as f64 / (ms / 1000.0)
+        } else {
+            f64::NAN
+        }
+    }
+}
+
+/// A 2-D model's P(y = 1) − ½ on a `cells × cells` grid over [−`half`, `half`]² in standardised units:
+/// (cell centres, values row-major by y). Its sign is the decision.
+pub fn decision_grid(
+    arch: &Architecture,
+    theta: &[f64],
+    half: f64,
+    cells: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let centres: Vec<f64> = (0..cells)
+        .map(|i| -half + (i as f64 + 0.5) * 2.0 * half / cells as f64)
+        .collect();
+    let mut ws = arch.workspace();
+    let mut values = Vec::with_capacity(cells * cells);
+    if arch.dim == 2 && theta.len() == arch.params() {
+        for &y in &centres {
+            for &x in &centres {
+                values.push(sigmoid(arch.logit(theta, &[x, y], &mut ws)) - 0.5);
+            }
+        }
+    }
+    (centres, values)
+}
+
+/// ε by the RDP accountant (dp_accounting's orders, the improved conversion) after `steps` steps of
+/// q, σ at δ: the ε spent so far (NaN when δ is out of domain; 0 before the first step).
+pub fn rdp_epsilon_at(q: f64, sigma: f64, steps: u64, delta: f64) -> f64 {
+    if steps == 0 {
+        return 0.0;
+    }
+    let orders = default_orders();
+    let total: Vec<f64> = dpsgd_rdp(q, sigma, 1.0, &orders)
+        .iter()
+        .map(|r| r * steps as f64)
+        .collect();
+    rdp_to_approx_dp(&orders, &total, delta, Conversion::Improved).map_or(f64::NAN, |e| e.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learning::model::Activation;
+
+    #[test]
+    fn points_stay_in_step_order_and_counts_add_up() {
+        let mut r = RunState::default();
+        let pt = |step| Point {
+            step,
+            train_loss: [0.0; 3],
+            train_acc: [0.0; 3],
+            test_loss: [0.0; 3],
+            test_acc: [0.0; 3],
+        };
+        for s in [0, 10, 5, 10] {
+            r.apply(TrainUpdate::Point(pt(s)), 0.0);
+        }
+        assert_eq!(
+            r.points.iter().map(|p| p.step).collect::<Vec<_>>(),
+            [0, 5, 10]
+        );
+        r.start_job();
+        r.apply(TrainUpdate::Clipped(3, 10), 0.0);
+        r.start_job();
+        r.apply(TrainUpdate::Clipped(1, 10), 0.0);
+        assert_eq!(r.clipped_fraction_in_batches(), 0.2);
+        r.apply(TrainUpdate::Evaluations(3000), 1500.0);
+        assert_eq!(r.gradients_per_second(), 2000.0);
+        let arch = Architecture {
+            dim: 2,
+            hidden: vec![3],
+            act: Activation::Tanh,
+        };
+        let theta = vec![0.1; arch.params()];
+        let (xs, v) = decision_grid(&arch, &theta, 3.0, 10);
+        assert_eq!((xs.len(), v.len()), (10, 100));
+        assert!(v.iter().all(|p| p.abs() < 0.5));
+        assert_eq!(rdp_epsilon_at(0.01, 1.0, 0, 1e-5), 0.0);
+        assert!(rdp_epsilon_at(0.01, 1.0, 100, 1e-5) > 0.0);
+    }
+}

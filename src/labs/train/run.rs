@@ -1,0 +1,331 @@
+//! A training run as the page shows it: the data prepared from the link (or the user's CSV), the three
+//! models trained step by step from a checkpoint, and at about 100 points the losses, accuracies and
+//! the private model's gradient norms.
+
+use super::params::{DataKind, TrainParams};
+use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
+use crate::error::{Error, Result};
+use crate::learning::data::{Dataset, Split};
+use crate::learning::datasets::{breast_cancer, high_dim, two_d};
+use crate::learning::dpsgd::{evaluate, gradient_norms, stream, Checkpoint, Hyper, Trainer};
+use crate::learning::model::Architecture;
+use crate::numerics::roots::{bisect, Split as Halving, Until};
+use crate::numerics::stats::histogram;
+use serde::{Deserialize, Serialize};
+
+/// The stream of `seed` the synthetic data are drawn from.
+const DATA_STREAM: u64 = 1;
+/// The stream of `seed` the train/test split is drawn from.
+const SPLIT_STREAM: u64 = 2;
+/// Points on the curves (about; every ⌈T/100⌉ steps and the last).
+pub const POINTS: u64 = 100;
+/// Bins of the gradient-norm histogram.
+pub const NORM_BINS: usize = 40;
+
+/// The rows a link (and, for `data=csv`, the user's file) trains on, split and standardised.
+///
+/// # Errors
+/// `data=csv` without a file, or a data set the trainers refuse (see [`Dataset::validate`]).
+pub fn prepare_data(p: &TrainParams, csv: Option<&Dataset>) -> Result<Split> {
+    let mut rng = stream(p.seed, DATA_STREAM);
+    let data = match (p.data, p.data.shape()) {
+        (DataKind::BreastCancer, _) => breast_cancer(),
+        (DataKind::HighDim, _) => high_dim(p.n as usize, p.dim as usize, &mut rng)?,
+        (DataKind::Csv, _) => csv.cloned().ok_or_else(|| {
+            Error::invalid(
+                "data",
+                "csv",
+                "needs a CSV file: choose one above (it stays in the page)",
+            )
+        })?,
+        (_, Some(shape)) => two_d(shape, p.n as usize, p.noise, &mut rng),
+        (_, None) => breast_cancer(),
+    };
+    Split::new(&data, p.split, &mut stream(p.seed, SPLIT_STREAM))
+}
+
+/// What a run needs besides the data: the model, the update's knobs and the steps to take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The model.
+    pub arch: Architecture,
+    /// q, σ, C, η, λ.
+    pub hyper: Hyper,
+    /// Steps to take: the link's T, or fewer when the run stops at the target ε.
+    pub steps: u64,
+    /// The link's T.
+    pub link_steps: u64,
+}
+
+impl Plan {
+    /// The plan for `p` on `split`.
+    ///
+    /// # Errors
+    /// A model shape or hyperparameter out of range, or a target ε that one step already exceeds.
+    pub fn new(p: &TrainParams, split: &Split) -> Result<Plan> {
+        let rows = split.train.rows() + split.test.rows();
+        let arch = p.architecture(split.train.dim);
+        arch.validate()?;
+        let hyper = Hyper {
+            q: p.rate(rows),
+            sigma: p.sigma,
+            clip: p.clip,
+            lr: p.lr,
+            lambda: p.lambda,
+        };
+        let link_steps = p.total_steps(rows);
+        let steps = p.planned_steps(rows)?;
+        Ok(Plan {
+            arch,
+            hyper,
+            steps,
+            link_steps,
+        })
+    }
+}
+
+/// The most steps t ≤ `max` whose RDP ε (dp_accounting's orders, the improved conversion) at δ is at
+/// most `target`: the "stop when ε reaches the target" rule. RDP's ε is a certified upper bound, and
+/// the PLD's certified ε at the same t lies below it, so the run never passes the target. Bisection on
+/// t (ε grows with t); the returned t is the bracket's lower end, the side where ε ≤ target.
+///
+/// # Errors
+/// A target below one step's ε, or δ out of domain.
+pub fn steps_within_target(q: f64, sigma: f64, max: u64, delta: f64, target: f64) -> Result<u64> {
+    let orders = default_orders();
+    let step = dpsgd_rdp(q, sigma, 1.0, &orders);
+    let eps_at = |t: u64| -> f64 {
+        let total: Vec<f64> = step.iter().map(|r| r * t as f64).collect();
+        rdp_to_approx_dp(&orders, &total, delta, Conversion::Improved)
+            .map_or(f64::INFINITY, |e| e.0)
+    };
+    if eps_at(max) <= target {
+        return Ok(max);
+    }
+    if eps_at(1) > target {
+        return Err(Error::invalid(
+            "target_eps",
+            target,
+            format!(
+                "is below the ε of a single step ({}): raise it or σ",
+                crate::link::query::fmt_f64(eps_at(1))
+            ),
+        ));
+    }
+    let b = bisect(1.0, max as f64, Halving::Middle, Until::Steps(64), |t| {
+        eps_at(t.ceil() as u64) > target
+    });
+    Ok((b.lo.ceil() as u64).max(1))
+}
+
+/// Losses and accuracies of the three models at one step (arrays in [`crate::learning::dpsgd::Variant`]
+/// order: private, clipping only, non-private).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Steps taken.
+    pub step: u64,
+    /// Mean log-loss on the training rows.
+    pub train_loss: [f64; 3],
+    /// Accuracy on the training rows.
+    pub train_acc: [f64; 3],
+    /// Mean log-loss on the test rows.
+    pub test_loss: [f64; 3],
+    /// Accuracy on the test rows.
+    pub test_acc: [f64; 3],
+}
+
+impl Point {
+    /// The models of `at`, evaluated on both parts of `split`.
+    pub fn measure(arch: &Architecture, at: &Checkpoint, split: &Split) -> Point {
+        let mut p = Point {
+            step: at.step,
+            train_loss: [0.0; 3],
+            train_acc: [0.0; 3],
+            test_loss: [0.0; 3],
+            test_acc: [0.0; 3],
+        };
+        for v in 0..3 {
+            (p.train_loss[v], p.train_acc[v]) = evaluate(arch, &at.theta[v], &split.train);
+            (p.test_loss[v], p.test_acc[v]) = evaluate(arch, &at.theta[v], &split.test);
+        }
+        p
+    }
+}
+
+/// The private model's per-example gradient norms over the training rows at one step: what clipping
+/// sees there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Norms {
+    /// Steps taken.
+    pub step: u64,
+    /// The histogram's bin edges (from 0 to the largest norm, or to 2C if larger).
+    pub edges: Vec<f64>,
+    /// Rows in each bin.
+    pub counts: Vec<u64>,
+    /// The median norm (the usual first guess for C).
+    pub median: f64,
+    /// Fraction of rows whose gradient the clipping norm shrinks (norm > C).
+    pub clipped: f64,
+}
+
+impl Norms {
+    /// The norms at the private model of `at`.
+    pub fn measure(arch: &Architecture, at: &Checkpoint, train: &Dataset, clip: f64) -> Norms {
+        let mut norms = gradient_norms(arch, &at.theta[0], train);
+        norms.sort_by(f64::total_cmp);
+        let n = norms.len();
+        let median = if n % 2 == 1 {
+            norms[n / 2]
+        } else {
+            0.5 * (norms[n / 2 - 1] + norms[n / 2])
+        };
+        let top = norms.last().copied().unwrap_or(0.0).max(2.0 * clip);
+        let (edges, counts) = histogram(&norms, 0.0, top, NORM_BINS);
+        Norms {
+            step: at.step,
+            edges,
+            counts,
+            median,
+            clipped: norms.iter().filter(|&&g| g > clip).count() as f64 / n.max(1) as f64,
+        }
+    }
+}
+
+/// Whether a model's training loss ran away: above max(10·L₀, 10), L₀ its loss at step 0 (a mean
+/// log-loss of 10 means the model is confidently wrong on most rows, e^10 to 1). Gradient steps on the
+/// log-loss rarely overflow (its gradients are bounded), so a learning rate that is too high shows
+/// here first.
+fn diverged(initial: &Point, now: &Point, lr: f64) -> Option<Error> {
+    crate::learning::dpsgd::Variant::ALL.iter().find_map(|&v| {
+        let (l0, l) = (initial.train_loss[v as usize], now.train_loss[v as usize]);
+        let bound = (10.0 * l0).max(10.0);
+        (l.is_nan() || l > bound).then(|| {
+            Error::invalid(
+                "lr",
+                lr,
+                format!(
+                    "makes the {} model diverge: its training loss rose from {} to {} by step {}; lower the learning rate",
+                    v.title(),
+                    crate::labs::rr::share::sig(l0),
+                    crate::labs::rr::share::sig(l),
+                    now.step
+                ),
+            )
+        })
+    })
+}
+
+/// What a training job sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TrainUpdate {
+    /// The data as prepared: rows, features, the standardisation (for the weights' export) and the
+    /// planned steps.
+    Prepared(Box<Prepared>),
+    /// The curves' next point.
+    Point(Point),
+    /// The gradient norms at that point.
+    Norms(Norms),
+    /// Where training stands (the page resumes from it after a pause).
+    Checkpoint(Checkpoint),
+    /// The private model's clipped gradients and its batches' total size so far in this job.
+    Clipped(u64, u64),
+    /// Training stopped early (a diverging learning rate); the curves so far stand.
+    Stopped(Error),
+    /// The job's per-example gradients in all (three models), sent last: the speed read-out.
+    Evaluations(u64),
+}
+
+/// The prepared data's description.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    /// Training rows.
+    pub train_rows: usize,
+    /// Test rows.
+    pub test_rows: usize,
+    /// Features.
+    pub dim: usize,
+    /// Feature names.
+    pub names: Vec<String>,
+    /// Training means.
+    pub mean: Vec<f64>,
+    /// Training scales.
+    pub scale: Vec<f64>,
+    /// Constant columns (1-based).
+    pub constant: Vec<usize>,
+    /// Steps the run takes.
+    pub steps: u64,
+    /// The link's T (more than `steps` when the run stops at the target).
+    pub link_steps: u64,
+    /// Parameters of the model.
+    pub params: usize,
+}
+
+/// Runs the three models from `from` (step 0 when `None`) to step `until` (at most the plan's steps),
+/// emitting a point, the norms and a checkpoint at step 0 and every ⌈T/[`POINTS`]⌉ steps, and at the
+/// end, and last the per-example gradients it computed.
+///
+/// # Errors
+/// Data or parameters the trainers refuse.
+pub fn train(
+    p: &TrainParams,
+    csv: Option<&Dataset>,
+    from: Option<Checkpoint>,
+    until: u64,
+    emit: &mut dyn FnMut(TrainUpdate),
+) -> Result<()> {
+    let split = prepare_data(p, csv)?;
+    let plan = Plan::new(p, &split)?;
+    emit(TrainUpdate::Prepared(Box::new(Prepared {
+        train_rows: split.train.rows(),
+        test_rows: split.test.rows(),
+        dim: split.train.dim,
+        names: split.train.names.clone(),
+        mean: split.mean.clone(),
+        scale: split.scale.clone(),
+        constant: split.constant.clone(),
+        steps: plan.steps,
+        link_steps: plan.link_steps,
+        params: plan.arch.params(),
+    })));
+    let mut trainer = Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?;
+    let every = plan.steps.div_ceil(POINTS).max(1);
+    let start = Checkpoint::start(&plan.arch, p.seed);
+    let initial = Point::measure(&plan.arch, &start, &split);
+    let report = |at: &Checkpoint, emit: &mut dyn FnMut(TrainUpdate)| -> Option<Error> {
+        let point = Point::measure(&plan.arch, at, &split);
+        let diverged = diverged(&initial, &point, p.lr);
+        emit(TrainUpdate::Point(point));
+        emit(TrainUpdate::Norms(Norms::measure(
+            &plan.arch,
+            at,
+            &split.train,
+            p.clip,
+        )));
+        emit(TrainUpdate::Checkpoint(at.clone()));
+        diverged
+    };
+    let mut at = match from {
+        Some(c) if c.step <= plan.steps && c.theta[0].len() == plan.arch.params() => c,
+        _ => {
+            report(&start, emit);
+            start.clone()
+        }
+    };
+    let until = until.min(plan.steps);
+    let mut clipped = (0, 0);
+    while at.step < until {
+        if let Err(e) = trainer.step(&mut at, &mut clipped) {
+            emit(TrainUpdate::Stopped(e));
+            break;
+        }
+        if at.step % every == 0 || at.step == until {
+            emit(TrainUpdate::Clipped(clipped.0, clipped.1));
+            if let Some(e) = report(&at, emit) {
+                emit(TrainUpdate::Stopped(e));
+                break;
+            }
+        }
+    }
+    emit(TrainUpdate::Evaluations(trainer.evaluations));
+    Ok(())
+}

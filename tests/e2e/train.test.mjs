@@ -1,0 +1,91 @@
+// Browser tests of the training lab: the default breast-cancer run trains in the page, its ε is the
+// DP-SGD lab's, pause/step/resume and the worker count do not change a number, ugly inputs get messages.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn, canvasColours } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const idle = (page) => page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === '', null, { timeout: 60_000 });
+const values = async (page, ids) => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await valueOf(page, id)])));
+const KEY = ['train-acc-test', 'train-acc-train', 'train-loss-test', 'train-acc-clip-only', 'train-acc-baseline', 'train-steps', 'train-grad-norm-median', 'train-clipped-fraction'];
+
+test('the default run: trains to T, accuracies in range, ε equal to the DP-SGD lab\'s, every chart drawn', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train', 'train-q');
+  await idle(page);
+  const v = await values(page, [...KEY, 'train-eps', 'train-eps-rdp', 'train-q', 'train-ms']);
+  assert.equal(v['train-steps'], 427);
+  assert.ok(v['train-acc-baseline'] > 0.95, `non-private ${v['train-acc-baseline']}`);
+  assert.ok(v['train-acc-test'] > 0.85 && v['train-acc-test'] <= 1, `DP-SGD ${v['train-acc-test']}`);
+  assert.ok(v['train-eps'] > 0 && v['train-eps'] <= v['train-eps-rdp'] * 1.001, JSON.stringify(v));
+  console.log(`default run: ${JSON.stringify(v)}`);
+  // The DP-SGD lab, opened from the link, shows the same certified ε.
+  const href = await page.getAttribute('[data-testid="train-dpsgd-link"]', 'href');
+  const dpsgd = await openLab(await newPage(browser), server.url, href, 'dpsgd-eps-rdp');
+  await dpsgd.waitForFunction(() => document.querySelector('[data-testid="dpsgd-status"]')?.textContent === '', null, { timeout: 60_000 });
+  assert.equal(await valueOf(dpsgd, 'dpsgd-eps-pld'), v['train-eps']);
+  for (const chart of ['train-chart-curves', 'train-chart-eps', 'train-chart-norms', 'train-chart-utility']) {
+    await page.locator(`[data-testid="${chart}"]`).scrollIntoViewIfNeeded();
+    await waitDrawn(page, chart);
+    assert.ok(await canvasColours(page, chart) > 3, chart);
+  }
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(dpsgd.problems, []);
+});
+
+test('reset, one step, play: the same numbers as an uninterrupted run, on one worker or two', async () => {
+  const link = '?lab=train&data=circle&model=mlp&hidden=8&steps=300&sweep=1&seeds=1';
+  const one = await openLab(await newPage(browser), server.url, `${link}&threads=1`, 'train-q');
+  await idle(one);
+  const whole = await values(one, KEY);
+  const two = await openLab(await newPage(browser), server.url, `${link}&threads=2`, 'train-q');
+  await idle(two);
+  await two.click('[data-testid="train-reset"]');
+  await two.waitForFunction(() => document.querySelector('[data-testid="train-steps"]')?.dataset.value === '0');
+  await idle(two);
+  for (let i = 1; i <= 3; i++) {
+    await two.click('[data-testid="train-step"]');
+    await two.waitForFunction((n) => document.querySelector('[data-testid="train-steps"]')?.dataset.value === String(n), i);
+    await idle(two);
+  }
+  await two.click('[data-testid="train-play"]');
+  await two.waitForFunction(() => document.querySelector('[data-testid="train-steps"]')?.dataset.value === '300', null, { timeout: 60_000 });
+  await idle(two);
+  assert.deepEqual(await values(two, KEY), whole);
+  await two.locator('[data-testid="train-chart-boundary"]').scrollIntoViewIfNeeded();
+  await waitDrawn(two, 'train-chart-boundary');
+  assert.ok(await canvasColours(two, 'train-chart-boundary') > 3);
+  assert.deepEqual(one.problems, []);
+  assert.deepEqual(two.problems, []);
+});
+
+test('ugly inputs: bad keys, a diverging learning rate, a CSV with text or one class', async () => {
+  let page = await openLab(await newPage(browser), server.url, '?lab=train&sigma=nan&lr=-1&data=adult&hidden=99', 'train-q');
+  for (const key of ['sigma', 'lr', 'data']) assert.ok(await page.isVisible(`[data-testid="notice-${key}"]`), key);
+  await idle(page);
+  assert.ok(await valueOf(page, 'train-acc-test') > 0.85);
+  page = await openLab(await newPage(browser), server.url, '?lab=train&lr=100&clip=1e6&sigma=0.1', 'train-q');
+  await idle(page);
+  assert.match(await page.textContent('main'), /diverge/);
+  assert.ok(!/NaN/.test(await page.textContent('.stats')));
+  page = await openLab(await newPage(browser), server.url, '?lab=train&data=csv', 'train-q');
+  const dir = mkdtempSync(join(tmpdir(), 'train-'));
+  const bad = join(dir, 'bad.csv');
+  writeFileSync(bad, 'a,b,y\n1,2,0\n3,x,1\n');
+  await page.setInputFiles('[data-testid="input-csv"]', bad);
+  await page.waitForSelector('[data-testid="notice-csv"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="notice-csv"]'), /not a finite number/);
+  const good = join(dir, 'good.csv');
+  writeFileSync(good, 'a,b,y\n' + Array.from({ length: 200 }, (_, i) => `${Math.sin(i)},${Math.cos(3 * i)},${Math.sin(i) > 0 ? 1 : 0}`).join('\n'));
+  await page.setInputFiles('[data-testid="input-csv"]', good);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-steps"]')?.dataset.value) > 0, null, { timeout: 60_000 });
+  await idle(page);
+  assert.ok(await valueOf(page, 'train-acc-baseline') > 0.9);
+  assert.ok(!new URL(page.url()).search.includes('csv=') && !page.url().includes('0.84'), 'the CSV stays out of the link');
+  assert.deepEqual(page.problems, []);
+});

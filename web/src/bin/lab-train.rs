@@ -1,0 +1,9 @@
+//! The page module for `?lab=train` alone (see `labs.rs`).
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    dp_playground_web::start(dp_playground_web::labs::Labs::one(
+        dp_playground::labs::Lab::Train,
+        dp_playground_web::labs::train,
+    ));
+}

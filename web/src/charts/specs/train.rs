@@ -1,0 +1,201 @@
+//! The training lab's charts, from the run, the accountants and the sweep the core computed.
+
+use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
+use dp_playground::labs::dpsgd::RdpReport;
+use dp_playground::labs::train::run::{Norms, Point};
+use dp_playground::learning::dpsgd::Variant;
+
+/// The three models' colours: private, clipping only, non-private.
+const COLOURS: [usize; 3] = [0, 1, 2];
+
+/// Accuracy (or loss) against the step: test solid, training dashed, for the three models.
+pub fn curves_chart(points: &[Point], loss: bool) -> XyChart {
+    let mut series = Vec::new();
+    for v in Variant::ALL {
+        let i = v as usize;
+        let pick = |p: &Point, test: bool| match (loss, test) {
+            (false, true) => p.test_acc[i],
+            (false, false) => p.train_acc[i],
+            (true, true) => p.test_loss[i],
+            (true, false) => p.train_loss[i],
+        };
+        series.push(Series::new(
+            format!("{}, test", v.title()),
+            PALETTE[COLOURS[i]],
+            Kind::Line,
+            points
+                .iter()
+                .map(|p| (p.step as f64, pick(p, true)))
+                .collect(),
+        ));
+        series.push(Series::new(
+            format!("{}, training", v.title()),
+            PALETTE[COLOURS[i]],
+            Kind::Dashed,
+            points
+                .iter()
+                .map(|p| (p.step as f64, pick(p, false)))
+                .collect(),
+        ));
+    }
+    XyChart {
+        x_desc: "Steps".into(),
+        y_desc: if loss { "Mean log-loss" } else { "Accuracy" }.into(),
+        y_range: (!loss).then_some((0.0, 1.05)),
+        legend: if loss {
+            Legend::UpperRight
+        } else {
+            Legend::LowerRight
+        },
+        series,
+        ..Default::default()
+    }
+}
+
+/// ε against the step: the RDP accountant's curve, the PLD's certified points, the target, and the
+/// step reached.
+pub fn eps_chart(rdp: &RdpReport, pld: &[(f64, f64)], target: f64, step: u64) -> XyChart {
+    let last = rdp.by_steps.last().map_or(1.0, |p| p.0);
+    XyChart {
+        x_desc: "Steps".into(),
+        y_desc: "ε at the link's δ".into(),
+        legend: Legend::LowerRight,
+        markers: vec![(step as f64, format!("step {step}"))],
+        series: vec![
+            Series::new(
+                "RDP accountant",
+                PALETTE[1],
+                Kind::Line,
+                rdp.by_steps.clone(),
+            ),
+            Series::new(
+                "PLD accountant (certified)",
+                PALETTE[0],
+                Kind::Points,
+                pld.to_vec(),
+            ),
+            Series::new(
+                "target ε",
+                PALETTE[4],
+                Kind::Dashed,
+                vec![(0.0, target), (last, target)],
+            ),
+        ],
+        ..Default::default()
+    }
+}
+
+/// The private model's per-example gradient norms over the training rows, with C and the median.
+pub fn norms_chart(n: &Norms, clip: f64) -> XyChart {
+    let mut bars = Vec::new();
+    for (w, &c) in n.edges.windows(2).zip(&n.counts) {
+        bars.push((w[0], 0.0));
+        bars.push((w[1], c as f64));
+    }
+    XyChart {
+        x_desc: "‖per-example gradient‖₂ at the private model".into(),
+        y_desc: "Training rows".into(),
+        markers: vec![
+            (clip, format!("C = {}", crate::format::sig(clip, 3))),
+            (n.median, "median".into()),
+        ],
+        series: vec![Series::new(
+            format!("step {}", n.step),
+            PALETTE[0],
+            Kind::Bars,
+            bars,
+        )],
+        ..Default::default()
+    }
+}
+
+/// A 2-D model's P(y = 1) − ½ over the standardised plane.
+pub fn boundary_map(centres: Vec<f64>, values: Vec<f64>) -> HeatMap {
+    HeatMap {
+        x_desc: "x1 (standardised)".into(),
+        y_desc: "x2 (standardised)".into(),
+        xs: centres.clone(),
+        ys: centres,
+        values,
+        diverging: true,
+        value_desc: "P(y = 1) − ½".into(),
+    }
+}
+
+/// Test accuracy against ε over the sweep: the mean over seeds, ± one standard deviation, and the
+/// non-private models' mean.
+pub fn utility_chart(curve: &[(f64, f64, f64)], baseline: f64) -> XyChart {
+    let pts = |k: f64| -> Vec<(f64, f64)> {
+        curve
+            .iter()
+            .filter(|p| p.0 > 0.0 && p.0.is_finite())
+            .map(|&(e, m, sd)| (e.log10(), m + k * if sd.is_finite() { sd } else { 0.0 }))
+            .collect()
+    };
+    let xs = pts(0.0);
+    let (x0, x1) = (
+        xs.first().map_or(-1.0, |p| p.0),
+        xs.last().map_or(1.0, |p| p.0),
+    );
+    XyChart {
+        x_desc: "ε (PLD, certified; log scale)".into(),
+        y_desc: "Test accuracy".into(),
+        x_log10: true,
+        y_range: Some((0.0, 1.05)),
+        legend: Legend::LowerRight,
+        series: vec![
+            Series::new(
+                "DP-SGD, mean over seeds",
+                PALETTE[0],
+                Kind::Line,
+                xs.clone(),
+            ),
+            Series::new("DP-SGD, each σ", PALETTE[0], Kind::Points, xs),
+            Series::new("± 1 sd", PALETTE[0], Kind::Dashed, pts(1.0)),
+            Series::new("", PALETTE[0], Kind::Dashed, pts(-1.0)),
+            Series::new(
+                "non-private",
+                PALETTE[2],
+                Kind::Dashed,
+                vec![(x0, baseline), (x1, baseline)],
+            ),
+        ],
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::specs::smoke;
+    use dp_playground::labs::dpsgd::rdp_report;
+    use dp_playground::labs::train::report::decision_grid;
+    use dp_playground::labs::train::run::{train, TrainUpdate};
+    use dp_playground::labs::train::TrainParams;
+    use dp_playground::link::query::{LinkParams, Query};
+
+    #[test]
+    fn the_default_links_charts_draw() {
+        let p = TrainParams::from_query(&Query::parse("data=xor&model=mlp&steps=50")).0;
+        let (mut points, mut norms, mut last) = (Vec::new(), None, None);
+        train(&p, None, None, u64::MAX, &mut |u| match u {
+            TrainUpdate::Point(pt) => points.push(pt),
+            TrainUpdate::Norms(n) => norms = Some(n),
+            TrainUpdate::Checkpoint(c) => last = Some(c),
+            _ => {}
+        })
+        .unwrap();
+        smoke(&curves_chart(&points, false));
+        smoke(&curves_chart(&points, true));
+        let rdp = rdp_report(&p.accounting(0, 50)).unwrap();
+        smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40));
+        smoke(&norms_chart(&norms.unwrap(), p.clip));
+        smoke(&utility_chart(&[(0.5, 0.8, 0.02), (2.0, 0.9, 0.01)], 0.95));
+        let (c, v) = decision_grid(&p.architecture(2), &last.unwrap().theta[0], 3.0, 40);
+        let map = boundary_map(c, v);
+        let svg = crate::charts::svg_test::render(|root| {
+            crate::charts::draw_heatmap(root, &map, 1.0, crate::charts::Cells::Rectangles).unwrap()
+        });
+        assert!(svg.len() > 1000);
+    }
+}

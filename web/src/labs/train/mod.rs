@@ -1,0 +1,290 @@
+//! The training lab (`?lab=train`): three models trained in the worker pool (play, pause, one step,
+//! reset resume from the core's checkpoints), ε from the DP-SGD lab's accountants (RDP on the page,
+//! the PLD job in a worker), and the privacy–utility sweep, one job per σ.
+
+mod controls;
+mod results;
+
+use crate::labs::train::controls::TrainControls;
+use crate::labs::train::results::TrainResults;
+use crate::platform::browser::now_ms;
+use crate::platform::pool::{self, JobEnd, LabJobs};
+use crate::platform::url::use_url;
+use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::LabPage;
+use crate::widgets::share_panel::SharePanel;
+use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::dpsgd::jobs::Background;
+use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams, RdpReport};
+use dp_playground::labs::train::jobs::SweepPoint;
+use dp_playground::labs::train::report::RunState;
+use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
+use dp_playground::labs::Lab;
+use dp_playground::learning::data::Dataset;
+use dp_playground::link::query::{LinkParams, Notice};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The lab's state, shared by its parts.
+#[derive(Clone, Copy)]
+pub struct TrainState {
+    /// Parameters in use.
+    pub params: Memo<TrainParams>,
+    /// Refused link values.
+    pub notices: Memo<Vec<Notice>>,
+    /// The user's CSV, parsed (never in the link).
+    pub csv: RwSignal<Option<Dataset>>,
+    /// Why the CSV was refused.
+    pub csv_error: RwSignal<Option<String>>,
+    /// The planned steps (T, or fewer when stopping at the target), or why there are none.
+    pub steps: Memo<Result<u64, String>>,
+    /// The mechanism as the DP-SGD lab sees it.
+    pub accounting: Memo<DpsgdParams>,
+    /// The RDP accountant's report for the planned steps.
+    pub rdp: Memo<Result<RdpReport, String>>,
+    /// The PLD job's results.
+    pub pld: RwSignal<Background>,
+    /// The run so far.
+    pub run: RwSignal<RunState>,
+    /// Whether a training job is running.
+    pub playing: RwSignal<bool>,
+    /// Why the latest training job failed (a refused link or CSV).
+    pub failure: RwSignal<Option<String>>,
+    /// The sweep's points so far.
+    pub sweep: RwSignal<Vec<SweepPoint>>,
+    /// Sweep jobs still running, and the sweep's failure.
+    pub sweep_status: RwSignal<(usize, Option<String>)>,
+    run_jobs: LabJobs,
+}
+
+impl TrainState {
+    /// The refusal message for `key`, if any.
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+        crate::widgets::notices::notice_for(self.notices, key)
+    }
+
+    /// The CSV's rows (0 without one).
+    pub fn csv_rows(&self) -> usize {
+        self.csv.with(|c| c.as_ref().map_or(0, Dataset::rows))
+    }
+
+    /// Trains from the current checkpoint (or the start, `fresh`) to step `until`.
+    pub fn train(self, fresh: bool, until: u64) {
+        let current = self.run_jobs.restart();
+        if fresh {
+            self.run.set(RunState::default());
+        }
+        let from = if fresh {
+            None
+        } else {
+            self.run.with_untracked(|r| r.checkpoint.clone())
+        };
+        self.run.update(RunState::start_job);
+        self.failure.set(None);
+        self.playing.set(true);
+        let job = Job::Train {
+            params: Box::new(self.params.get_untracked()),
+            csv: self.csv.get_untracked().map(Box::new),
+            from,
+            until,
+        };
+        let started = now_ms();
+        spawn_local(async move {
+            let ended = pool::run(RUN_GROUP, &job, |u: JobUpdate| {
+                if let JobUpdate::Train(u) = u {
+                    if current() {
+                        self.run.update(|r| r.apply(u, now_ms() - started));
+                    }
+                }
+            })
+            .await;
+            if !current() {
+                return;
+            }
+            self.playing.set(false);
+            if let Err(JobEnd::Failed(e)) = ended {
+                self.failure.set(Some(e));
+            }
+        });
+    }
+
+    /// Stops the running job; the run stays at its last checkpoint.
+    pub fn pause(self) {
+        let _ = self.run_jobs.restart();
+        self.playing.set(false);
+    }
+}
+
+/// The pool's names for the lab's jobs: the run, the PLD accountant, the sweep.
+const RUN_GROUP: &str = "train-run";
+/// See [`RUN_GROUP`].
+const PLD_GROUP: &str = "train-pld";
+/// See [`RUN_GROUP`].
+const SWEEP_GROUP: &str = "train-sweep";
+
+/// The training lab.
+#[component]
+pub fn TrainLab() -> impl IntoView {
+    let url = use_url();
+    let parsed = Memo::new(move |_| TrainParams::from_query(&url.query.get()));
+    let params = Memo::new(move |_| parsed.get().0);
+    let csv = RwSignal::new(None::<Dataset>);
+    let rows = Memo::new(move |_| csv.with(|c| c.as_ref().map_or(0, Dataset::rows)));
+    let steps = Memo::new(move |_| {
+        params
+            .with(|p| p.planned_steps(rows.get()))
+            .map_err(|e| e.to_string())
+    });
+    let accounting = Memo::new(move |_| {
+        let t = steps.get().unwrap_or(1);
+        params.with(|p| p.accounting(rows.get(), t))
+    });
+    let rdp = Memo::new(move |_| rdp_report(&accounting.get()).map_err(|e| e.to_string()));
+    let state = TrainState {
+        params,
+        notices: Memo::new(move |_| parsed.get().1),
+        csv,
+        csv_error: RwSignal::new(None),
+        steps,
+        accounting,
+        rdp,
+        pld: RwSignal::new(Background::default()),
+        run: RwSignal::new(RunState::default()),
+        playing: RwSignal::new(false),
+        failure: RwSignal::new(None),
+        sweep: RwSignal::new(Vec::new()),
+        sweep_status: RwSignal::new((0, None)),
+        run_jobs: LabJobs::new(RUN_GROUP),
+    };
+    provide_context(state);
+    // A new link (or CSV) trains from the start, to the end.
+    Effect::new(move |_| {
+        params.track();
+        csv.track();
+        if let Ok(t) = steps.get() {
+            state.train(true, t);
+        } else {
+            state.pause();
+            state.run.set(RunState::default());
+        }
+    });
+    // The PLD accountant reads q, σ, T, δ alone.
+    let pld_job = Memo::new(move |_| accounting.with(DpsgdParams::pld_job));
+    let pld_jobs = LabJobs::new(PLD_GROUP);
+    Effect::new(move |_| {
+        let job = pld_job.get();
+        let current = pld_jobs.restart();
+        state.pld.update(|b| b.start_pld(&job, now_ms()));
+        spawn_local(async move {
+            let ended = pool::run(PLD_GROUP, &Job::DpsgdPld(job), |u: JobUpdate| {
+                if let JobUpdate::Dpsgd(u) = u {
+                    state.pld.update(|b| b.apply(u, now_ms()))
+                }
+            })
+            .await;
+            match ended {
+                Err(JobEnd::Cancelled) => {}
+                Err(JobEnd::Failed(e)) => state.pld.update(|b| b.end_pld(Some(e))),
+                Ok(()) if current() => state.pld.update(|b| b.end_pld(None)),
+                Ok(()) => {}
+            }
+        });
+    });
+    // The sweep reads everything but σ, the target and the stop rule: one job per σ.
+    let sweep_key = Memo::new(move |_| {
+        params.with(|p| TrainParams {
+            sigma: 1.0,
+            target_eps: 1.0,
+            stop: false,
+            ..p.clone()
+        })
+    });
+    let sweep_jobs = LabJobs::new(SWEEP_GROUP);
+    Effect::new(move |_| {
+        let p = sweep_key.get();
+        let data = csv.get();
+        let current = sweep_jobs.restart();
+        state.sweep.set(Vec::new());
+        if p.data == DataKind::Csv && data.is_none() {
+            state.sweep_status.set((0, None));
+            return;
+        }
+        state.sweep_status.set((p.sweep.len(), None));
+        for &sigma in &p.sweep {
+            let job = Job::TrainSweep {
+                params: Box::new(p.clone()),
+                csv: data.clone().map(Box::new),
+                sigma,
+            };
+            spawn_local(async move {
+                let mut result = None;
+                let ended = pool::run(SWEEP_GROUP, &job, |u: JobUpdate| {
+                    if let JobUpdate::TrainSweep(r) = u {
+                        result = Some(r);
+                    }
+                })
+                .await;
+                if !current() {
+                    return;
+                }
+                let failure = match (ended, result) {
+                    (Ok(()), Some(Ok(point))) => {
+                        state.sweep.update(|s| s.push(point));
+                        None
+                    }
+                    (Ok(()), Some(Err(e))) => Some(e.to_string()),
+                    (Err(JobEnd::Failed(e)), _) => Some(e),
+                    _ => None,
+                };
+                state
+                    .sweep_status
+                    .update(|s| *s = (s.0.saturating_sub(1), failure.or(s.1.take())));
+            });
+        }
+    });
+    let share_markdown = Signal::derive(move || {
+        let eps_pld = state.pld.with(|b| {
+            b.pld
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|x| x.0.upper)
+        });
+        let eps_rdp = rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
+        state
+            .run
+            .with(|r| params.with(|p| markdown(p, r.prepared.as_ref(), r.last(), eps_pld, eps_rdp)))
+    });
+    let share_snippet = Signal::derive(move || {
+        let (dim, t) = state
+            .run
+            .with(|r| r.prepared.as_ref().map_or((30, 0), |d| (d.dim, d.steps)));
+        (
+            "The same run in Opacus (Python)".to_string(),
+            params.with(|p| opacus_snippet(p, dim, rows.get(), t)),
+        )
+    });
+    view! {
+        <LabPage heading_id="train-title" title="Training with DP-SGD: what privacy costs in accuracy"
+            intro=|| view! {
+                <p>
+                    "This page trains for real, in your browser: each step samples every training row with "
+                    "probability q, clips each row's gradient to norm C, adds Gaussian noise of standard deviation "
+                    "σ·C to their sum and divides by the expected batch size q·n, exactly the mechanism the "
+                    "accountants count. Beside it the same batches train a model with clipping only and one "
+                    "without privacy, so that clipping's bias and the noise's cost show apart."
+                </p>
+            }
+            controls=move || view! { <TrainControls /> }
+        >
+            <TrainResults />
+            <AfterPaint frames=3>
+                <SharePanel lab=Lab::Train markdown=share_markdown snippet=share_snippet />
+            </AfterPaint>
+        </LabPage>
+    }
+}
+
+/// The lab's state (panics only if used outside the lab, a programming error).
+pub fn use_train() -> TrainState {
+    expect_context::<TrainState>()
+}

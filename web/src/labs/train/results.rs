@@ -1,0 +1,251 @@
+//! The training lab's results: play, pause, one step and reset; the accuracies and ε; the curves, ε
+//! against the step, the gradient norms, the decision regions of a 2-D model, and the sweep.
+
+use crate::charts::specs::train as specs;
+use crate::format::sig;
+use crate::labs::train::use_train;
+use crate::platform::url::use_url;
+use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::heat_canvas::HeatCanvas;
+use crate::widgets::stat::Stat;
+use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::labs::dpsgd::jobs::Background;
+use dp_playground::labs::train::jobs::summarise;
+use dp_playground::labs::train::report::{decision_grid, rdp_epsilon_at};
+use dp_playground::labs::train::run::Point;
+use dp_playground::labs::train::weights_json;
+use dp_playground::link::query::LinkParams;
+use leptos::prelude::*;
+
+/// Results of the lab.
+#[component]
+pub fn TrainResults() -> impl IntoView {
+    let lab = use_train();
+    let url = use_url();
+    let run = lab.run;
+    let point = move |f: fn(&Point) -> f64| {
+        Signal::derive(move || run.with(|r| r.last().map_or(f64::NAN, f)))
+    };
+    let planned = move || lab.steps.get().unwrap_or(0);
+    let step = Signal::derive(move || run.with(|r| r.step() as f64));
+    let band = move || {
+        lab.pld
+            .with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0))
+    };
+    let eps_pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
+    let eps_rdp = Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)));
+    let eps_now = Signal::derive(move || {
+        let a = lab.accounting.get();
+        rdp_epsilon_at(a.rate(), a.sigma, run.with(|r| r.step()), a.delta)
+    });
+    let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
+        Signal::derive(move || run.with(|r| r.norms.as_ref().map_or(f64::NAN, f)))
+    };
+    let rows = move || lab.csv_rows();
+    let errors = move || {
+        let mut out: Vec<String> = Vec::new();
+        if let Err(e) = lab.steps.get() {
+            out.push(e);
+        }
+        if let Some(e) = lab.failure.get() {
+            out.push(e);
+        }
+        if let Some(e) = run.with(|r| r.stopped.as_ref().map(ToString::to_string)) {
+            out.push(format!("Training stopped: {e}."));
+        }
+        out.extend(lab.pld.with(Background::errors));
+        if let Err(e) = lab.rdp.get() {
+            out.push(e);
+        }
+        out
+    };
+    let status = move || {
+        let (t, total) = (run.with(|r| r.step()), planned());
+        let training = if lab.playing.get() {
+            format!("Training: step {t} of {total}…")
+        } else {
+            String::new()
+        };
+        let (left, failed) = lab.sweep_status.get();
+        let sweep = if left > 0 {
+            format!(" Sweep: {left} σ's to go…")
+        } else {
+            failed
+                .map(|e| format!(" Sweep failed: {e}"))
+                .unwrap_or_default()
+        };
+        let pld = lab.pld.with(Background::status);
+        format!("{training}{sweep} {pld}").trim().to_owned()
+    };
+    let ms = Signal::derive(move || run.with(|r| r.evaluations.1));
+    let rate = Signal::derive(move || run.with(|r| r.gradients_per_second()));
+    let curves = Memo::new(move |_| {
+        run.with(|r| (!r.points.is_empty()).then(|| specs::curves_chart(&r.points, false)))
+    });
+    let losses = Memo::new(move |_| {
+        run.with(|r| (!r.points.is_empty()).then(|| specs::curves_chart(&r.points, true)))
+    });
+    let eps_chart = Memo::new(move |_| {
+        lab.rdp.with(|r| {
+            r.as_ref().ok().map(|r| {
+                lab.pld.with(|b| {
+                    specs::eps_chart(
+                        r,
+                        &b.pld_points,
+                        lab.params.with(|p| p.target_eps),
+                        run.with(|x| x.step()),
+                    )
+                })
+            })
+        })
+    });
+    let norms_chart = Memo::new(move |_| {
+        run.with(|r| {
+            r.norms
+                .as_ref()
+                .map(|n| specs::norms_chart(n, lab.params.with(|p| p.clip)))
+        })
+    });
+    let is_2d = move || run.with(|r| r.prepared.as_ref().is_some_and(|d| d.dim == 2));
+    let boundary = move |variant: usize| {
+        Memo::new(move |_| {
+            let theta = run.with(|r| {
+                r.checkpoint
+                    .as_ref()
+                    .filter(|_| r.prepared.as_ref().is_some_and(|d| d.dim == 2))
+                    .map(|c| c.theta[variant].clone())
+            })?;
+            let arch = lab.params.with(|p| p.architecture(2));
+            let (c, v) = decision_grid(&arch, &theta, 3.0, 60);
+            Some(specs::boundary_map(c, v))
+        })
+    };
+    let (private_map, baseline_map) = (boundary(0), boundary(2));
+    let utility = Memo::new(move |_| {
+        lab.sweep.with(|s| {
+            (!s.is_empty()).then(|| {
+                let (curve, base) = summarise(s);
+                specs::utility_chart(&curve, base)
+            })
+        })
+    });
+    let weights_href = move || {
+        run.with(|r| {
+            let (Some(d), Some(c)) = (r.prepared.as_ref(), r.checkpoint.as_ref()) else {
+                return String::new();
+            };
+            let json = lab.params.with(|p| weights_json(p, d, c.step, &c.theta[0]));
+            format!(
+                "data:application/json;charset=utf-8,{}",
+                js_sys::encode_uri_component(&json)
+            )
+        })
+    };
+    let dpsgd_link = move || {
+        let a = lab.accounting.get();
+        format!("?{}", a.to_query().to_query_string())
+    };
+    let attack_link = move || {
+        let a = lab.accounting.get();
+        format!(
+            "?{}",
+            dp_playground::labs::attack::params::link_for_dpsgd(
+                a.rate(),
+                a.sigma,
+                a.total_steps(),
+                a.neighbour,
+                a.delta
+            )
+        )
+    };
+    let locked = move || url.options.with(|o| o.locked);
+    view! {
+        {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
+        <div class="presets" role="group" aria-label="Training">
+            <button type="button" data-testid="train-play" disabled=locked
+                on:click=move |_| if lab.playing.get_untracked() { lab.pause() } else { lab.train(run.with_untracked(|r| r.checkpoint.is_none()), planned()) }>
+                {move || if lab.playing.get() { "Pause" } else { "Play" }}
+            </button>
+            <button type="button" data-testid="train-step" disabled=move || locked() || lab.playing.get()
+                on:click=move |_| {
+                    let (fresh, t) = run.with_untracked(|r| (r.checkpoint.is_none(), r.step()));
+                    lab.train(fresh, (t + 1).min(planned()));
+                }>
+                "One step"
+            </button>
+            <button type="button" data-testid="train-reset" disabled=locked on:click=move |_| lab.train(true, 0)>"Reset"</button>
+        </div>
+        <p class="status" role="status" data-testid="train-status">{status}</p>
+        <div class="stats">
+            <Stat label="test accuracy, DP-SGD" testid="train-acc-test" value=point(|p| p.test_acc[0]) />
+            <Stat label="training accuracy, DP-SGD" testid="train-acc-train" value=point(|p| p.train_acc[0]) />
+            <Stat label="test log-loss, DP-SGD" testid="train-loss-test" value=point(|p| p.test_loss[0]) />
+            <Stat label="test accuracy, clipping only" testid="train-acc-clip-only" value=point(|p| p.test_acc[1]) />
+            <Stat label="test accuracy, non-private" testid="train-acc-baseline" value=point(|p| p.test_acc[2]) />
+            <Stat label="steps taken" testid="train-steps" value=step digits=8 />
+        </div>
+        <div class="stats">
+            <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" value=eps_pld />
+            <Stat label="ε after the planned steps, RDP" testid="train-eps-rdp" value=eps_rdp />
+            <Stat label="ε spent so far, RDP" testid="train-eps-now" value=eps_now />
+            <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
+            <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
+        </div>
+        <div class="stats">
+            <Stat label="rows whose gradient is clipped (at the current model)" testid="train-clipped-fraction" value=norms(|n| n.clipped) />
+            <Stat label="median gradient norm" testid="train-grad-norm-median" value=norms(|n| n.median) />
+            <Stat label="clipped in the batches so far" testid="train-clipped-in-batches" value=Signal::derive(move || run.with(|r| r.clipped_fraction_in_batches())) />
+            <Stat label="last training job took (ms)" testid="train-ms" value=ms digits=3 />
+            <Stat label="per-example gradients per second" testid="train-grad-rate" value=rate digits=3 />
+        </div>
+        <p class="help">
+            <a data-testid="train-dpsgd-link" href=dpsgd_link>"This configuration in the DP-SGD lab →"</a>
+            " · "
+            <a data-testid="train-attack-link" href=attack_link>"What can an attacker learn? →"</a>
+            " · "
+            <a data-testid="train-weights" download="dp-sgd-weights.json" href=weights_href>"The private model's weights (JSON)"</a>
+        </p>
+        <AfterPaint>
+            <div class="chart-grid">
+                <XyCanvas testid="train-chart-curves" title="Accuracy as training goes on"
+                    alt=Signal::derive(move || format!("Test accuracy: {} with DP-SGD, {} with clipping only, {} without privacy.",
+                        sig(point(|p| p.test_acc[0]).get(), 3), sig(point(|p| p.test_acc[1]).get(), 3), sig(point(|p| p.test_acc[2]).get(), 3)))
+                    chart=curves csv_name="train-accuracy.csv" />
+                <XyCanvas testid="train-chart-eps" title="ε as training goes on"
+                    alt=Signal::derive(move || format!("After the planned steps ε = {} (PLD), {} (RDP); spent so far {}.", sig(eps_pld.get(), 4), sig(eps_rdp.get(), 4), sig(eps_now.get(), 4)))
+                    chart=eps_chart csv_name="train-eps.csv" />
+                <XyCanvas testid="train-chart-norms" title="Per-example gradient norms and the clipping norm"
+                    alt=Signal::derive(move || format!("Median norm {}; {} of rows clipped.", sig(norms(|n| n.median).get(), 3), sig(norms(|n| n.clipped).get(), 3)))
+                    chart=norms_chart csv_name="train-gradient-norms.csv" />
+                <XyCanvas testid="train-chart-loss" title="Log-loss as training goes on"
+                    alt=Signal::derive(move || format!("Test log-loss with DP-SGD: {}.", sig(point(|p| p.test_loss[0]).get(), 3)))
+                    chart=losses csv_name="train-loss.csv" />
+            </div>
+        </AfterPaint>
+        <AfterPaint frames=2>
+            <div class="chart-grid" hidden=move || !is_2d()>
+                <HeatCanvas testid="train-chart-boundary" title="Decision regions, DP-SGD"
+                    alt=Signal::derive(|| "P(y = 1) − ½ of the private model over the standardised plane.".to_string())
+                    map=private_map csv_name="train-boundary-private.csv" />
+                <HeatCanvas testid="train-chart-boundary-baseline" title="Decision regions, non-private"
+                    alt=Signal::derive(|| "P(y = 1) − ½ of the non-private model.".to_string())
+                    map=baseline_map csv_name="train-boundary-non-private.csv" />
+            </div>
+            <section class="panel" aria-labelledby="utility-title">
+                <h3 id="utility-title">"What privacy costs: test accuracy against ε"</h3>
+                <p class="help">"Each σ of the sweep trained with every seed (data and split fixed by the link's seed) for the planned q, C, η and T, in the worker pool; ε is the PLD accountant's certified upper bound."</p>
+                <XyCanvas testid="train-chart-utility" title="Test accuracy against ε"
+                    alt=Signal::derive(move || format!("{} of {} σ's done.", lab.sweep.with(Vec::len), lab.params.with(|p| p.sweep.len())))
+                    chart=utility csv_name="train-utility.csv" />
+            </section>
+            <p class="help" data-testid="train-data-note">
+                {move || run.with(|r| r.prepared.as_ref().map(|d| format!(
+                    "{} training rows, {} test rows, {} features, {} parameters.{}",
+                    d.train_rows, d.test_rows, d.dim, d.params,
+                    if d.constant.is_empty() { String::new() } else { format!(" Constant columns (centred only): {:?}.", d.constant) })))}
+                " Breast Cancer Wisconsin (Diagnostic): W. H. Wolberg, W. N. Street and O. L. Mangasarian, UCI Machine Learning Repository, CC BY 4.0. "
+                "Standardisation reads the training rows' mean and spread without privacy, as most DP-SGD tutorials do."
+            </p>
+        </AfterPaint>
+    }
+}
