@@ -2,7 +2,7 @@
 //! draw: the run so far (curves, norms, checkpoint, clipping counts), the decision regions of a 2-D
 //! model, and ε at the current step.
 
-use super::run::{Norms, Point, Prepared, TrainUpdate};
+use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
 use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
@@ -35,19 +35,26 @@ impl RunState {
         self.stopped = None;
     }
 
-    /// Folds in one update (`elapsed`: ms since the job started).
+    /// Folds in one update (`elapsed`: ms since the job's first update, for the speed read-out).
     pub fn apply(&mut self, u: TrainUpdate, elapsed: f64) {
         match u {
             TrainUpdate::Prepared(p) => self.prepared = Some(*p),
-            TrainUpdate::Point(p) => {
-                self.points.retain(|q| q.step != p.step);
-                let at = self.points.partition_point(|q| q.step < p.step);
-                self.points.insert(at, p);
-            }
-            TrainUpdate::Norms(n) => self.norms = Some(n),
-            TrainUpdate::Checkpoint(c) => self.checkpoint = Some(c),
-            TrainUpdate::Clipped(k, m) => {
-                self.clipped = (self.clipped_before.0 + k, self.clipped_before.1 + m)
+            TrainUpdate::Report(r) => {
+                let Report {
+                    point,
+                    norms,
+                    checkpoint,
+                    clipped,
+                } = *r;
+                self.points.retain(|q| q.step != point.step);
+                let at = self.points.partition_point(|q| q.step < point.step);
+                self.points.insert(at, point);
+                self.norms = Some(norms);
+                self.checkpoint = Some(checkpoint);
+                self.clipped = (
+                    self.clipped_before.0 + clipped.0,
+                    self.clipped_before.1 + clipped.1,
+                );
             }
             TrainUpdate::Stopped(e) => self.stopped = Some(e),
             TrainUpdate::Evaluations(n) => self.evaluations = (n, elapsed),
@@ -126,24 +133,40 @@ mod tests {
     #[test]
     fn points_stay_in_step_order_and_counts_add_up() {
         let mut r = RunState::default();
-        let pt = |step| Point {
-            step,
-            train_loss: [0.0; 3],
-            train_acc: [0.0; 3],
-            test_loss: [0.0; 3],
-            test_acc: [0.0; 3],
+        let pt = |step, clipped| {
+            TrainUpdate::Report(Box::new(Report {
+                point: Point {
+                    step,
+                    train_loss: [0.0; 3],
+                    train_acc: [0.0; 3],
+                    test_loss: [0.0; 3],
+                    test_acc: [0.0; 3],
+                },
+                norms: Norms {
+                    step,
+                    edges: vec![0.0, 1.0],
+                    counts: vec![1],
+                    median: 0.5,
+                    clipped: 0.0,
+                },
+                checkpoint: Checkpoint {
+                    step,
+                    theta: [vec![], vec![], vec![]],
+                },
+                clipped,
+            }))
         };
         for s in [0, 10, 5, 10] {
-            r.apply(TrainUpdate::Point(pt(s)), 0.0);
+            r.apply(pt(s, (0, 0)), 0.0);
         }
         assert_eq!(
             r.points.iter().map(|p| p.step).collect::<Vec<_>>(),
             [0, 5, 10]
         );
         r.start_job();
-        r.apply(TrainUpdate::Clipped(3, 10), 0.0);
+        r.apply(pt(1, (3, 10)), 0.0);
         r.start_job();
-        r.apply(TrainUpdate::Clipped(1, 10), 0.0);
+        r.apply(pt(2, (1, 10)), 0.0);
         assert_eq!(r.clipped_fraction_in_batches(), 0.2);
         r.apply(TrainUpdate::Evaluations(3000), 1500.0);
         assert_eq!(r.gradients_per_second(), 2000.0);

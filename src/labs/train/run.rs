@@ -221,18 +221,27 @@ pub enum TrainUpdate {
     /// The data as prepared: rows, features, the standardisation (for the weights' export) and the
     /// planned steps.
     Prepared(Box<Prepared>),
-    /// The curves' next point.
-    Point(Point),
-    /// The gradient norms at that point.
-    Norms(Norms),
-    /// Where training stands (the page resumes from it after a pause).
-    Checkpoint(Checkpoint),
-    /// The private model's clipped gradients and its batches' total size so far in this job.
-    Clipped(u64, u64),
+    /// One report point: the curves' next point, the gradient norms, the checkpoint (the page resumes
+    /// from it after a pause) and the private model's clipping counts so far in this job. One message
+    /// per point, so that the page handles about a hundred messages a run.
+    Report(Box<Report>),
     /// Training stopped early (a diverging learning rate); the curves so far stand.
     Stopped(Error),
-    /// The job's per-example gradients in all (three models), sent last: the speed read-out.
+    /// The job's training gradients in all (three models), sent last: the speed read-out.
     Evaluations(u64),
+}
+
+/// What the page learns at a report point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Losses and accuracies.
+    pub point: Point,
+    /// The private model's gradient norms.
+    pub norms: Norms,
+    /// Where training stands.
+    pub checkpoint: Checkpoint,
+    /// The private model's clipped gradients and its batches' total rows so far in this job.
+    pub clipped: (u64, u64),
 }
 
 /// The prepared data's description.
@@ -291,23 +300,24 @@ pub fn train(
     let every = plan.steps.div_ceil(POINTS).max(1);
     let start = Checkpoint::start(&plan.arch, p.seed);
     let initial = Point::measure(&plan.arch, &start, &split);
-    let report = |at: &Checkpoint, emit: &mut dyn FnMut(TrainUpdate)| -> Option<Error> {
+    let report = |at: &Checkpoint,
+                  clipped: (u64, u64),
+                  emit: &mut dyn FnMut(TrainUpdate)|
+     -> Option<Error> {
         let point = Point::measure(&plan.arch, at, &split);
         let diverged = diverged(&initial, &point, p.lr);
-        emit(TrainUpdate::Point(point));
-        emit(TrainUpdate::Norms(Norms::measure(
-            &plan.arch,
-            at,
-            &split.train,
-            p.clip,
-        )));
-        emit(TrainUpdate::Checkpoint(at.clone()));
+        emit(TrainUpdate::Report(Box::new(Report {
+            point,
+            norms: Norms::measure(&plan.arch, at, &split.train, p.clip),
+            checkpoint: at.clone(),
+            clipped,
+        })));
         diverged
     };
     let mut at = match from {
         Some(c) if c.step <= plan.steps && c.theta[0].len() == plan.arch.params() => c,
         _ => {
-            report(&start, emit);
+            report(&start, (0, 0), emit);
             start.clone()
         }
     };
@@ -319,8 +329,7 @@ pub fn train(
             break;
         }
         if at.step % every == 0 || at.step == until {
-            emit(TrainUpdate::Clipped(clipped.0, clipped.1));
-            if let Some(e) = report(&at, emit) {
+            if let Some(e) = report(&at, clipped, emit) {
                 emit(TrainUpdate::Stopped(e));
                 break;
             }

@@ -140,7 +140,7 @@ fn collect(job: Job) -> Vec<Update> {
 fn points(out: &[Update]) -> Vec<Point> {
     out.iter()
         .filter_map(|u| match u {
-            Update::Train(TrainUpdate::Point(p)) => Some(p.clone()),
+            Update::Train(TrainUpdate::Report(r)) => Some(r.point.clone()),
             _ => None,
         })
         .collect()
@@ -150,7 +150,7 @@ fn last_checkpoint(out: &[Update]) -> Checkpoint {
     out.iter()
         .rev()
         .find_map(|u| match u {
-            Update::Train(TrainUpdate::Checkpoint(c)) => Some(c.clone()),
+            Update::Train(TrainUpdate::Report(r)) => Some(r.checkpoint.clone()),
             _ => None,
         })
         .unwrap()
@@ -307,7 +307,7 @@ fn exports_carry_the_model() {
     let mut last = None;
     train(&p, None, None, 5, &mut |u| match u {
         TrainUpdate::Prepared(d) => prepared = Some(*d),
-        TrainUpdate::Checkpoint(c) => last = Some(c),
+        TrainUpdate::Report(r) => last = Some(r.checkpoint),
         _ => {}
     })
     .unwrap();

@@ -178,11 +178,12 @@ mod tests {
     fn the_default_links_charts_draw() {
         let p = TrainParams::from_query(&Query::parse("data=xor&model=mlp&steps=50")).0;
         let (mut points, mut norms, mut last) = (Vec::new(), None, None);
-        train(&p, None, None, u64::MAX, &mut |u| match u {
-            TrainUpdate::Point(pt) => points.push(pt),
-            TrainUpdate::Norms(n) => norms = Some(n),
-            TrainUpdate::Checkpoint(c) => last = Some(c),
-            _ => {}
+        train(&p, None, None, u64::MAX, &mut |u| {
+            if let TrainUpdate::Report(r) = u {
+                points.push(r.point);
+                norms = Some(r.norms);
+                last = Some(r.checkpoint);
+            }
         })
         .unwrap();
         smoke(&curves_chart(&points, false));

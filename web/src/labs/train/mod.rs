@@ -18,12 +18,15 @@ use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams, RdpReport};
 use dp_playground::labs::train::jobs::SweepPoint;
 use dp_playground::labs::train::report::RunState;
+use dp_playground::labs::train::run::TrainUpdate;
 use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
 use dp_playground::labs::Lab;
 use dp_playground::learning::data::Dataset;
 use dp_playground::link::query::{LinkParams, Notice};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 /// The lab's state, shared by its parts.
 #[derive(Clone, Copy)]
@@ -88,16 +91,40 @@ impl TrainState {
             from,
             until,
         };
-        let started = now_ms();
+        // Updates arrive faster than frames: they are stamped on arrival (the speed read-out times the
+        // worker from its first message to its last) and folded in once per animation frame.
+        let pending: Rc<RefCell<Vec<(TrainUpdate, f64)>>> = Rc::default();
+        let scheduled = Rc::new(Cell::new(false));
+        let first_at = Rc::new(Cell::new(None::<f64>));
+        let run = self.run;
+        let flush = {
+            let pending = pending.clone();
+            move || {
+                let batch = std::mem::take(&mut *pending.borrow_mut());
+                if current() && !batch.is_empty() {
+                    run.update(|r| batch.into_iter().for_each(|(u, t)| r.apply(u, t)));
+                }
+            }
+        };
         spawn_local(async move {
-            let ended = pool::run(RUN_GROUP, &job, |u: JobUpdate| {
+            let on_frame = flush.clone();
+            let ended = pool::run(RUN_GROUP, &job, move |u: JobUpdate| {
                 if let JobUpdate::Train(u) = u {
-                    if current() {
-                        self.run.update(|r| r.apply(u, now_ms() - started));
+                    let now = now_ms();
+                    let since_first = now - first_at.get().unwrap_or(now);
+                    first_at.set(Some(first_at.get().unwrap_or(now)));
+                    pending.borrow_mut().push((u, since_first));
+                    if !scheduled.replace(true) {
+                        let (on_frame, scheduled) = (on_frame.clone(), scheduled.clone());
+                        request_animation_frame(move || {
+                            scheduled.set(false);
+                            on_frame();
+                        });
                     }
                 }
             })
             .await;
+            flush();
             if !current() {
                 return;
             }

@@ -34,10 +34,13 @@ pub fn TrainResults() -> impl IntoView {
     };
     let eps_pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
     let eps_rdp = Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)));
-    let eps_now = Signal::derive(move || {
+    // Recomputed when the step moves, not on every update.
+    let step_now = Memo::new(move |_| run.with(|r| r.step()));
+    let eps_now_memo = Memo::new(move |_| {
         let a = lab.accounting.get();
-        rdp_epsilon_at(a.rate(), a.sigma, run.with(|r| r.step()), a.delta)
+        rdp_epsilon_at(a.rate(), a.sigma, step_now.get(), a.delta)
     });
+    let eps_now = Signal::from(eps_now_memo);
     let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
         Signal::derive(move || run.with(|r| r.norms.as_ref().map_or(f64::NAN, f)))
     };
