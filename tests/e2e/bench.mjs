@@ -29,6 +29,8 @@ const CASES = [
   ['tangent', '?lab=tangent', 'tdp-norm-tv', 'tdp-status'],
   ['tangent (41², N=10³)', '?lab=tangent&model=linear2d&loss=logistic&n=1000&wgrid=-3:3:41', 'tdp-norm-tv', 'tdp-status'],
   ['tangent (200², N=10⁴)', '?lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200', 'tdp-norm-tv', 'tdp-status'],
+  ['train', '?lab=train', 'train-q', 'train-status'],
+  ['train (spiral, MLP 16,16)', '?lab=train&data=spiral&n=1000&model=mlp&hidden=16,16&steps=2000', 'train-q', 'train-status'],
   ['about', '?lab=about', 'about-sides', null],
 ];
 
@@ -182,6 +184,41 @@ async function sliderMoves(query, ready, firstChart) {
   return { page, charts, redrawn: median(redrawn), redrawnMax: max(redrawn), painted: median(painted), paintedMax: max(painted) };
 }
 
+// The training lab: its first curve point after navigation, the default run in the worker (from its
+// first message to its last; cold on load, then warm after Reset and Play), and the training gradients
+// per second in the worker (`cargo bench --bench train` prints the native figure;
+// scripts/bench-train.sh prints the ratio).
+{
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    const page = await newPage(browser);
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const v = (id) => Number(document.querySelector(`[data-testid="${id}"]`)?.dataset.value);
+        if (window.__point === undefined && Number.isFinite(v('train-acc-test'))) window.__point = performance.now();
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.goto(`${server.url}?lab=train`);
+    const idle = () => page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === '', null, { timeout: 60_000 });
+    await idle();
+    const cold = Number(await page.getAttribute('[data-testid="train-ms"]', 'data-value'));
+    const point = await page.evaluate(() => window.__point);
+    const done = await page.evaluate(() => performance.now());
+    await page.click('[data-testid="train-reset"]');
+    await idle();
+    await page.click('[data-testid="train-play"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="train-steps"]')?.dataset.value === '427');
+    await idle();
+    const warm = Number(await page.getAttribute('[data-testid="train-ms"]', 'data-value'));
+    const rate = Number(await page.getAttribute('[data-testid="train-grad-rate"]', 'data-value'));
+    rows.push({ point, cold, warm, rate, done });
+    await page.close();
+  }
+  const med = (k) => rows.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+  console.log(`training lab, default link (medians of ${RUNS}): first curve point ${med('point').toFixed(0)} ms after navigation; `
+    + `the run in the worker ${med('cold').toFixed(0)} ms cold, ${med('warm').toFixed(0)} ms warm; every job (run, PLD, sweep of 8 σ × 5 seeds) done ${med('done').toFixed(0)} ms after navigation`);
+  console.log(`training lab: wasm per-example gradients per second (warm run, one worker) ${med('rate').toFixed(0)}`);
+}
 const sliderRows = [];
 for (const [name, query, ready, chart] of [
   ['rr (default)', '?lab=rr&seed=1', 'rr-p-truth', 'rr-chart-histogram'],

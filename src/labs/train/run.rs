@@ -158,9 +158,10 @@ impl Point {
 pub struct Norms {
     /// Steps taken.
     pub step: u64,
-    /// The histogram's bin edges (from 0 to the largest norm, or to 2C if larger).
+    /// The histogram's bin edges, log-spaced (norms span orders of magnitude: well-fit rows have
+    /// tiny gradients), from the smallest positive norm or C/10 to the largest norm or 2C.
     pub edges: Vec<f64>,
-    /// Rows in each bin.
+    /// Rows in each bin (a zero norm counts in the first).
     pub counts: Vec<u64>,
     /// The median norm (the usual first guess for C).
     pub median: f64,
@@ -179,8 +180,15 @@ impl Norms {
         } else {
             0.5 * (norms[n / 2 - 1] + norms[n / 2])
         };
-        let top = norms.last().copied().unwrap_or(0.0).max(2.0 * clip);
-        let (edges, counts) = histogram(&norms, 0.0, top, NORM_BINS);
+        let smallest = norms.iter().copied().find(|&g| g > 0.0).unwrap_or(clip);
+        let lo = smallest.min(clip / 10.0).max(1e-300).log10();
+        let hi = norms.last().copied().unwrap_or(0.0).max(2.0 * clip).log10();
+        let logs: Vec<f64> = norms
+            .iter()
+            .map(|g| g.max(10f64.powf(lo)).log10())
+            .collect();
+        let (log_edges, counts) = histogram(&logs, lo, hi, NORM_BINS);
+        let edges = log_edges.iter().map(|e| 10f64.powf(*e)).collect();
         Norms {
             step: at.step,
             edges,

@@ -41,7 +41,16 @@ pub fn curves_chart(points: &[Point], loss: bool) -> XyChart {
     XyChart {
         x_desc: "Steps".into(),
         y_desc: if loss { "Mean log-loss" } else { "Accuracy" }.into(),
-        y_range: (!loss).then_some((0.0, 1.05)),
+        // Accuracies crowd near 1: the axis starts a little below the lowest.
+        y_range: (!loss).then(|| {
+            let low = points
+                .iter()
+                .flat_map(|p| p.test_acc.iter().chain(&p.train_acc))
+                .copied()
+                .filter(|a| a.is_finite())
+                .fold(1.0f64, f64::min);
+            (((low - 0.02) * 20.0).floor().max(0.0) / 20.0, 1.0)
+        }),
         legend: if loss {
             Legend::UpperRight
         } else {
@@ -85,19 +94,21 @@ pub fn eps_chart(rdp: &RdpReport, pld: &[(f64, f64)], target: f64, step: u64) ->
     }
 }
 
-/// The private model's per-example gradient norms over the training rows, with C and the median.
+/// The private model's per-example gradient norms over the training rows (log scale), with C and the
+/// median.
 pub fn norms_chart(n: &Norms, clip: f64) -> XyChart {
     let mut bars = Vec::new();
     for (w, &c) in n.edges.windows(2).zip(&n.counts) {
-        bars.push((w[0], 0.0));
-        bars.push((w[1], c as f64));
+        bars.push((w[0].log10(), 0.0));
+        bars.push((w[1].log10(), c as f64));
     }
     XyChart {
-        x_desc: "‖per-example gradient‖₂ at the private model".into(),
+        x_desc: "‖per-example gradient‖₂ at the private model (log scale)".into(),
         y_desc: "Training rows".into(),
+        x_log10: true,
         markers: vec![
-            (clip, format!("C = {}", crate::format::sig(clip, 3))),
-            (n.median, "median".into()),
+            (clip.log10(), format!("C = {}", crate::format::sig(clip, 3))),
+            (n.median.log10(), "median".into()),
         ],
         series: vec![Series::new(
             format!("step {}", n.step),

@@ -1,0 +1,25 @@
+import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
+const server = await serveDist(); const browser = await launchBrowser();
+const link = process.argv[2] ?? '?lab=train';
+const page = await newPage(browser);
+await page.addInitScript(() => {
+  window.__tasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true });
+});
+const t0 = Date.now();
+await page.goto(server.url + link);
+await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-steps"]')?.dataset.value) > 0, null, { timeout: 60000 });
+const first = Date.now() - t0;
+await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === '', null, { timeout: 60000 });
+const all = Date.now() - t0;
+console.log({ first, all, trainMs: await valueOf(page, 'train-ms'), rate: await valueOf(page, 'train-grad-rate'), tasks: await page.evaluate(() => window.__tasks) });
+await page.click('[data-testid="train-reset"]');
+await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === '');
+await page.evaluate(() => { window.__tasks = []; });
+const t1 = Date.now();
+await page.click('[data-testid="train-play"]');
+await page.waitForFunction(() => document.querySelector('[data-testid="train-steps"]')?.dataset.value === String(document.querySelector('[data-testid="train-planned-steps"]')?.dataset.value));
+await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === '');
+console.log({ warm: Date.now() - t1, trainMs: await valueOf(page, 'train-ms'), rate: await valueOf(page, 'train-grad-rate'), tasks: await page.evaluate(() => window.__tasks) });
+await page.screenshot({ path: '/tmp/probe/train.png', fullPage: true });
+await browser.close(); await server.close();
