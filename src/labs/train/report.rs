@@ -111,18 +111,33 @@ pub fn decision_grid(
     (centres, values)
 }
 
-/// ε by the RDP accountant (dp_accounting's orders, the improved conversion) after `steps` steps of
-/// q, σ at δ: the ε spent so far (NaN when δ is out of domain; 0 before the first step).
-pub fn rdp_epsilon_at(q: f64, sigma: f64, steps: u64, delta: f64) -> f64 {
-    if steps == 0 {
-        return 0.0;
+/// The RDP accountant's per-step Rényi curve of the Poisson-subsampled Gaussian (q, σ) on
+/// dp_accounting's orders, computed once (its fractional orders are series), so that ε after any
+/// number of steps is one conversion: the "ε spent so far" read-out and the stop rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepRdp {
+    orders: Vec<f64>,
+    per_step: Vec<f64>,
+}
+
+impl StepRdp {
+    /// The curve for sampling rate `q` and noise multiplier `sigma`.
+    pub fn new(q: f64, sigma: f64) -> Self {
+        let orders = default_orders();
+        let per_step = dpsgd_rdp(q, sigma, 1.0, &orders);
+        StepRdp { orders, per_step }
     }
-    let orders = default_orders();
-    let total: Vec<f64> = dpsgd_rdp(q, sigma, 1.0, &orders)
-        .iter()
-        .map(|r| r * steps as f64)
-        .collect();
-    rdp_to_approx_dp(&orders, &total, delta, Conversion::Improved).map_or(f64::NAN, |e| e.0)
+
+    /// ε at δ after `steps` steps (improved conversion; a certified upper bound): 0 before the first
+    /// step, NaN when δ is out of domain.
+    pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
+        if steps == 0 {
+            return 0.0;
+        }
+        let total: Vec<f64> = self.per_step.iter().map(|r| r * steps as f64).collect();
+        rdp_to_approx_dp(&self.orders, &total, delta, Conversion::Improved)
+            .map_or(f64::NAN, |e| e.0)
+    }
 }
 
 #[cfg(test)]
@@ -179,7 +194,9 @@ mod tests {
         let (xs, v) = decision_grid(&arch, &theta, 3.0, 10);
         assert_eq!((xs.len(), v.len()), (10, 100));
         assert!(v.iter().all(|p| p.abs() < 0.5));
-        assert_eq!(rdp_epsilon_at(0.01, 1.0, 0, 1e-5), 0.0);
-        assert!(rdp_epsilon_at(0.01, 1.0, 100, 1e-5) > 0.0);
+        let rdp = StepRdp::new(0.01, 1.0);
+        assert_eq!(rdp.epsilon(0, 1e-5), 0.0);
+        assert!(rdp.epsilon(100, 1e-5) > 0.0);
+        assert!(rdp.epsilon(100, 2.0).is_nan());
     }
 }

@@ -3,7 +3,6 @@
 //! the private model's gradient norms.
 
 use super::params::{DataKind, TrainParams};
-use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
 use crate::error::{Error, Result};
 use crate::learning::data::{Dataset, Split};
 use crate::learning::datasets::{breast_cancer, high_dim, two_d};
@@ -92,12 +91,14 @@ impl Plan {
 /// # Errors
 /// A target below one step's ε, or δ out of domain.
 pub fn steps_within_target(q: f64, sigma: f64, max: u64, delta: f64, target: f64) -> Result<u64> {
-    let orders = default_orders();
-    let step = dpsgd_rdp(q, sigma, 1.0, &orders);
+    let rdp = super::report::StepRdp::new(q, sigma);
     let eps_at = |t: u64| -> f64 {
-        let total: Vec<f64> = step.iter().map(|r| r * t as f64).collect();
-        rdp_to_approx_dp(&orders, &total, delta, Conversion::Improved)
-            .map_or(f64::INFINITY, |e| e.0)
+        let e = rdp.epsilon(t, delta);
+        if e.is_nan() {
+            f64::INFINITY
+        } else {
+            e
+        }
     };
     if eps_at(max) <= target {
         return Ok(max);

@@ -11,7 +11,7 @@ use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::train::jobs::summarise;
-use dp_playground::labs::train::report::{decision_grid, rdp_epsilon_at};
+use dp_playground::labs::train::report::{decision_grid, StepRdp};
 use dp_playground::labs::train::run::Point;
 use dp_playground::labs::train::weights_json;
 use dp_playground::link::query::LinkParams;
@@ -36,9 +36,10 @@ pub fn TrainResults() -> impl IntoView {
     let eps_rdp = Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)));
     // Recomputed when the step moves, not on every update.
     let step_now = Memo::new(move |_| run.with(|r| r.step()));
+    let step_rdp = Memo::new(move |_| lab.accounting.with(|a| StepRdp::new(a.rate(), a.sigma)));
     let eps_now_memo = Memo::new(move |_| {
-        let a = lab.accounting.get();
-        rdp_epsilon_at(a.rate(), a.sigma, step_now.get(), a.delta)
+        let delta = lab.accounting.with(|a| a.delta);
+        step_rdp.with(|r| r.epsilon(step_now.get(), delta))
     });
     let eps_now = Signal::from(eps_now_memo);
     let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
@@ -119,7 +120,7 @@ pub fn TrainResults() -> impl IntoView {
                     .map(|c| c.theta[variant].clone())
             })?;
             let arch = lab.params.with(|p| p.architecture(2));
-            let (c, v) = decision_grid(&arch, &theta, 3.0, 60);
+            let (c, v) = decision_grid(&arch, &theta, 3.0, 48);
             Some(specs::boundary_map(c, v))
         })
     };
