@@ -5,7 +5,7 @@
 use super::params::{DataKind, TrainParams};
 use crate::error::{Error, Result};
 use crate::learning::data::{Dataset, Split};
-use crate::learning::datasets::{breast_cancer, high_dim, two_d};
+use crate::learning::datasets::{adult, breast_cancer, high_dim, two_d};
 use crate::learning::dpsgd::{evaluate, gradient_norms, stream, Checkpoint, Hyper, Trainer};
 use crate::learning::model::Architecture;
 use crate::numerics::roots::{bisect, Split as Halving, Until};
@@ -29,6 +29,7 @@ pub fn prepare_data(p: &TrainParams, csv: Option<&Dataset>) -> Result<Split> {
     let mut rng = stream(p.seed, DATA_STREAM);
     let data = match (p.data, p.data.shape()) {
         (DataKind::BreastCancer, _) => breast_cancer(),
+        (DataKind::Adult, _) => adult(),
         (DataKind::HighDim, _) => high_dim(p.n as usize, p.dim as usize, &mut rng)?,
         (DataKind::Csv, _) => csv.cloned().ok_or_else(|| {
             Error::invalid(

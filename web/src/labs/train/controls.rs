@@ -12,6 +12,68 @@ use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// Presets: (label, keys to set; every other training key is removed).
+const PRESETS: [(&str, &[(&str, &str)]); 4] = [
+    ("Breast cancer (the default)", &[]),
+    (
+        "Adult: privacy costs little",
+        &[
+            ("data", "adult"),
+            ("batch", "256"),
+            ("epochs", "5"),
+            ("sigma", "2"),
+        ],
+    ),
+    (
+        "Xor: a small MLP",
+        &[
+            ("data", "xor"),
+            ("model", "mlp"),
+            ("hidden", "8"),
+            ("lr", "1"),
+            ("epochs", "50"),
+            ("sigma", "1.5"),
+        ],
+    ),
+    (
+        "300 dimensions, 320 rows: memorising",
+        &[
+            ("data", "highdim"),
+            ("n", "400"),
+            ("dim", "300"),
+            ("epochs", "100"),
+            ("lambda", "0"),
+            ("sigma", "1"),
+        ],
+    ),
+];
+
+/// Every training key a preset clears.
+const KEYS: [&str; 22] = [
+    "data",
+    "n",
+    "noise",
+    "dim",
+    "split",
+    "model",
+    "hidden",
+    "act",
+    "lambda",
+    "lr",
+    "batch",
+    "q",
+    "sigma",
+    "clip",
+    "epochs",
+    "steps",
+    "delta",
+    "target_eps",
+    "stop",
+    "seed",
+    "seeds",
+    "sweep",
+];
+
 /// Every knob of the run.
 #[component]
 pub fn TrainControls() -> impl IntoView {
@@ -50,12 +112,27 @@ pub fn TrainControls() -> impl IntoView {
             }
         });
     };
+    let preset = move |keys: &'static [(&'static str, &'static str)]| {
+        url.update(|q| {
+            for key in KEYS {
+                q.remove(key);
+            }
+            for (k, v) in keys {
+                q.set(k, *v);
+            }
+        })
+    };
     view! {
+        <div class="presets" role="group" aria-label="Presets" hidden=move || url.options.with(|o| o.locked || o.controls.is_some())>
+            {PRESETS.into_iter().enumerate().map(|(i, (label, keys))| view! {
+                <button type="button" class="small" data-testid=format!("train-preset-{i}") on:click=move |_| preset(keys)>{label}</button>
+            }).collect_view()}
+        </div>
         <h3>"Data"</h3>
         <SelectField label="Data set" key="data" options=choices(&DataKind::ALL, DataKind::key, DataKind::title)
             value=Signal::derive(move || data().key().to_owned()) error=lab.error_for("data")
             help="Everything stays in this page: nothing is fetched or sent." />
-        <div class="field" hidden=move || data() != DataKind::Csv>
+        <div class="field" hidden=move || data() != DataKind::Csv || !url.options.with(|o| o.shows("data"))>
             <label for="field-csv">"Your CSV file"</label>
             <input id="field-csv" type="file" accept=".csv,text/csv,text/plain" data-testid="input-csv" on:change=on_file />
             <p class="help">"Numbers only; the last column is the label (two values). The file is read here and never leaves the page; it is not put in the link, so a shared link asks for it again."</p>

@@ -247,7 +247,7 @@ pub fn TrainResults() -> impl IntoView {
                     "{} training rows, {} test rows, {} features, {} parameters.{}",
                     d.train_rows, d.test_rows, d.dim, d.params,
                     if d.constant.is_empty() { String::new() } else { format!(" Constant columns (centred only): {:?}.", d.constant) })))}
-                " Breast Cancer Wisconsin (Diagnostic): W. H. Wolberg, W. N. Street and O. L. Mangasarian, UCI Machine Learning Repository, CC BY 4.0. "
+                " Data: Breast Cancer Wisconsin (Diagnostic), W. H. Wolberg, W. N. Street and O. L. Mangasarian; Adult, R. Kohavi and B. Becker (a sample of 8,000 complete rows); both UCI Machine Learning Repository, CC BY 4.0. "
                 "Standardisation reads the training rows' mean and spread without privacy, as most DP-SGD tutorials do."
             </p>
         </AfterPaint>
