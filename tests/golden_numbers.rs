@@ -217,6 +217,30 @@ fn pieces() -> Vec<(String, String)> {
     );
     add("wdp fig2", job(Job::WdpFig2(1)));
 
+    // Training: the default run, a 2-D MLP, and one σ of the default sweep (every update, as the worker
+    // sends them).
+    for link in ["", "data=xor&model=mlp&hidden=8&steps=200"] {
+        let (p, _) = dp_playground::labs::train::TrainParams::from_query(&q(link));
+        add(
+            &format!("train {link}"),
+            job(Job::Train {
+                params: Box::new(p.clone()),
+                csv: None,
+                from: None,
+                until: u64::MAX,
+            }),
+        );
+    }
+    let (p, _) = dp_playground::labs::train::TrainParams::from_query(&q("seeds=2"));
+    add(
+        "train sweep σ = 2",
+        job(Job::TrainSweep {
+            params: Box::new(p),
+            csv: None,
+            sigma: 2.0,
+        }),
+    );
+
     // Tangent DP: the default link and a 2-D model, with the work that follows the report.
     for link in ["", "model=linear2d&n=40&wgrid=-3:3:15&samples=200"] {
         let (p, _) = tangent_lab::TangentParams::from_query(&q(link));

@@ -20,6 +20,7 @@ const LINKS = [
   ['?lab=wdp&fig=1', 'wdp-fig1-value', null],
   ['?lab=wdp&fig=2&seed=1', 'wdp-fig2-final-wdp', null],
   ['?lab=tangent', 'tdp-norm-tv', null],
+  ['?lab=train&data=xor&model=mlp', 'train-q', null],
   ['?lab=about', 'about-sides', null],
 ];
 

@@ -65,7 +65,7 @@ test('reset, one step, play: the same numbers as an uninterrupted run, on one wo
 });
 
 test('ugly inputs: bad keys, a diverging learning rate, a CSV with text or one class', async () => {
-  let page = await openLab(await newPage(browser), server.url, '?lab=train&sigma=nan&lr=-1&data=adult&hidden=99', 'train-q');
+  let page = await openLab(await newPage(browser), server.url, '?lab=train&sigma=nan&lr=-1&data=mnist&hidden=99', 'train-q');
   for (const key of ['sigma', 'lr', 'data']) assert.ok(await page.isVisible(`[data-testid="notice-${key}"]`), key);
   await idle(page);
   assert.ok(await valueOf(page, 'train-acc-test') > 0.85);
