@@ -106,6 +106,8 @@ pub fn norms_chart(n: &Norms, clip: f64) -> XyChart {
         x_desc: "‖per-example gradient‖₂ at the private model (log scale)".into(),
         y_desc: "Training rows".into(),
         x_log10: true,
+        // The clipping norm's marker and label sit to the right, where the large norms are few.
+        legend: Legend::UpperLeft,
         markers: vec![
             (clip.log10(), format!("C = {}", crate::format::sig(clip, 3))),
             (n.median.log10(), "median".into()),
