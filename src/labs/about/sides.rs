@@ -65,7 +65,7 @@ pub const SIDES: &[NumberSide] = &[
     n(Lab::Compose, "RDP and zCDP ε", Side::Upper, "Conversions of exact Rényi curves (fractional subsampled-Gaussian orders rounded up), minimised over every real order; the grid value beside it."),
     n(Lab::Compose, "PLD, certified upper", Side::Upper, "Connect-the-dots discretization dominates the true PLD; truncated mass counts at +∞ and the FFT's noise floor is added to every point."),
     n(Lab::Compose, "PLD, lower bound", Side::Lower, "Chords lowered below the convex profile; truncated mass dropped and the FFT's noise floor subtracted. Known slack: where a loss atom falls within h/1024 below a grid point, the lower ε can exceed the exact one by ~1e-8 relative (the upper bound is unaffected)."),
-    n(Lab::Dpsgd, "ε, RDP accountant (any real order)", Side::Upper, "Exact integer-order sums; fractional orders by integration with twice its error estimate added; minimised over continuous α."),
+    n(Lab::Dpsgd, "ε, RDP accountant (any real order)", Side::Upper, "Exact integer-order sums; fractional orders by integration with twice its error estimate added (for very small σ, where the integral would cost seconds, the series of |terms| rounded up); minimised over continuous α."),
     n(Lab::Dpsgd, "ε, RDP on dp_accounting's orders", Side::Upper, "Its grid of orders and its fractional-order series of |terms| (an upper bound, looser), for comparison."),
     n(Lab::Dpsgd, "ε, PLD (certified upper) and PLD lower bound", Side::Upper, "As in the composition lab: the exact ε lies between the two."),
     n(Lab::Dpsgd, "σ for the target ε (RDP and PLD)", Side::Upper, "The search only ever returns a σ whose certified ε was checked to meet the target (never overshoots)."),
