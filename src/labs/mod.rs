@@ -102,6 +102,35 @@ impl Lab {
         format!("{{\n{}\n}}\n", entries.join(",\n"))
     }
 
+    /// This lab's keys whose meaning is the same in every other lab that lists them, so that the
+    /// navigation may carry them: δ where it is the δ of an (ε, δ) statement about the lab's mechanism,
+    /// `seed` where it seeds the lab's draws, `threads` (the worker pool's size). Every other key (`n`
+    /// is respondents in one lab and records in another, `eps` a mechanism's ε in one and a target in
+    /// another) stays behind; the view options ([`crate::link::embed::VIEW_KEYS`]) always travel.
+    pub fn shared_keys(self) -> &'static [&'static str] {
+        match self {
+            Lab::RandomizedResponse | Lab::Wdp | Lab::Tangent => &["seed", "threads"],
+            Lab::Mechanisms | Lab::Train => &["delta", "seed", "threads"],
+            Lab::Compose | Lab::Dpsgd | Lab::Attack => &["delta", "threads"],
+            Lab::About => &[],
+        }
+    }
+
+    /// The link to `to` from a page showing `query`: `lab=to`, the view options, and the keys both labs
+    /// share ([`Lab::shared_keys`]); nothing else of this lab's settings.
+    pub fn link_to(query: &Query, to: Lab) -> Query {
+        let from = Lab::from_query(query, &mut Vec::new());
+        let mut out = Query::default().with("lab", to.key());
+        for (key, value) in query.pairs() {
+            let shared = from.shared_keys().contains(&key.as_str())
+                && to.shared_keys().contains(&key.as_str());
+            if crate::link::embed::VIEW_KEYS.contains(&key.as_str()) || shared {
+                out.set(key, value.clone());
+            }
+        }
+        out
+    }
+
     /// Reads the `lab` key; a missing key opens the default lab, an unknown one does too, with a notice.
     pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
         match query.get("lab").map(str::trim) {
@@ -140,6 +169,41 @@ mod tests {
             Lab::manifest(),
             "web/labs.json is stale: run LABS_RECORD=1 cargo test"
         );
+    }
+
+    /// Navigation carries only what means the same in both labs: from `?lab=rr&n=100` the DP-SGD
+    /// lab opens with its own n (the finding that made ε read 54 with no warning), the view options
+    /// travel, and δ travels between labs that state (ε, δ).
+    #[test]
+    fn navigation_carries_only_shared_keys() {
+        let q = Query::parse("lab=rr&n=100&eps=2&seed=7&embed=1&controls=eps&lock=1");
+        assert_eq!(
+            Lab::link_to(&q, Lab::Dpsgd).to_query_string(),
+            "lab=dpsgd&embed=1&controls=eps&lock=1"
+        );
+        assert_eq!(
+            Lab::link_to(&q, Lab::Train).to_query_string(),
+            "lab=train&seed=7&embed=1&controls=eps&lock=1"
+        );
+        let q = Query::parse("lab=dpsgd&n=100&batch=256&delta=1e-6&sigma=2");
+        assert_eq!(
+            Lab::link_to(&q, Lab::Attack).to_query_string(),
+            "lab=attack&delta=1e-6"
+        );
+        assert_eq!(
+            Lab::link_to(&q, Lab::RandomizedResponse).to_query_string(),
+            "lab=rr"
+        );
+        // Every shared key is one the lab reads: its default link prints it, or it is a view key.
+        for lab in Lab::ALL {
+            for key in lab.shared_keys() {
+                assert!(
+                    ["delta", "seed", "threads"].contains(key),
+                    "{}: {key}",
+                    lab.key()
+                );
+            }
+        }
     }
 
     #[test]

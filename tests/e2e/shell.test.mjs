@@ -7,17 +7,23 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-test('the navigation switches labs and keeps the parameters and the sub-path', async () => {
-  const page = await openLab(await newPage(browser), server.url, '?lab=rr&eps=0.5');
+test('the navigation switches labs, carries only keys both labs share, keeps the sub-path; Back restores', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=rr&eps=0.5&n=100&seed=3');
+  // Issue 29, finding 1: RR's n (respondents) once became the DP-SGD lab's data set size (ε read 54).
+  const dpsgd = new URL(await page.getAttribute('[data-testid="nav-dpsgd"]', 'href'), page.url());
+  assert.equal(dpsgd.search, '?lab=dpsgd');
+  const train = new URL(await page.getAttribute('[data-testid="nav-train"]', 'href'), page.url());
+  assert.equal(train.search, '?lab=train&seed=3');
   await page.click('[data-testid="nav-about"]');
   await page.waitForSelector('[data-testid="formulas-rr"]');
   const url = new URL(page.url());
   assert.equal(url.pathname, SUB_PATH);
-  assert.equal(url.searchParams.get('eps'), '0.5');
+  assert.equal(url.searchParams.get('eps'), null);
   assert.ok((await page.locator('[data-testid="formulas-rr"] dt').count()) >= 5);
   await page.goBack();
   await page.waitForSelector('[data-testid="rr-p-truth"]');
   assert.equal(new URL(page.url()).searchParams.get('lab'), 'rr');
+  assert.equal(new URL(page.url()).searchParams.get('eps'), '0.5');
   assert.deepEqual(page.problems, []);
 });
 
@@ -73,7 +79,7 @@ test('switching labs in quick succession, and back and forward, never kills the 
 // Each lab is its own page module (web/src/bin/lab-*.rs); index.html's loader picks one from the link.
 const LAB_READY = {
   rr: 'rr-p-truth', mechanisms: 'mech-sigma-analytic', compose: 'compose-eps-basic', dpsgd: 'dpsgd-eps-rdp',
-  attack: 'attack-eps', wdp: 'wdp-fig1-value', tangent: 'tdp-norm-tv', about: 'about-sides',
+  attack: 'attack-eps', wdp: 'wdp-fig1-value', tangent: 'tdp-norm-tv', train: 'train-q', about: 'about-sides',
 };
 
 /** Opens `query` and records every .wasm file the page asks for. */
@@ -131,4 +137,19 @@ test('the loader and the core read the lab key alike, and a link they would read
     assert.deepEqual(page.problems, []);
     await page.close();
   }
+});
+
+test('each tab names its lab; "Reset to defaults" clears the lab\'s keys and keeps the view options', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&sigma=2&n=100&threads=1', 'dpsgd-eps-rdp');
+  assert.equal(await page.title(), 'DP-SGD · dp-playground');
+  // Issue 29: the default batch with n = 100 is a visible notice, never a silent q = 1.
+  assert.ok(await page.isVisible('[data-testid="notice-batch"]'));
+  await page.click('[data-testid="reset-defaults"]');
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('sigma'));
+  assert.equal(new URL(page.url()).search, '?lab=dpsgd&threads=1');
+  assert.equal(await page.inputValue('[data-testid="input-sigma"]'), '1.1');
+  await page.click('[data-testid="nav-train"]');
+  await page.waitForSelector('[data-testid="train-q"]');
+  assert.equal(await page.title(), 'Training · dp-playground');
+  assert.deepEqual(page.problems, []);
 });

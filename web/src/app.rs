@@ -28,6 +28,13 @@ fn Shell(labs: Labs) -> impl IntoView {
         (Lab::from_query(&url.query.get(), &mut notices), notices)
     });
     let lab_notices = Signal::derive(move || lab.get().1);
+    // Each tab names its lab (issue 29: every tab was titled the same).
+    Effect::new(move |_| {
+        let title = format!("{} · dp-playground", lab.get().0.title());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(&title);
+        }
+    });
     let embed = move || url.options.with(|o| o.embed);
     Effect::new(move |done: Option<bool>| {
         // Once: an embedded view keeps its parent informed of its height.

@@ -71,6 +71,21 @@ mod tests {
     }
 
     #[test]
+    fn a_batch_larger_than_the_data_set_is_a_visible_notice() {
+        let (p, notices) = DpsgdParams::from_query(&Query::parse("n=100"));
+        assert_eq!(p.rate(), 1.0);
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].key, "batch");
+        assert!(
+            notices[0].message.contains("q = 1"),
+            "{}",
+            notices[0].message
+        );
+        let (_, notices) = DpsgdParams::from_query(&Query::parse("n=100&q=0.1"));
+        assert!(notices.is_empty());
+    }
+
+    #[test]
     fn scenarios_follow_the_corrected_formulas() {
         let p = DpsgdParams::default();
         let sigma = sigma_for_target(&p).unwrap();

@@ -107,7 +107,7 @@ impl LinkParams for DpsgdParams {
         let d = DpsgdParams::default();
         let mut r = Reader::new(query);
         let n = r.whole("n", d.n, 1, 10_000_000_000);
-        let batch = r.whole("batch", d.batch, 1, n);
+        let batch = r.whole("batch", d.batch, 1, 10_000_000_000);
         let q = r.optional_number("q", Within::up_to(0.0, 1.0), "ignoring it");
         let sigma = r.number("sigma", d.sigma, Within::below(0.0, 1e4));
         let epochs = r.number("epochs", d.epochs, Within::below(0.0, 1e7));
@@ -128,6 +128,16 @@ impl LinkParams for DpsgdParams {
             neighbour,
             grid,
         };
+        if p.q.is_none() && p.batch > p.n {
+            // Never a silent q = 1 (issue 29: a link with n = 100 and the default batch read ε = 54).
+            r.notice(
+                "batch",
+                format!(
+                    "batch = {} exceeds the data set (n = {}): every record is in every batch, q = 1.",
+                    p.batch, p.n
+                ),
+            );
+        }
         if p.steps.is_none() && p.epochs / p.rate() > MAX_STEPS as f64 {
             r.notice(
                 "epochs",

@@ -6,8 +6,9 @@ use crate::widgets::copy_link::CopyLink;
 use dp_playground::labs::Lab;
 use leptos::prelude::*;
 
-/// Header with one navigation link per lab; a link keeps the other query keys, so a lab's settings
-/// survive a visit to another lab. A lab another page module holds opens with a page load.
+/// Header with one navigation link per lab. A link carries the view options and the keys both labs
+/// read with the same meaning ([`Lab::link_to`]), never another lab's settings (Back returns to them).
+/// A lab another page module holds opens with a page load.
 #[component]
 pub fn SiteHeader(
     /// The lab shown now (marked in the navigation).
@@ -28,7 +29,7 @@ pub fn SiteHeader(
                 {Lab::ALL
                     .into_iter()
                     .map(|lab| {
-                        let href = move || url.href_with(|q| q.set("lab", lab.key()));
+                        let href = move || url.href_with(|q| *q = Lab::link_to(q, lab));
                         let is_current = move || current.get() == lab;
                         view! {
                             <a

@@ -42,11 +42,26 @@ pub fn LabPage(
         }
         .into_any(),
     };
+    // Back to the lab's defaults: every key but the lab and the view options goes.
+    let reset = move |_| {
+        url.update(|q| {
+            *q = dp_playground::labs::Lab::link_to(
+                q,
+                dp_playground::labs::Lab::from_query(q, &mut Vec::new()),
+            );
+            q.remove("seed");
+            q.remove("delta");
+        })
+    };
     view! {
         <section class="lab" aria-labelledby=heading_id>
             <header class="lab-intro">
                 <h2 id=heading_id>{title}</h2>
                 {intro.run()}
+                <button type="button" class="small" data-testid="reset-defaults" on:click=reset
+                    hidden=move || url.options.with(|o| o.locked || !o.shows_controls_panel())>
+                    "Reset to defaults"
+                </button>
             </header>
             <div class="lab-grid">
                 {aside}
