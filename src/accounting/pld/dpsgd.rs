@@ -2,8 +2,8 @@
 //! smallest σ whose certified ε meets a target.
 
 use super::{
-    Direction, EpsilonBand, Pld, Side, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS, MAX_POINTS_FINE,
-    MIN_DELTA,
+    Direction, EpsilonBand, Pld, Side, Window, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS,
+    MAX_POINTS_FINE, MIN_DELTA,
 };
 use crate::error::{Error, Result};
 
@@ -39,17 +39,18 @@ fn composed(
 ) -> Result<Pld> {
     let (step_tail, tail) = tails(steps, delta)?;
     let mut pld = Pld::subsampled_gaussian(q, sigma, direction, interval, step_tail, side)?;
-    let points = Pld::window_points(&[(&pld, steps)], tail);
+    let mut window = Window::of(&[(&pld, steps)], tail);
     let cap = if interval < DEFAULT_INTERVAL {
         MAX_POINTS_FINE
     } else {
         MAX_POINTS
     } as f64;
-    if points > cap {
-        let wider = interval * (points / cap).ceil();
+    if window.points() > cap {
+        let wider = interval * (window.points() / cap).ceil();
         pld = Pld::subsampled_gaussian(q, sigma, direction, wider, step_tail, side)?;
+        window = Window::of(&[(&pld, steps)], tail);
     }
-    Ok(pld.self_compose(steps, tail))
+    Ok(pld.self_compose_in(steps, tail, window))
 }
 
 /// ε of T steps of DP-SGD (Poisson rate q, noise multiplier σ, add/remove neighbours) at δ, from both

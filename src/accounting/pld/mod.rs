@@ -18,15 +18,13 @@
 
 pub mod discretize;
 pub mod dpsgd;
+mod fft;
 pub mod subsampled;
 
 pub use dpsgd::{
     dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
 };
 pub use subsampled::{subsampled_gaussian_delta, Direction};
-
-use rustfft::num_complex::Complex;
-use rustfft::FftPlanner;
 
 /// Width of the loss grid (dp_accounting's default).
 pub const DEFAULT_INTERVAL: f64 = 1e-4;
@@ -130,6 +128,15 @@ impl Pld {
         Pld::compose_many(&[(self, times)], tail)
     }
 
+    /// [`Pld::self_compose`] on a window computed beforehand by [`Window::of`] for the same PLD, count
+    /// and tail.
+    pub(crate) fn self_compose_in(&self, times: u64, tail: f64, window: Window) -> Pld {
+        if times <= 1 {
+            return self.clone();
+        }
+        Pld::compose_in(&[(self, times)], tail, window)
+    }
+
     /// The atoms (loss, P-mass) in increasing loss, without the mass at +∞.
     pub fn atoms(&self) -> impl DoubleEndedIterator<Item = (f64, f64)> + '_ {
         self.probs
@@ -151,6 +158,13 @@ impl Pld {
     /// The PLD of composing each part's PLD its number of times (all on the same grid width and side),
     /// by one FFT: the product of each transform raised to its count.
     pub fn compose_many(parts: &[(&Pld, u64)], tail: f64) -> Pld {
+        let window = Window::of(parts, tail);
+        Pld::compose_in(parts, tail, window)
+    }
+
+    /// [`Pld::compose_many`] on a window already computed for these parts and this tail (so callers that
+    /// sized the grid by it do not compute it twice).
+    fn compose_in(parts: &[(&Pld, u64)], tail: f64, window: Window) -> Pld {
         let parts: Vec<(&Pld, u64)> = parts.iter().copied().filter(|(_, k)| *k > 0).collect();
         let Some(&(first, _)) = parts.first() else {
             return Pld {
@@ -163,37 +177,16 @@ impl Pld {
         };
         let side = first.side;
         let interval = first.interval;
-        let span: i64 = parts
-            .iter()
-            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
-            .sum::<i64>()
-            + 1;
-        let (lo, hi) = chernoff_window_many(&parts, span, tail);
+        let Window { lo, hi } = window;
         let out_len = (hi - lo + 1) as usize;
         let size = out_len
             .max(parts.iter().map(|(p, _)| p.probs.len()).max().unwrap_or(1))
-            .next_power_of_two();
-        let mut planner = FftPlanner::<f64>::new();
-        let forward = planner.plan_fft_forward(size);
-        let mut product = vec![Complex::new(1.0, 0.0); size];
-        for (pld, times) in &parts {
-            let mut buf: Vec<Complex<f64>> =
-                pld.probs.iter().map(|&p| Complex::new(p, 0.0)).collect();
-            buf.resize(size, Complex::new(0.0, 0.0));
-            forward.process(&mut buf);
-            for (z, x) in product.iter_mut().zip(&buf) {
-                *z *= complex_power(*x, *times);
-            }
-        }
-        planner.plan_fft_inverse(size).process(&mut product);
-        let scale = 1.0 / size as f64;
-        let start = lo.rem_euclid(size as i64) as usize;
+            .next_power_of_two()
+            .max(2);
+        let raw = fft::convolve_powers(&parts, size, lo, out_len);
         // Rounding noise of the transforms and powers: twice the largest negative output (the exact
         // values are ≥ 0, and the noise is symmetric about them), at least u·log₂N·‖p‖₂. The lower
         // side subtracts it from every point; the upper side adds it to every point.
-        let raw: Vec<f64> = (0..out_len)
-            .map(|k| product[(start + k) % size].re * scale)
-            .collect();
         let most_negative = raw.iter().fold(0.0f64, |m, &x| m.max(-x));
         let norm = raw.iter().map(|x| x * x).sum::<f64>().sqrt();
         let noise = (2.0 * most_negative).max(f64::EPSILON * (size as f64).log2() * norm);
@@ -225,13 +218,7 @@ impl Pld {
 
     /// How many grid points the composition of `parts` needs (its Chernoff window).
     pub fn window_points(parts: &[(&Pld, u64)], tail: f64) -> f64 {
-        let span: i64 = parts
-            .iter()
-            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
-            .sum::<i64>()
-            + 1;
-        let (lo, hi) = chernoff_window_many(parts, span, tail);
-        (hi - lo + 1) as f64
+        Window::of(parts, tail).points()
     }
 
     /// The smallest ε with δ̂(ε) ≤ `delta` (∞ if the mass at +∞ exceeds δ): for [`Side::Upper`] never
@@ -307,6 +294,33 @@ impl Pld {
     }
 }
 
+/// The grid points a composition keeps, relative to the sum of its parts' lower ends: all but `tail`
+/// of the composed mass lies in `lo..=hi`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window {
+    lo: i64,
+    hi: i64,
+}
+
+impl Window {
+    /// The Chernoff window of `parts` composed (see [`chernoff_window_many`]).
+    pub(crate) fn of(parts: &[(&Pld, u64)], tail: f64) -> Window {
+        let parts: Vec<(&Pld, u64)> = parts.iter().copied().filter(|(_, k)| *k > 0).collect();
+        let span: i64 = parts
+            .iter()
+            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
+            .sum::<i64>()
+            + 1;
+        let (lo, hi) = chernoff_window_many(&parts, span, tail);
+        Window { lo, hi }
+    }
+
+    /// How many grid points it holds.
+    pub(crate) fn points(self) -> f64 {
+        (self.hi - self.lo + 1) as f64
+    }
+}
+
 /// The window (relative to the sum of the parts' lower ends) outside which at most `tail` of the
 /// composed mass lies, from the Chernoff bound P[S ≥ b] ≤ Π M_i(λ)^{k_i} e^{−λb} at λ = ±k/span'
 /// (as dp_accounting's common.py, with span' the longest part) and also at λ = ±2^{−j}/span' down to
@@ -350,24 +364,6 @@ fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i6
         }
     }
     (lower, upper.max(lower))
-}
-
-/// z^n by repeated squaring (⌈log₂ n⌉ squarings and as many products: cheaper than polar form's three
-/// transcendental functions, and as accurate for |z| ≤ 1).
-fn complex_power(z: Complex<f64>, mut n: u64) -> Complex<f64> {
-    let (mut base, mut acc) = (z, Complex::new(1.0, 0.0));
-    while n > 0 {
-        if n & 1 == 1 {
-            acc *= base;
-        }
-        base = base * base;
-        n >>= 1;
-        if base.norm_sqr() < 1e-300 && n > 0 {
-            // Vanishes after the remaining squarings (most high frequencies).
-            return Complex::new(0.0, 0.0);
-        }
-    }
-    acc
 }
 
 #[cfg(test)]
