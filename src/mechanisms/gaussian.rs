@@ -117,9 +117,42 @@ impl Gaussian {
     }
 }
 
-/// ln δ(ε) for Δ = 1 and σ = s (δ depends on σ/Δ alone).
+/// ln δ(ε) for Δ = 1 and σ = s (δ depends on σ/Δ alone). Without the error bound: the PLD accountant
+/// evaluates it at every grid point, where the bound's two extra exponentials cost a fifth of the time.
 fn ln_delta_unit(s: f64, eps: f64) -> f64 {
-    ln_delta_unit_with_error(s, eps).0
+    let t = Terms::new(s, eps);
+    if t.x >= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    ln_sub_exp(t.la, eps + t.lb)
+}
+
+/// The pieces of ln δ(ε) = ln Φ(a) + ln(−expm1(x)), x = ε + ln Φ(b) − ln Φ(a), for Δ = 1 and σ = s.
+struct Terms {
+    h: f64,
+    c: f64,
+    a: f64,
+    b: f64,
+    la: f64,
+    lb: f64,
+    x: f64,
+}
+
+impl Terms {
+    fn new(s: f64, eps: f64) -> Terms {
+        let (h, c) = (0.5 / s, eps * s);
+        let (a, b) = (h - c, -h - c);
+        let (la, lb) = (ln_normal_cdf(a), ln_normal_cdf(b));
+        Terms {
+            h,
+            c,
+            a,
+            b,
+            la,
+            lb,
+            x: eps + lb - la,
+        }
+    }
 }
 
 /// ln δ(ε) for Δ = 1 and σ = s, with a bound on its floating-point error.
@@ -128,10 +161,15 @@ fn ln_delta_unit(s: f64, eps: f64) -> f64 {
 /// (each off by ~u·(1/(2s) + εs), amplified by d ln Φ/dt ≈ max(1, |t|)) and from the three terms' own
 /// rounding; it is amplified by e^x/|expm1(x)| when the two terms nearly cancel (tiny ε, e.g. 1e-6).
 fn ln_delta_unit_with_error(s: f64, eps: f64) -> (f64, f64) {
-    let (h, c) = (0.5 / s, eps * s);
-    let (a, b) = (h - c, -h - c);
-    let (la, lb) = (ln_normal_cdf(a), ln_normal_cdf(b));
-    let x = eps + lb - la;
+    let Terms {
+        h,
+        c,
+        a,
+        b,
+        la,
+        lb,
+        x,
+    } = Terms::new(s, eps);
     if x >= 0.0 {
         // Only rounding can get here (the exact difference is positive); report "no δ".
         return (f64::NEG_INFINITY, f64::INFINITY);

@@ -25,9 +25,18 @@ fn tails(steps: u64, delta: f64) -> Result<(f64, f64)> {
     Ok((tail / steps as f64, tail))
 }
 
+/// How much coarser the grid is on which [`composed`] estimates whether a run needs a wider grid.
+const ESTIMATE_COARSENING: f64 = 8.0;
+
 /// T steps in one direction from one side: the composed PLD, on a grid widened from `interval` so that
 /// the FFT stays within [`MAX_POINTS`] ([`MAX_POINTS_FINE`] when a finer grid than the default was
 /// asked for); both sides stay certified at any width, the band widens.
+///
+/// How much to widen is read, on the upper side, off a grid [`ESTIMATE_COARSENING`] times coarser (its
+/// window in loss units is the fine one's to a fraction of a percent; T = 10⁵ spent a quarter of its
+/// band's time discretizing a grid it then threw away). The width it gives is checked on the grid
+/// actually used and widened again if short, so the FFT's bound always holds. The lower side is called
+/// with the upper side's width, which fits.
 fn composed(
     q: f64,
     sigma: f64,
@@ -38,16 +47,34 @@ fn composed(
     side: Side,
 ) -> Result<Pld> {
     let (step_tail, tail) = tails(steps, delta)?;
-    let mut pld = Pld::subsampled_gaussian(q, sigma, direction, interval, step_tail, side)?;
-    let mut window = Window::of(&[(&pld, steps)], tail);
     let cap = if interval < DEFAULT_INTERVAL {
         MAX_POINTS_FINE
     } else {
         MAX_POINTS
     } as f64;
+    let mut width = interval;
+    if side == Side::Upper && steps > 1 {
+        let coarse = Pld::subsampled_gaussian(
+            q,
+            sigma,
+            direction,
+            interval * ESTIMATE_COARSENING,
+            step_tail,
+            Side::Upper,
+        )?;
+        let estimate = Window::of(&[(&coarse, steps)], tail).points() * ESTIMATE_COARSENING;
+        // Near the cap the fine grid decides, as it would without the estimate.
+        if estimate > 1.1 * cap {
+            width = interval * (estimate / cap).ceil();
+        }
+    }
+    let mut pld = Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side)?;
+    let mut window = Window::of(&[(&pld, steps)], tail);
     if window.points() > cap {
-        let wider = interval * (window.points() / cap).ceil();
-        pld = Pld::subsampled_gaussian(q, sigma, direction, wider, step_tail, side)?;
+        // Widened once more at most, as before the estimate: a window still over the cap then gets a
+        // larger FFT.
+        width *= (window.points() / cap).ceil();
+        pld = Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side)?;
         window = Window::of(&[(&pld, steps)], tail);
     }
     Ok(pld.self_compose_in(steps, tail, window))

@@ -30,9 +30,7 @@ pub(super) fn convolve_powers(
         input[..pld.probs.len()].copy_from_slice(&pld.probs);
         // Errors only on buffers of the wrong length, which these are not.
         let _ = forward.process(&mut input, &mut spectrum);
-        for (z, x) in product.iter_mut().zip(&spectrum) {
-            *z *= complex_power(*x, *times);
-        }
+        multiply_by_powers(&mut product, &mut spectrum, *times);
     }
     // A real signal's transform is real at 0 and at size/2; so are their powers, up to the sign of a
     // zero imaginary part, which the inverse checks.
@@ -48,20 +46,90 @@ pub(super) fn convolve_powers(
         .collect()
 }
 
-/// z^n by repeated squaring (⌈log₂ n⌉ squarings and as many products: cheaper than polar form's three
-/// transcendental functions, and as accurate for |z| ≤ 1).
-fn complex_power(z: Complex<f64>, mut n: u64) -> Complex<f64> {
-    let (mut base, mut acc) = (z, Complex::new(1.0, 0.0));
+/// `product[i] *= base[i]^n` for every i, by repeated squaring (⌈log₂ n⌉ squarings and as many
+/// products: cheaper than polar form's three transcendental functions, and as accurate for |z| ≤ 1).
+/// Every point takes the same steps, so they run level by level across the array, independent of one
+/// another (one point at a time, each squaring waited for the one before: 15% of a band's time). A
+/// point whose base falls below 1e-150 in modulus before its last squaring vanishes (most high
+/// frequencies), and is set to 0 at once rather than squared into subnormals.
+fn multiply_by_powers(product: &mut [Complex<f64>], base: &mut [Complex<f64>], n: u64) {
+    // In blocks, each a call of its own: see `powers_of_block`.
+    for (p, b) in product.chunks_mut(BLOCK).zip(base.chunks_mut(BLOCK)) {
+        powers_of_block(p, b, n);
+    }
+}
+
+/// Points per call of [`powers_of_block`].
+const BLOCK: usize = 2048;
+
+/// [`multiply_by_powers`] on one block. Not inlined, and called once per block: in a browser's first
+/// run only a function called again gets compiled by the optimizing tier (WebAssembly does not replace
+/// a running loop), so one call over all points ran wholly in baseline code.
+#[inline(never)]
+fn powers_of_block(product: &mut [Complex<f64>], base: &mut [Complex<f64>], mut n: u64) {
+    let zero = Complex::new(0.0, 0.0);
+    let mut acc = vec![Complex::new(1.0, 0.0); base.len()];
     while n > 0 {
-        if n & 1 == 1 {
-            acc *= base;
-        }
-        base = base * base;
+        let bit = n & 1 == 1;
         n >>= 1;
-        if base.norm_sqr() < 1e-300 && n > 0 {
-            // Vanishes after the remaining squarings (most high frequencies).
-            return Complex::new(0.0, 0.0);
+        for (a, b) in acc.iter_mut().zip(base.iter_mut()) {
+            if bit {
+                *a *= *b;
+            }
+            *b = *b * *b;
+            if n > 0 && b.norm_sqr() < 1e-300 {
+                *a = zero;
+                *b = zero;
+            }
         }
     }
-    acc
+    for (z, a) in product.iter_mut().zip(&acc) {
+        *z *= *a;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// z^n one point at a time, as the accountant first did: the reference for the level-by-level
+    /// version.
+    fn complex_power(z: Complex<f64>, mut n: u64) -> Complex<f64> {
+        let (mut base, mut acc) = (z, Complex::new(1.0, 0.0));
+        while n > 0 {
+            if n & 1 == 1 {
+                acc *= base;
+            }
+            base = base * base;
+            n >>= 1;
+            if base.norm_sqr() < 1e-300 && n > 0 {
+                return Complex::new(0.0, 0.0);
+            }
+        }
+        acc
+    }
+
+    #[test]
+    fn powers_level_by_level_equal_one_at_a_time() {
+        let points: Vec<Complex<f64>> = (0..500)
+            .map(|k| Complex::from_polar(1.0 - k as f64 / 700.0, 0.37 * k as f64))
+            .chain([
+                Complex::new(1.0, 0.0),
+                Complex::new(0.0, 0.0),
+                Complex::new(-1.0, 0.0),
+            ])
+            .collect();
+        for n in [1u64, 2, 3, 7, 64, 1000, 14_062, 100_000, 1 << 40] {
+            let mut product = vec![Complex::new(0.5, -0.25); points.len()];
+            let mut base = points.clone();
+            multiply_by_powers(&mut product, &mut base, n);
+            for (p, z) in product.iter().zip(&points) {
+                let want = Complex::new(0.5, -0.25) * complex_power(*z, n);
+                assert!(
+                    p.re == want.re && p.im == want.im,
+                    "n = {n}, z = {z}: {p} vs {want}"
+                );
+            }
+        }
+    }
 }

@@ -294,6 +294,27 @@ impl Pld {
     }
 }
 
+/// Σ p_i step^i, with |ln step · i| ≤ 20 so that it cannot overflow. The powers come from running
+/// products in four interleaved lanes (one chain of products waited on each multiplication: a tenth
+/// of a band's time); each lane's error is a few ulps per thousand points, far below what moves the
+/// window's rounded ends.
+fn mgf(probs: &[f64], step: f64) -> f64 {
+    let step4 = step * step * step * step;
+    let mut power = [1.0, step, step * step, step * step * step];
+    let mut sums = [0.0; 4];
+    let mut chunks = probs.chunks_exact(4);
+    for chunk in &mut chunks {
+        for lane in 0..4 {
+            sums[lane] += chunk[lane] * power[lane];
+            power[lane] *= step4;
+        }
+    }
+    for (lane, &p) in chunks.remainder().iter().enumerate() {
+        sums[lane] += p * power[lane];
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3])
+}
+
 /// The grid points a composition keeps, relative to the sum of its parts' lower ends: all but `tail`
 /// of the composed mass lies in `lo..=hi`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -345,13 +366,7 @@ fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i6
         let step = lambda.exp();
         let mut ln_mgf = 0.0;
         for (pld, times) in parts {
-            // |λ·i| ≤ 20, so the plain sum Σ p_i e^{λi} cannot overflow; e^{λi} by running products.
-            let (mut power, mut mgf) = (1.0, 0.0);
-            for &p in &pld.probs {
-                mgf += p * power;
-                power *= step;
-            }
-            ln_mgf += *times as f64 * mgf.ln();
+            ln_mgf += *times as f64 * mgf(&pld.probs, step).ln();
         }
         let bound = (ln_mgf + (2.0 / tail).ln()) / lambda;
         if !bound.is_finite() {

@@ -31,6 +31,10 @@ pub enum Direction {
 /// Add: ∫(N₀ − e^ε((1 − q)N₀ + qN₁))₊ = c·∫(N₀ − (e^ε q/c) N₁)₊, and the Gaussian pair is symmetric.
 /// Both agree with Koskela, Jälkö & Honkela (AISTATS 2020) and dp_accounting's `GaussianPrivacyLoss`.
 /// Exact up to rounding (a few ulps in ln δ).
+// Not inlined: a PLD grid calls it ~10⁴–10⁵ times from one loop, and in a browser's first run only a
+// function called again gets compiled by the optimizing tier (WebAssembly does not replace a running
+// loop): inlined, the whole first grid ran in baseline code, several times slower.
+#[inline(never)]
 pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
     let gaussian = |e: f64| Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(e));
     let delta = match direction {

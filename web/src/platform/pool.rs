@@ -6,11 +6,9 @@
 //! relative to the page (any sub-path), and every worker starts from a Blob URL holding the no-modules
 //! glue plus a bootstrap, so that it also runs in cross-origin iframes and in the single-file build
 //! opened from disk (whose page defines `dpPlaygroundWorker()` returning the glue and the module in
-//! base64). Labs whose first numbers come from the workers have `index.html`'s loader compile the
-//! module off the page's thread as it streams in, at navigation, and every worker is handed it (the
-//! first worker compiling it itself took 128 ms of the first job's time). Elsewhere the module is
-//! fetched on the first job, so pages that never need it never download it; the first worker compiles
-//! it (compiling on the page's thread took 11–50 ms of it) and hands the compiled module back.
+//! base64). The worker module is fetched on the first job: pages that never need it never download it.
+//! The first worker compiles it (decoding 600 KB of wasm took 11–50 ms of the page's thread, while the
+//! lab's first jobs ran) and hands the compiled module back; later workers are given that.
 //!
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
@@ -285,10 +283,7 @@ fn pump() {
         wasm_bindgen_futures::spawn_local(async {
             let loaded = load_source().await;
             POOL.with_borrow_mut(|pool| match loaded {
-                Ok((url, Module::Compiled(module))) => {
-                    pool.source = Source::Ready { url, module };
-                }
-                Ok((url, Module::Bytes(bytes))) => {
+                Ok((url, bytes)) => {
                     pool.source = Source::Compiling {
                         url,
                         by: pool.next_id,
@@ -411,30 +406,9 @@ fn finish_or_forward(id: u64, update: Update) {
     }
 }
 
-/// The worker module as the pool first gets it.
-enum Module {
-    /// Compiled already: every worker is handed it.
-    Compiled(JsValue),
-    /// Bytes (or base64) for the first worker to compile.
-    Bytes(JsValue),
-}
-
-/// The module `index.html`'s loader compiled as it streamed in (labs whose first numbers come from the
-/// workers start it at navigation), if it did and it succeeded.
-async fn compiled_at_load() -> Option<JsValue> {
-    let promise = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundWorkerModule".into())
-        .ok()?
-        .dyn_into::<js_sys::Promise>()
-        .ok()?;
-    let module = JsFuture::from(promise).await.ok()?;
-    module
-        .is_instance_of::<js_sys::WebAssembly::Module>()
-        .then_some(module)
-}
-
-/// The worker script's Blob URL and the module: the one compiled at load, or the single-file page's
+/// The worker script's Blob URL and the module for the first worker to compile: the single-file page's
 /// inline copy (base64, decoded in the worker), or the bytes fetched from beside the page.
-async fn load_source() -> Result<(String, Module), String> {
+async fn load_source() -> Result<(String, JsValue), String> {
     let global = js_sys::global();
     let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
         .ok()
@@ -448,10 +422,7 @@ async fn load_source() -> Result<(String, Module), String> {
                     .and_then(|j| j.as_string())
                     .ok_or(format!("the inline worker has no {name}"))
             };
-            (
-                field("js")?,
-                Module::Bytes(JsValue::from(field("wasmBase64")?)),
-            )
+            (field("js")?, JsValue::from(field("wasmBase64")?))
         }
         None => {
             let (glue_file, wasm_file) =
@@ -465,12 +436,8 @@ async fn load_source() -> Result<(String, Module), String> {
                         .map_err(|e| format!("{e:?}"))
                 },
                 async {
-                    if let Some(module) = compiled_at_load().await {
-                        return Ok(Module::Compiled(module));
-                    }
                     JsFuture::from(bytes(fetch(&wasm_file).await?)?)
                         .await
-                        .map(Module::Bytes)
                         .map_err(|e| format!("{e:?}"))
                 }
             );
