@@ -153,3 +153,28 @@ test('each tab names its lab; "Reset to defaults" clears the lab\'s keys and kee
   assert.equal(await page.title(), 'Training · dp-playground');
   assert.deepEqual(page.problems, []);
 });
+
+test('Back undoes a discrete change (a preset, a select); typing adds no history entry', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&sigma=1.3', 'dpsgd-eps-rdp');
+  const entries = () => page.evaluate(() => history.length);
+  const start = await entries();
+  // Typing replaces the entry.
+  await page.fill('[data-testid="input-sigma"]', '1.4');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sigma') === '1.4');
+  assert.equal(await entries(), start);
+  // A preset adds one; Back restores the typed σ.
+  await page.click('[data-testid="preset-0"]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sigma') !== '1.4');
+  assert.equal(await entries(), start + 1);
+  await page.goBack();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sigma') === '1.4');
+  assert.equal(await page.inputValue('[data-testid="input-sigma"]'), '1.4');
+  // A select (the neighbouring relation) adds one too; Back returns to add/remove.
+  await page.selectOption('[data-testid="select-neighbour"]', 'replace-one');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('neighbour') === 'replace-one');
+  await page.goBack();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('neighbour') !== 'replace-one');
+  assert.notEqual(await page.inputValue('[data-testid="select-neighbour"]'), 'replace-one');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -1,5 +1,7 @@
 //! The URL query as the app's state: read through the router into a memo, written with `replace` so
-//! that moving a slider does not add a history entry per step.
+//! that moving a slider does not add a history entry per step; discrete changes (a preset, a select, a
+//! list edit, a button) are `commit`ted as a new entry, so Back undoes them (the router's location
+//! follows Back, and every control reads the query).
 
 use dp_playground::link::embed::ViewOptions;
 use dp_playground::link::query::Query;
@@ -7,8 +9,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 
-/// Writes a URL into the address bar (the router's navigate, with replace).
-type Writer = Box<dyn Fn(&str)>;
+/// Writes a URL into the address bar (the router's navigate): replacing the entry, or adding one.
+type Writer = Box<dyn Fn(&str, bool)>;
 
 /// The current query (reactive) and the way to change it. Provided as context by the app shell.
 #[derive(Clone, Copy)]
@@ -28,12 +30,12 @@ impl UrlState {
         let search = location.search;
         let query = Memo::new(move |_| Query::parse(&search.get()));
         let navigate = use_navigate();
-        let write: Box<dyn Fn(&str)> = Box::new(move |url: &str| {
+        let write: Writer = Box::new(move |url: &str, replace: bool| {
             navigate(
                 url,
                 NavigateOptions {
                     resolve: false,
-                    replace: true,
+                    replace,
                     scroll: false,
                     ..Default::default()
                 },
@@ -48,21 +50,42 @@ impl UrlState {
     }
 
     /// Changes the query in place (replacing the history entry): `edit` gets the current query.
-    /// A locked view (`lock=1`) ignores every change.
+    /// For continuous input (sliders, typing). A locked view (`lock=1`) ignores every change.
     pub fn update(&self, edit: impl FnOnce(&mut Query)) {
-        if self.options.with_untracked(|o| o.locked) {
-            return;
-        }
-        let mut query = self.query.get_untracked();
-        edit(&mut query);
-        let url = self.href_for(&query, self.pathname.get_untracked());
-        self.write.with_value(|write| write(&url));
+        self.write_query(edit, true);
     }
 
-    /// Sets one key.
+    /// Changes the query as a new history entry, so Back undoes it: for discrete changes (presets,
+    /// selects, list edits, buttons). A locked view ignores it too.
+    pub fn commit(&self, edit: impl FnOnce(&mut Query)) {
+        self.write_query(edit, false);
+    }
+
+    /// Sets one key in place ([`UrlState::update`]).
     pub fn set(&self, key: &str, value: impl Into<String>) {
         let value = value.into();
         self.update(|q| q.set(key, value));
+    }
+
+    /// Sets one key as a new history entry ([`UrlState::commit`]).
+    pub fn commit_set(&self, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        self.commit(|q| q.set(key, value));
+    }
+
+    fn write_query(&self, edit: impl FnOnce(&mut Query), replace: bool) {
+        if self.options.with_untracked(|o| o.locked) {
+            return;
+        }
+        let before = self.query.get_untracked();
+        let mut query = before.clone();
+        edit(&mut query);
+        // No entry for a change that changes nothing (Back would seem to do nothing).
+        if !replace && query == before {
+            return;
+        }
+        let url = self.href_for(&query, self.pathname.get_untracked());
+        self.write.with_value(|write| write(&url, replace));
     }
 
     /// A link to the current path with the current query changed by `edit` (reactive).

@@ -44,7 +44,7 @@ pub fn LabPage(
     };
     // Back to the lab's defaults: every key but the lab and the view options goes.
     let reset = move |_| {
-        url.update(|q| {
+        url.commit(|q| {
             *q = dp_playground::labs::Lab::link_to(
                 q,
                 dp_playground::labs::Lab::from_query(q, &mut Vec::new()),

@@ -34,7 +34,7 @@ pub fn SelectField(
                 data-testid=format!("select-{key}")
                 prop:value=move || value.get()
                 disabled=move || url.options.with(|o| o.locked)
-                on:change=move |ev| url.set(key, event_target_value(&ev))
+                on:change=move |ev| url.commit_set(key, event_target_value(&ev))
             >
                 {options.into_iter().map(|(v, t)| view! { <option value=v>{t}</option> }).collect_view()}
             </select>

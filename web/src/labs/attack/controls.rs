@@ -20,7 +20,7 @@ pub fn AttackControls() -> impl IntoView {
     };
     let is_list = move || lab.params.with(|p| matches!(p.source, Source::List(_)));
     let example = move |_| {
-        url.update(|q| {
+        url.commit(|q| {
             for (k, v) in [("tp", "35"), ("fn", "965"), ("fp", "10"), ("tn", "990")] {
                 q.set(k, v);
             }

@@ -59,7 +59,7 @@ pub fn ComposeResults() -> impl IntoView {
         let mut list = params.get_untracked().list;
         if list.len() > 1 {
             list.remove(i);
-            url.set("list", format_list(&list));
+            url.commit_set("list", format_list(&list));
         }
     };
     let rows: [(&str, &str, Signal<f64>, &str); 8] = [

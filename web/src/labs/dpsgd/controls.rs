@@ -50,7 +50,7 @@ pub fn DpsgdControls() -> impl IntoView {
         url.raw_or(key, move || lab.params.with(in_use))
     };
     let preset = move |keys: &'static [(&'static str, &'static str)]| {
-        url.update(|q| {
+        url.commit(|q| {
             for key in ["n", "batch", "q", "sigma", "epochs", "steps", "delta"] {
                 q.remove(key);
             }

@@ -97,11 +97,11 @@ pub fn DpsgdResults() -> impl IntoView {
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"
-                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.commit_set("sigma", sig(s, 6)); } }>
                 "Use σ for the target (RDP)"
             </button>
             <button type="button" class="small" data-testid="use-sigma-for-target-pld"
-                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.set("sigma", sig(s, 6)); } }>
+                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.commit_set("sigma", sig(s, 6)); } }>
                 "Use σ for the target (PLD)"
             </button>
         </div>

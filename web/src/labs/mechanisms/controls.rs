@@ -124,7 +124,7 @@ pub fn MechControls() -> impl IntoView {
             help="The same seed redraws the same samples."
         />
         <div class="presets" hidden=move || !url.options.with(|o| o.shows("seed") && !o.locked)>
-            <button type="button" class="small" data-testid="new-seed" on:click=move |_| url.set("seed", random_seed().to_string())>
+            <button type="button" class="small" data-testid="new-seed" on:click=move |_| url.commit_set("seed", random_seed().to_string())>
                 "New seed"
             </button>
         </div>
@@ -144,7 +144,7 @@ fn AutoButton(
     let url = use_url();
     view! {
         <div class="presets" hidden=move || !(shown.get() && url.options.with(|o| o.shows(key) && !o.locked))>
-            <button type="button" class="small" data-testid=format!("{key}-auto") on:click=move |_| url.update(|q| q.remove(key))>
+            <button type="button" class="small" data-testid=format!("{key}-auto") on:click=move |_| url.commit(|q| q.remove(key))>
                 {label}
             </button>
         </div>

@@ -30,7 +30,7 @@ pub fn RrControls() -> impl IntoView {
         let k = rr.params.get_untracked().k;
         let weights = vec![1.0; k];
         if let Some(t) = dp_playground::labs::rr::params::rounded_proportions(&weights, 4) {
-            url.set("truth", format_truth(&t));
+            url.commit_set("truth", format_truth(&t));
         }
     };
     view! {
@@ -64,7 +64,7 @@ pub fn RrControls() -> impl IntoView {
                 .into_iter()
                 .map(|(n, label)| {
                     view! {
-                        <button type="button" class="small" on:click=move |_| url.set("n", n)>
+                        <button type="button" class="small" on:click=move |_| url.commit_set("n", n)>
                             {label}
                         </button>
                     }
@@ -107,7 +107,7 @@ pub fn RrControls() -> impl IntoView {
                 type="button"
                 class="small"
                 data-testid="new-seed"
-                on:click=move |_| url.set("seed", random_seed().to_string())
+                on:click=move |_| url.commit_set("seed", random_seed().to_string())
             >
                 "New seed"
             </button>

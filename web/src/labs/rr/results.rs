@@ -115,7 +115,7 @@ pub fn RrResults() -> impl IntoView {
                 <select
                     data-testid="select-cat"
                     disabled=move || url.options.with(|o| o.locked)
-                    on:change=move |ev| url.set("cat", event_target_value(&ev))
+                    on:change=move |ev| url.commit_set("cat", event_target_value(&ev))
                     prop:value=move || cat().to_string()
                 >
                     {move || {

@@ -113,7 +113,7 @@ pub fn TrainControls() -> impl IntoView {
         });
     };
     let preset = move |keys: &'static [(&'static str, &'static str)]| {
-        url.update(|q| {
+        url.commit(|q| {
             for key in KEYS {
                 q.remove(key);
             }

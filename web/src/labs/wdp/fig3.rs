@@ -67,7 +67,7 @@ pub fn Fig3() -> impl IntoView {
                         {move || params.with(|p| format!("Take W from Figure 2 (seed {}, quantile {})", p.seed,
                             fmt_f64(dp_playground::wdp::synthetic::QUANTILES[p.quantile])))}
                     </button>
-                    <button type="button" class="small" on:click=move |_| url.set("w", "10")>"W = 10 (the paper)"</button>
+                    <button type="button" class="small" on:click=move |_| url.commit_set("w", "10")>"W = 10 (the paper)"</button>
                 </div>
                 <p class="status" role="status" data-testid="wdp-fig3-status">{progress}</p>
             </aside>
