@@ -1,0 +1,34 @@
+// Accessibility: axe-core (an npm dev dependency) over every lab's default link and its embed, once its
+// staged sections are in: no WCAG 2.0/2.1 A or AA violation.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { launchBrowser, newPage, openLab, serveDist } from './harness.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const LABS = [
+  ['rr', 'rr-p-truth'], ['mechanisms', 'mech-sigma-analytic'], ['compose', 'compose-eps-basic'],
+  ['dpsgd', 'dpsgd-eps-rdp'], ['attack', 'attack-eps'], ['wdp', 'wdp-fig1-value'], ['tangent', 'tdp-norm-tv'],
+  ['train', 'train-q'], ['about', 'about-sides'],
+];
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+for (const [lab, ready] of LABS) {
+  for (const view of ['', '&embed=1']) {
+    test(`no WCAG 2.1 A/AA violation: ?lab=${lab}${view}`, async () => {
+      const page = await openLab(await newPage(browser), server.url, `?lab=${lab}${view}`, ready);
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const result = await axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+      });
+      assert.deepEqual(violations, []);
+      await page.close();
+    });
+  }
+}
