@@ -279,18 +279,18 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
         .into_iter()
         .map(|item| {
             let (body, times) = match item.split_once('*') {
-                Some((b, t)) => (b, t.trim().parse::<u64>().map_err(|_| bad("has a repeat count that is not a whole number"))?),
+                Some((b, t)) => (b, t.trim().parse::<u64>().map_err(|_| bad(&format!("has \"{item}\", whose repeat count is not a whole number")))?),
                 None => (item, 1),
             };
             if !(1..=MAX_TIMES).contains(&times) {
-                return Err(bad(&format!("repeats a mechanism {times} times; allowed 1 to {MAX_TIMES}")));
+                return Err(bad(&format!("has \"{item}\", repeated {times} times; allowed 1 to {MAX_TIMES}")));
             }
             // wor:rate:<entry> subsamples another entry: lap and rr through their (ε, 0), a Gaussian
             // along its whole profile.
             let tokens: Vec<&str> = body.split(':').collect();
             if tokens.len() >= 3 && tokens[0].trim().eq_ignore_ascii_case("wor") && tokens[2].trim().parse::<f64>().is_err() {
                 let rate = tokens[1].trim().parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 1.0)
-                    .ok_or_else(|| bad("has a subsampling rate outside (0, 1]"))?;
+                    .ok_or_else(|| bad(&format!("has \"{item}\", whose subsampling rate is outside (0, 1]")))?;
                 let inner = parse_list(&tokens[2..].join(":")).map_err(|_| bad(&format!("has \"{item}\": write wor:rate:lap:ε, wor:rate:rr:ε or wor:rate:gauss:σ")))?;
                 let entry = match inner.first().map(|i| i.entry) {
                     Some(Entry::Laplace { eps } | Entry::RandomizedResponse { eps, .. }) => Entry::Subsampled { rate, eps, delta: 0.0 },
@@ -302,7 +302,7 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             }
             let mut parts = body.split(':');
             let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let nums: Vec<f64> = parts.map(|x| x.trim().parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| bad("has a parameter that is not a number"))?;
+            let nums: Vec<f64> = parts.map(|x| x.trim().parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| bad(&format!("has \"{item}\", with a parameter that is not a number")))?;
             let pos = |x: f64| x.is_finite() && x > 0.0;
             let entry = match (kind.as_str(), nums.as_slice()) {
                 ("lap", &[e]) if pos(e) && e <= MAX_EPS => Entry::Laplace { eps: e },

@@ -39,6 +39,18 @@ test('the list round-trips through the link: add and remove rewrite it, bad list
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
   await page.click('[data-testid="compose-remove-0"]');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'gauss:2*10');
+  // The × buttons say what they remove; Back undoes a removal.
+  assert.equal(await page.getAttribute('[data-testid="compose-remove-0"]', 'aria-label'), 'Remove Gaussian, σ/Δ = 2 (×10)');
+  await page.goBack();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
+  // A typo keeps the last valid list's numbers and names the bad entry.
+  const before = await valueOf(page, 'compose-eps-basic');
+  await page.fill('[data-testid="input-list"]', 'lap:0.1*10,gauss:2*x');
+  await page.waitForSelector('[data-testid="notice-list"]:visible');
+  const notice = await page.textContent('[data-testid="notice-list"]');
+  assert.match(notice, /"gauss:2\*x"/);
+  assert.match(notice, /last valid list, lap:0\.1\*10,gauss:2\*10/);
+  assert.equal(await valueOf(page, 'compose-eps-basic'), before);
   const bad = await openLab(await newPage(browser), server.url, '?lab=compose&list=foo:1&delta=7', 'compose-eps-basic');
   for (const key of ['list', 'delta']) assert.ok(await bad.isVisible(`[data-testid="notice-${key}"]`), key);
   assert.deepEqual(page.problems, []);

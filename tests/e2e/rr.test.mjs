@@ -173,3 +173,11 @@ test('population=fixed shows both standard errors and simulates the fixed one; a
   await waitDrawn(bad, 'rr-chart-histogram');
   assert.deepEqual(bad.problems, []);
 });
+
+test('a survey too large to draw person by person says so', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=rr&n=1000');
+  assert.match(await page.textContent('[data-testid="rr-respondents-omitted"]'), /at most 400 respondents/);
+  assert.equal(await page.$('[data-testid="rr-chart-respondents"]'), null);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

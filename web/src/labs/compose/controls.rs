@@ -39,7 +39,7 @@ pub fn ComposeControls() -> impl IntoView {
         let mut text = format_list(&params.get_untracked().list);
         if parse_list(&format!("{text},{entry}")).is_ok() {
             text = format!("{text},{entry}");
-            url.set("list", text);
+            url.commit_set("list", text);
         }
     };
     view! {

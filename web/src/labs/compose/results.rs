@@ -122,7 +122,7 @@ pub fn ComposeResults() -> impl IntoView {
                             <tr>
                                 <th scope="row">{it.entry.describe()}</th>
                                 <td>{it.times}</td>
-                                <td><button type="button" class="small" aria-label="Remove" data-testid=format!("compose-remove-{i}")
+                                <td><button type="button" class="small" aria-label=format!("Remove {} (×{})", it.entry.describe(), it.times) data-testid=format!("compose-remove-{i}")
                                     disabled=move || url.options.with(|o| o.locked) on:click=move |_| remove(i)>"×"</button></td>
                             </tr>
                         }).collect_view()}

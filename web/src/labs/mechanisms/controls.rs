@@ -68,7 +68,7 @@ pub fn MechControls() -> impl IntoView {
                 value=noise_in_use("sigma")
                 error=mech.error_for("sigma")
                 slider=(0.05, 20.0, 0.05)
-                help="Empty: the analytic σ for (ε, δ). Set it to see the δ another σ gives."
+                help="Shows the analytic σ for (ε, δ). Type another σ to see the δ it gives; \"Use the analytic σ\" goes back."
             />
             <AutoButton key="sigma" label="Use the analytic σ" shown=by_hand("sigma") />
         </Show>
@@ -79,7 +79,7 @@ pub fn MechControls() -> impl IntoView {
                 value=noise_in_use("scale")
                 error=mech.error_for("scale")
                 slider=(0.05, 20.0, 0.05)
-                help="Empty: b = Δ/ε. A hand-set b is (Δ/b)-DP."
+                help="Shows b = Δ/ε. A hand-set b is (Δ/b)-DP; \"Use b = Δ/ε\" goes back."
             />
             <AutoButton key="scale" label="Use b = Δ/ε" shown=by_hand("scale") />
         </Show>

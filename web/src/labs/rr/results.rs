@@ -125,7 +125,18 @@ pub fn RrResults() -> impl IntoView {
                     }}
                 </select>
             </label>
-            <Show when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))>
+            <Show
+                when=move || report.with(|r| r.as_ref().is_some_and(|r| !r.survey.people.is_empty()))
+                fallback=move || view! {
+                    <p class="help" data-testid="rr-respondents-omitted">
+                        {format!(
+                            "Surveys of at most {} respondents are drawn one by one here; this one is larger, \
+                             so only its counts are simulated (the same distribution, person by person or not).",
+                            dp_playground::mechanisms::randomized_response::PEOPLE_LIMIT
+                        )}
+                    </p>
+                }
+            >
                 <RespondentGrid report=report />
             </Show>
         </AfterPaint>
@@ -145,6 +156,12 @@ fn CategoryTable(
         view! { <td data-testid=id data-value=move || exact(v.get())>{move || sig(v.get(), 4)}</td> }
     };
     let k = Memo::new(move |_| categories.with(Vec::len));
+    let rr = use_rr();
+    let fixed = Memo::new(move |_| {
+        rr.params.with(|p| {
+            p.population == dp_playground::mechanisms::randomized_response::Population::Fixed
+        })
+    });
     // Beyond FIRST_ROWS categories the rest of the rows wait behind a button: laying out all 50 rows of
     // K = 50 (1200 boxes) took 88 ms of the page's first layout. They stay in the page (tests and
     // screen readers read their numbers) and in the CSV of the frequency chart.
@@ -159,9 +176,11 @@ fn CategoryTable(
                         <th scope="col">"true"</th>
                         <th scope="col">"reported"</th>
                         <th scope="col">"estimate"</th>
-                        <th scope="col">"std. error (closed form, simulated model)"</th>
-                        <th scope="col">"std. error, drawn (i.i.d.)"</th>
-                        <th scope="col">"std. error, fixed people"</th>
+                        // The simulated model's standard error is one of the next two: kept in the
+                        // page for tests and readers of the numbers (rr-stderr-j), not shown twice.
+                        <th scope="col" hidden>"std. error (closed form, simulated model)"</th>
+                        <th scope="col">{move || format!("std. error, drawn (i.i.d.){}", if fixed.get() { "" } else { ", simulated" })}</th>
+                        <th scope="col">{move || format!("std. error, fixed people{}", if fixed.get() { ", simulated" } else { "" })}</th>
                         <th scope="col">"95% interval"</th>
                         <th scope="col">"std. dev. over surveys"</th>
                     </tr>
@@ -180,7 +199,9 @@ fn CategoryTable(
                                 <td>{move || sig(value(|c| c.truth).get(), 4)}</td>
                                 <td>{move || sig(value(|c| c.reported).get(), 4)}</td>
                                 {cell(value(|c| c.estimate), format!("rr-estimate-{j}"))}
-                                {cell(value(|c| c.stderr), format!("rr-stderr-{j}"))}
+                                <td hidden data-testid=format!("rr-stderr-{j}") data-value=move || exact(value(|c| c.stderr).get())>
+                                    {move || sig(value(|c| c.stderr).get(), 4)}
+                                </td>
                                 {cell(value(|c| c.stderr_iid), format!("rr-se-iid-{j}"))}
                                 {cell(value(|c| c.stderr_fixed), format!("rr-se-fixed-{j}"))}
                                 <td data-testid=format!("rr-ci-{j}")>
