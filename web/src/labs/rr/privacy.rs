@@ -28,32 +28,34 @@ pub fn RrPrivacy() -> impl IntoView {
         let k = k.get();
         (k <= MATRIX_MAX_K).then(|| {
             view! {
-                <table class="matrix">
-                    <caption>"P[report | true answer]"</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"true ↓ / report →"</th>
-                            {(0..k).map(|j| view! { <th scope="col">{j}</th> }).collect_view()}
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {(0..k)
-                            .map(|i| {
-                                view! {
-                                    <tr>
-                                        <th scope="row">{i}</th>
-                                        {(0..k)
-                                            .map(|j| {
-                                                let (v, class) = if i == j { (p, "diag") } else { (q, "") };
-                                                view! { <td class=class>{move || sig(v.get(), 3)}</td> }
-                                            })
-                                            .collect_view()}
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
+                <div class="table-wrap">
+                    <table class="matrix">
+                        <caption>"P[report | true answer]"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"true ↓ / report →"</th>
+                                {(0..k).map(|j| view! { <th scope="col">{j}</th> }).collect_view()}
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {(0..k)
+                                .map(|i| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row">{i}</th>
+                                            {(0..k)
+                                                .map(|j| {
+                                                    let (v, class) = if i == j { (p, "diag") } else { (q, "") };
+                                                    view! { <td class=class>{move || sig(v.get(), 3)}</td> }
+                                                })
+                                                .collect_view()}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
             }
         })
     };
