@@ -6,4 +6,5 @@
 
 pub mod choice;
 pub mod embed;
+pub mod format;
 pub mod query;

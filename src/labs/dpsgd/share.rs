@@ -34,7 +34,7 @@ pub fn markdown(
             format!(
                 "{} (order {})",
                 crate::labs::rr::share::sig(rdp.eps),
-                fmt_f64(rdp.best_order)
+                crate::link::format::sig(rdp.best_order, 4)
             ),
         ),
         (

@@ -31,20 +31,9 @@ pub fn markdown(p: &RrParams, r: &RrReport) -> String {
     markdown_table(("randomized response", "value"), &rows)
 }
 
-/// Six significant digits.
+/// Six significant digits, as [`crate::link::format::sig`] writes them.
 pub(crate) fn sig(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return fmt_f64(x);
-    }
-    let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 17) as usize;
-    if x.abs() >= 1e-4 && x.abs() < 1e6 {
-        format!("{x:.digits$}")
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string()
-    } else {
-        format!("{x:.5e}")
-    }
+    crate::link::format::sig(x, 6)
 }
 
 #[cfg(test)]
@@ -60,6 +49,6 @@ mod tests {
         assert!(md.starts_with("| randomized response | value |\n|---|---|\n| ε | 1 |"));
         assert_eq!(md.lines().count(), 2 + 8 + p.k);
         assert_eq!(sig(0.731_058_578_6), "0.731059");
-        assert_eq!(sig(1.5e-7), "1.50000e-7");
+        assert_eq!(sig(1.5e-7), "1.5×10⁻⁷");
     }
 }

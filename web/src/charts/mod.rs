@@ -48,8 +48,13 @@ pub(crate) fn px(css: f64, scale: f64) -> u32 {
     (css * scale).round().max(1.0) as u32
 }
 
-/// Formats an axis tick without float noise (0.30000000000000004 → 0.3).
+/// Formats an axis tick without float noise (0.30000000000000004 → 0.3), a tick within rounding of
+/// zero as 0 (a linear axis's zero came out as -5.551e-17 from its range's arithmetic; no linear axis
+/// here has ticks below 1e-12).
 pub(crate) fn tick(x: &f64) -> String {
+    if x.abs() < 1e-12 {
+        return "0".into();
+    }
     crate::format::sig(*x, 4)
 }
 

@@ -133,7 +133,10 @@ impl XyChart {
 
 fn log_tick(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
-        format!("1e{}", v.round() as i64)
+        format!(
+            "10{}",
+            dp_playground::link::format::superscript(&(v.round() as i64).to_string())
+        )
     } else {
         crate::format::sig(10f64.powf(*v), 2)
     }
@@ -495,6 +498,6 @@ mod tests {
             ..Default::default()
         };
         let svg = render(|root| draw_xy(root, &log, 1.0).unwrap());
-        assert!(svg.contains("1e-"));
+        assert!(svg.contains("10⁻"), "log ticks read 10⁻ⁿ");
     }
 }

@@ -2,7 +2,6 @@
 
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use dp_playground::labs::dpsgd::RdpReport;
-use dp_playground::link::query::fmt_f64;
 
 /// ε against the step: the RDP accountant's curve and the PLD accountant's points.
 pub fn steps_chart(rdp: &RdpReport, pld_points: &[(f64, f64)]) -> XyChart {
@@ -38,7 +37,7 @@ pub fn order_chart(rdp: &RdpReport) -> XyChart {
         y_range: Some((0.0, top)),
         markers: vec![(
             rdp.best_order.log10(),
-            format!("best order {}", fmt_f64(rdp.best_order)),
+            format!("best order {}", crate::format::sig(rdp.best_order, 4)),
         )],
         legend: Legend::LowerRight,
         series: vec![Series::new(
