@@ -147,3 +147,15 @@ test('the labs fit a 360 px phone screen without sideways scrolling', async () =
     assert.ok(overflow <= 1, `${query}: page is ${overflow}px wider than the screen`);
   }
 });
+
+test('inside an embed, links to other labs open a new tab; outside, the page itself', async () => {
+  const embedded = await openLab(await newPage(browser), server.url, '?lab=dpsgd&embed=1', 'dpsgd-eps-rdp');
+  for (const id of ['dpsgd-attack-link', 'dpsgd-train-link']) {
+    assert.equal(await embedded.getAttribute(`[data-testid="${id}"]`, 'target'), '_blank', id);
+  }
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd', 'dpsgd-eps-rdp');
+  assert.equal(await page.getAttribute('[data-testid="dpsgd-attack-link"]', 'target'), null);
+  assert.deepEqual([...embedded.problems, ...page.problems], []);
+  await embedded.close();
+  await page.close();
+});

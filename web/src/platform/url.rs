@@ -110,6 +110,15 @@ impl UrlState {
         })
     }
 
+    /// The `target` of a link to another lab: a new tab inside an embed, so that a course page's
+    /// iframe never fills with the whole site (nav bar and all); the page itself otherwise.
+    pub fn other_lab_target(
+        &self,
+    ) -> impl Fn() -> Option<&'static str> + Copy + Send + Sync + 'static {
+        let options = self.options;
+        move || options.with(|o| o.embed).then_some("_blank")
+    }
+
     /// The page's address without its query (for share links and snippets).
     pub fn page_url(&self) -> String {
         let origin = web_sys::window()

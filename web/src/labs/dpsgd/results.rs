@@ -106,11 +106,11 @@ pub fn DpsgdResults() -> impl IntoView {
             </button>
         </div>
         <p class="help">
-            <a data-testid="dpsgd-attack-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
+            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
                 "What does this mean for an attacker? →"
             </a>
             " · "
-            <a data-testid="dpsgd-train-link" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
+            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
                 "Train with these settings →"
             </a>
         </p>
@@ -137,9 +137,9 @@ pub fn DpsgdResults() -> impl IntoView {
                 <p class="help">
                     {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
                         "Check them in the composition lab: "
-                        <a data-testid="scenario1-link" href=format!("?{one}")>"scenario 1"</a>
+                        <a data-testid="scenario1-link" target=url.other_lab_target() rel="noopener" href=format!("?{one}")>"scenario 1"</a>
                         " (Laplace on subsamples, pure DP), "
-                        <a data-testid="scenario2-link" href=format!("?{two}")>"scenario 2"</a>
+                        <a data-testid="scenario2-link" target=url.other_lab_target() rel="noopener" href=format!("?{two}")>"scenario 2"</a>
                         " (Gaussian, no subsampling)."
                     })}
                 </p>

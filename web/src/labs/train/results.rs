@@ -203,9 +203,9 @@ pub fn TrainResults() -> impl IntoView {
             <Stat label="per-example gradients per second" testid="train-grad-rate" value=rate digits=3 />
         </div>
         <p class="help">
-            <a data-testid="train-dpsgd-link" href=dpsgd_link>"This configuration in the DP-SGD lab →"</a>
+            <a data-testid="train-dpsgd-link" target=url.other_lab_target() rel="noopener" href=dpsgd_link>"This configuration in the DP-SGD lab →"</a>
             " · "
-            <a data-testid="train-attack-link" href=attack_link>"What can an attacker learn? →"</a>
+            <a data-testid="train-attack-link" target=url.other_lab_target() rel="noopener" href=attack_link>"What can an attacker learn? →"</a>
             " · "
             <a data-testid="train-weights" download="dp-sgd-weights.json" href=weights_href>"The private model's weights (JSON)"</a>
         </p>
