@@ -1,50 +1,30 @@
-//! Every lab's keys with their defaults, as `tests/e2e/lab-keys.json` for the browser fuzzer
-//! (`tests/e2e/fuzz.test.mjs`), printed by each lab's own parameters type so that a new key is fuzzed
-//! the day it lands. `LABS_RECORD=1 cargo test --test lab_keys` rewrites the file.
-use dp_playground::labs::attack::params::AttackParams;
-use dp_playground::labs::compose::ComposeParams;
-use dp_playground::labs::dpsgd::DpsgdParams;
-use dp_playground::labs::mechanisms::MechParams;
-use dp_playground::labs::rr::RrParams;
-use dp_playground::labs::tangent::TangentParams;
-use dp_playground::labs::train::TrainParams;
-use dp_playground::labs::wdp::WdpParams;
-use dp_playground::link::query::{LinkParams, Query};
+//! Every lab's keys with their defaults ([`Lab::defaults`], printed by each lab's own parameters type)
+//! and its optional keys, as `tests/e2e/lab-keys.json` for the browser fuzzer (`tests/e2e/fuzz.test.mjs`),
+//! so that a new key is fuzzed the day it lands. `LABS_RECORD=1 cargo test --test lab_keys` rewrites the file.
+use dp_playground::labs::Lab;
 
-/// A lab's default link, every key printed.
-fn defaults<P: LinkParams>() -> String {
-    P::from_query(&Query::parse(""))
-        .0
-        .to_query()
-        .to_query_string()
+/// A JSON string.
+fn json(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 fn manifest() -> String {
-    let labs = [
-        ("rr", defaults::<RrParams>()),
-        ("mechanisms", defaults::<MechParams>()),
-        ("compose", defaults::<ComposeParams>()),
-        ("dpsgd", defaults::<DpsgdParams>()),
-        ("attack", defaults::<AttackParams>()),
-        ("wdp", defaults::<WdpParams>()),
-        ("tangent", defaults::<TangentParams>()),
-        ("train", defaults::<TrainParams>()),
-    ];
-    let lines: Vec<String> = labs
+    let lines: Vec<String> = Lab::ALL
         .iter()
-        .map(|(lab, query)| {
-            let pairs: Vec<String> = query
-                .split('&')
-                .filter_map(|kv| kv.split_once('='))
-                .filter(|(k, _)| *k != "lab")
-                .map(|(k, v)| {
-                    format!(
-                        "\"{k}\": \"{}\"",
-                        v.replace('\\', "\\\\").replace('"', "\\\"")
-                    )
-                })
+        .filter(|lab| **lab != Lab::About)
+        .map(|lab| {
+            let defaults: Vec<String> = lab
+                .defaults()
+                .iter()
+                .map(|(k, v)| format!("{}: {}", json(k), json(v)))
                 .collect();
-            format!("  \"{lab}\": {{{}}}", pairs.join(", "))
+            let optional: Vec<String> = lab.optional_keys().iter().map(|k| json(k)).collect();
+            format!(
+                "  {}: {{\"defaults\": {{{}}}, \"optional\": [{}]}}",
+                json(lab.key()),
+                defaults.join(", "),
+                optional.join(", ")
+            )
         })
         .collect();
     format!("{{\n{}\n}}\n", lines.join(",\n"))

@@ -25,6 +25,7 @@ pub mod about;
 pub mod attack;
 pub mod compose;
 pub mod dpsgd;
+mod keys;
 pub mod mechanisms;
 pub mod rr;
 pub mod tangent;

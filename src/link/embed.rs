@@ -90,14 +90,16 @@ pub fn embed_height(lab: Lab) -> u32 {
     }
 }
 
-/// The `<iframe>` snippet for `page_url` (the address without its query) and `query`.
-pub fn iframe_snippet(page_url: &str, query: &Query, lab: Lab) -> String {
+/// The `<iframe>` snippet for `page_url` (the address without its query) and `query` (its view
+/// options kept, `embed=1` added), `height` CSS pixels high (the lab's current height where the page
+/// measured it, else [`embed_height`]).
+pub fn iframe_snippet(page_url: &str, query: &Query, lab: Lab, height: Option<u32>) -> String {
     let src = format!("{page_url}?{}", embedded_view(query).to_query_string());
     format!(
         "<iframe src=\"{}\" title=\"dp-playground: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
         html_attr(&src),
         html_attr(lab.title()),
-        embed_height(lab)
+        height.unwrap_or_else(|| embed_height(lab))
     )
 }
 
@@ -138,9 +140,15 @@ mod tests {
     #[test]
     fn iframe_snippet_escapes_and_embeds() {
         let q = Query::parse("lab=mechanisms&cands=a:1,b:2");
-        let s = iframe_snippet("https://x.edu/dp/", &q, Lab::Mechanisms);
+        let s = iframe_snippet("https://x.edu/dp/", &q, Lab::Mechanisms, None);
         assert!(s.starts_with("<iframe src=\"https://x.edu/dp/?lab=mechanisms&amp;cands="));
         assert!(s.contains("embed=1") && s.contains("height=\"2600\""));
+        // The page's view options stay; a measured height wins.
+        let q = Query::parse("lab=dpsgd&controls=sigma&lock=1");
+        let s = iframe_snippet("https://x.edu/dp/", &q, Lab::Dpsgd, Some(731));
+        assert!(
+            s.contains("controls=sigma") && s.contains("lock=1") && s.contains("height=\"731\"")
+        );
         assert!(HOST_SCRIPT.contains(HEIGHT_MESSAGE));
     }
 

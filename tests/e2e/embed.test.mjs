@@ -159,3 +159,20 @@ test('inside an embed, links to other labs open a new tab; outside, the page its
   await embedded.close();
   await page.close();
 });
+
+test('the embed snippet keeps controls= and lock=, is as tall as the lab, and names the lab\'s controls; unknown names get a notice', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&controls=sigma,noise', 'dpsgd-eps-rdp');
+  const notice = await page.textContent('[data-testid="notice-controls"]');
+  assert.match(notice, /controls = noise names no control of this lab/);
+  assert.match(notice, /n, batch, sigma, epochs/);
+  // The lab as an embed first shows it: the share panel closed.
+  const section = await page.evaluate(() => document.querySelector('section.lab').getBoundingClientRect().height);
+  await page.click('[data-testid="share-open"]');
+  const snippet = await page.inputValue('[data-testid="share-iframe"]');
+  assert.match(snippet, /controls=sigma%2Cnoise|controls=sigma,noise/);
+  const height = Number(snippet.match(/height="(\d+)"/)[1]);
+  assert.ok(Math.abs(height - section) < 50, `snippet height ${height}, lab ${section}`);
+  assert.match(await page.textContent('[data-testid="share-controls-hint"]'), /&controls=n,batch .*this lab's: n, batch, sigma/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

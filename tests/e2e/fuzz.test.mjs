@@ -1,5 +1,5 @@
 // Never a frozen page, fuzzed: seeded random links over every lab's keys (tests/e2e/lab-keys.json,
-// printed by the core's parameter types, plus the optional keys below), each key set to an extreme or
+// printed by the core: each lab's parameters at their defaults, and its optional keys), each key set to an extreme or
 // mangled value. For each link: navigate, wait for the lab's first number, then the longest main-thread
 // task since navigation must stay under 200 ms, no NaN may show and nothing may reach the console as an
 // error. FUZZ_SEED and FUZZ_LINKS (per lab) explore further: `FUZZ_LINKS=100 node --test
@@ -10,14 +10,6 @@ import { readFileSync } from 'node:fs';
 import { launchBrowser, newPage, serveDist } from './harness.mjs';
 
 const KEYS = JSON.parse(readFileSync(new URL('./lab-keys.json', import.meta.url)));
-/** Keys a lab reads but does not print at their defaults. */
-const OPTIONAL = {
-  dpsgd: ['q', 'steps', 'grid'],
-  attack: ['list', 'tp', 'fp', 'fn', 'tn', 'grid'],
-  train: ['n', 'hidden', 'dim', 'stop', 'steps', 'act', 'q'],
-  compose: ['grid'],
-  tangent: ['wgrid'],
-};
 /** The first number each lab shows. */
 const READY = {
   rr: 'rr-p-truth', mechanisms: 'mech-sigma-analytic', compose: 'compose-eps-basic', dpsgd: 'dpsgd-eps-rdp',
@@ -55,8 +47,8 @@ function value(random, defaultValue) {
 function links() {
   const random = generator(SEED);
   const out = [];
-  for (const [lab, defaults] of Object.entries(KEYS)) {
-    const keys = [...Object.keys(defaults), ...(OPTIONAL[lab] ?? [])];
+  for (const [lab, { defaults, optional }] of Object.entries(KEYS)) {
+    const keys = [...Object.keys(defaults), ...optional];
     for (let i = 0; i < PER_LAB; i++) {
       const chosen = new Set();
       const count = 1 + Math.floor(random() * 3);

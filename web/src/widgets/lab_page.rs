@@ -63,6 +63,22 @@ pub fn LabPage(
                     "Reset to defaults"
                 </button>
             </header>
+            {move || {
+                let names = url.query.with(|q| {
+                    dp_playground::labs::Lab::from_query(q, &mut Vec::new())
+                        .unknown_controls(&url.options.get())
+                });
+                let lab = url.query.with(|q| dp_playground::labs::Lab::from_query(q, &mut Vec::new()));
+                (!names.is_empty()).then(|| view! {
+                    <p class="notices" role="alert" data-testid="notice-controls">
+                        {format!(
+                            "controls = {} names no control of this lab, so nothing shows for it. This lab's controls: {}.",
+                            names.join(","),
+                            lab.keys().join(", ")
+                        )}
+                    </p>
+                })
+            }}
             <div class="lab-grid">
                 {aside}
                 <div class="results">{children()}</div>

@@ -11,6 +11,16 @@ use dp_playground::link::embed::{full_view, iframe_snippet, HOST_SCRIPT};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+/// The lab's current height in CSS pixels (its `section.lab`), for the embed snippet.
+fn lab_height() -> Option<u32> {
+    let section = web_sys::window()?
+        .document()?
+        .query_selector("section.lab")
+        .ok()??;
+    let height = section.get_bounding_client_rect().height().ceil();
+    (height > 0.0).then_some(height as u32)
+}
+
 /// The share panel of `lab`.
 #[component]
 pub fn SharePanel(
@@ -42,9 +52,20 @@ pub fn SharePanel(
             full_view(&url.query.get()).to_query_string()
         )
     }));
+    // The snippet keeps the view options the page has (controls=, lock=), and its height is the
+    // lab's current height (the host script fits it exactly; without it, this is what shows).
     let iframe = when_open(Signal::derive(move || {
-        iframe_snippet(&url.page_url(), &full_view(&url.query.get()), lab)
+        iframe_snippet(&url.page_url(), &url.query.get(), lab, lab_height())
     }));
+    let controls_hint = move || {
+        let keys = lab.keys();
+        let example = keys.iter().take(2).cloned().collect::<Vec<_>>().join(",");
+        format!(
+            "Paste this where the lab should appear. Add &controls={example} to the address to show only \
+             those controls (this lab's: {}), &lock=1 for a read-only figure.",
+            keys.join(", ")
+        )
+    };
     let snippet_view = move || {
         snippet.map(|s| {
             view! {
@@ -59,10 +80,7 @@ pub fn SharePanel(
                 <h4>"Link to this view"</h4>
                 <CopyBlock id="share-link" text=link rows=2 />
                 <h4>"Embed in a course page"</h4>
-                <p class="help">
-                    "Paste this where the lab should appear. Add "<code>"&controls=eps"</code>" to the address to "
-                    "show only some controls, "<code>"&lock=1"</code>" for a read-only figure."
-                </p>
+                <p class="help" data-testid="share-controls-hint">{controls_hint}</p>
                 <CopyBlock id="share-iframe" text=iframe rows=3 />
                 <p class="help">"Once per page, these three lines let each embedded lab set its own height:"</p>
                 <CopyBlock id="share-host-script" text=Signal::stored(HOST_SCRIPT.to_string()) rows=4 />

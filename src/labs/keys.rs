@@ -1,0 +1,90 @@
+//! Every key a lab reads, from its own parameters type: the names `controls=` accepts (the share
+//! panel's embed builder lists them, and a name outside them gets a notice), and the keys the browser
+//! fuzzer sets (`tests/e2e/lab-keys.json`).
+
+use super::Lab;
+use crate::link::embed::ViewOptions;
+use crate::link::query::{LinkParams, Query};
+
+/// The keys `P` prints at its defaults, with their values, `lab` left out.
+fn printed<P: LinkParams>() -> Vec<(String, String)> {
+    P::from_query(&Query::default())
+        .0
+        .to_query()
+        .pairs()
+        .iter()
+        .filter(|(k, _)| k != "lab")
+        .cloned()
+        .collect()
+}
+
+impl Lab {
+    /// This lab's keys with their default values, as its parameters print them (optional keys, read
+    /// only when a link has them, are in [`Lab::optional_keys`]).
+    pub fn defaults(self) -> Vec<(String, String)> {
+        use super::*;
+        match self {
+            Lab::RandomizedResponse => printed::<rr::RrParams>(),
+            Lab::Mechanisms => printed::<mechanisms::MechParams>(),
+            Lab::Compose => printed::<compose::ComposeParams>(),
+            Lab::Dpsgd => printed::<dpsgd::DpsgdParams>(),
+            Lab::Attack => printed::<attack::params::AttackParams>(),
+            Lab::Wdp => printed::<wdp::WdpParams>(),
+            Lab::Tangent => printed::<tangent::TangentParams>(),
+            Lab::Train => printed::<train::TrainParams>(),
+            Lab::About => Vec::new(),
+        }
+    }
+
+    /// Keys this lab reads that its parameters print only when set.
+    pub fn optional_keys(self) -> &'static [&'static str] {
+        match self {
+            Lab::Dpsgd => &["q", "steps", "grid"],
+            Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
+            Lab::Train => &["n", "hidden", "dim", "noise", "stop", "steps", "act", "q"],
+            Lab::Compose => &["grid"],
+            Lab::Tangent => &["wgrid", "data"],
+            _ => &[],
+        }
+    }
+
+    /// Every key this lab reads: the names `controls=` may list.
+    pub fn keys(self) -> Vec<String> {
+        let mut keys: Vec<String> = self.defaults().into_iter().map(|(k, _)| k).collect();
+        keys.extend(self.optional_keys().iter().map(|k| (*k).to_owned()));
+        keys
+    }
+
+    /// The names in `controls=` that are none of this lab's keys (each would show nothing).
+    pub fn unknown_controls(self, options: &ViewOptions) -> Vec<String> {
+        let keys = self.keys();
+        options
+            .controls
+            .iter()
+            .flatten()
+            .filter(|name| !keys.contains(name))
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_outside_the_labs_keys_are_named() {
+        let options = ViewOptions::from_query(&Query::parse("controls=sigma,noise,epochs"));
+        assert_eq!(
+            Lab::Dpsgd.unknown_controls(&options),
+            vec!["noise".to_string()]
+        );
+        assert!(Lab::Dpsgd.keys().iter().any(|k| k == "q"));
+        assert!(Lab::Dpsgd
+            .unknown_controls(&ViewOptions::default())
+            .is_empty());
+        for lab in Lab::ALL {
+            assert!(lab == Lab::About || !lab.keys().is_empty(), "{lab:?}");
+        }
+    }
+}
