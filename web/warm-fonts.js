@@ -21,7 +21,7 @@
   ];
   const CANVAS = '12px sans-serif';
   const TEXT =
-    'Aa1 §±²³µ·¹½×äéëö÷ü̂̃̄ΓΔΣΦαβγδεηθκλμνξπρστφᵀᵐḢᾱ–—‖…′⁰⁴⁵⁶⁷⁸⁹⁻₀₁₂₊ₓℓ←→↓↗↦⇒⇔∂∇∈−∓∘√∝∞∪∫≈≠≤≥≪⌈⌉⌊⌋⟨⟩𝟙ȫ\u202f\u00a0'; // the last two: narrow and plain no-break spaces
+    'Aa1 §±²³µ·¹½×äéëö÷üı̂̃̄ΓΔΣΦαβγδεηθκλμνξπρστφᵀᵐḢᾱ–—‖…′⁰⁴⁵⁶⁷⁸⁹⁻₀₁₂₊ₓℓ←→↓↗↦⇒⇔∂∇∈−∓∘√∝∞∪∫≈≠≤≥≪⌈⌉⌊⌋⟨⟩𝟙ȫ\u202f\u00a0'; // the last two: narrow and plain no-break spaces
   const MARKED = 'R̂ r̄ π̂ λ̂ q̃ p̃ δ̂ β̄ Φ̄';
   const ALL = `${TEXT} ${MARKED}`;
   // Laid out (so its fonts are looked up) but never seen, heard or hit: outside <body>, one pixel,

@@ -11,5 +11,6 @@ pub mod number_field;
 pub mod pld_band;
 pub mod select_field;
 pub mod share_panel;
+pub mod slide_note;
 pub mod stat;
 pub mod xy_canvas;

@@ -6,6 +6,7 @@ use crate::format::sig;
 use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::jobs::Background;
@@ -143,13 +144,12 @@ pub fn DpsgdResults() -> impl IntoView {
                         " (Gaussian, no subsampling)."
                     })}
                 </p>
-                <div class="erratum">
-                    <strong>"Lecture slides, corrected. "</strong>
+                <SlideNote>
                     "Scenario 2 solves ε = ρ + 2√(ρ ln(1/δ)) for √ρ, so ρ = (√(ln(1/δ) + ε) − √ln(1/δ))² (the slide drops the square), "
                     "and the per-step noise is σ² = T·B²/(2n²ρ) (the slide has ρ² and, with its own zCDP slide, no 2). "
                     "In scenario 3 the ceiling belongs on the order: T·ε_γ(⌈α⌉), with ε(i) = i·B²/(2m²σ²) for noise σ on the mean of m clipped gradients. "
                     "Noise multiplier here = σ on the sum / B."
-                </div>
+                </SlideNote>
             </section>
         </AfterPaint>
     }

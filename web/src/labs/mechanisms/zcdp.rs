@@ -1,6 +1,7 @@
 //! The zCDP view of the Gaussian mechanism, with the lecture slides' errata.
 
 use crate::labs::mechanisms::use_mech;
+use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::zcdp::SLIDE_ERRATA;
 use dp_playground::labs::mechanisms::{zcdp_view, Noise};
@@ -35,10 +36,9 @@ pub fn MechZcdp() -> impl IntoView {
                 <Stat label="exact δ at that ε" testid="mech-zcdp-exact-delta" value=get(|v| v.exact_delta_at_eps_from_rho) />
                 <Stat label="ρ needed for the target (ε, δ)" testid="mech-zcdp-rho-target" value=rho_target />
             </div>
-            <div class="erratum" data-testid="mech-zcdp-errata">
-                <strong>"Lecture slides, corrected. "</strong>
+            <SlideNote testid="mech-zcdp-errata">
                 <ul>{SLIDE_ERRATA.iter().map(|e| view! { <li>{*e}</li> }).collect_view()}</ul>
-            </div>
+            </SlideNote>
         </section>
     }
 }

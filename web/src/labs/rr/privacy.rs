@@ -2,6 +2,7 @@
 
 use crate::format::sig;
 use crate::labs::rr::use_rr;
+use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::Stat;
 use dp_playground::mechanisms::randomized_response::SLIDE_NOTE;
 use leptos::prelude::*;
@@ -75,10 +76,9 @@ pub fn RrPrivacy() -> impl IntoView {
                 "ε-differential privacy, for each respondent (local DP)."
             </p>
             {matrix}
-            <p class="erratum">
-                <strong>"Note on the slides. "</strong>
-                {SLIDE_NOTE}
-            </p>
+            <SlideNote>
+                <p>{SLIDE_NOTE}</p>
+            </SlideNote>
         </section>
     }
 }
