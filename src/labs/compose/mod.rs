@@ -27,25 +27,29 @@ pub struct ComposeParams {
     pub grid: Option<f64>,
 }
 
-#[derive(Clone)]
-struct ListText(Vec<Item>);
-
-impl std::fmt::Display for ListText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&format_list(&self.0))
+impl ComposeParams {
+    /// Reads a link as [`LinkParams::from_query`] does, but a list that does not parse falls back to
+    /// `last` (the last valid list the page showed) instead of the default, and the notice says so: a
+    /// typo keeps the user's list on screen.
+    pub fn from_query_keeping(query: &Query, last: Option<&[Item]>) -> (Self, Vec<Notice>) {
+        let mut r = Reader::new(query);
+        let default = last
+            .map(<[Item]>::to_vec)
+            .unwrap_or_else(|| parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default());
+        let show = |list: &Vec<Item>| match last {
+            Some(_) => format!("the last valid list, {}", format_list(list)),
+            None => format_list(list),
+        };
+        let list = r.parse_with("list", default, show, parse_list);
+        let delta = r.number("delta", 1e-5, Within::below(0.0, 1.0));
+        let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
+        r.finish(ComposeParams { list, delta, grid })
     }
 }
 
 impl LinkParams for ComposeParams {
     fn from_query(query: &Query) -> (Self, Vec<Notice>) {
-        let mut r = Reader::new(query);
-        let default = parse_list("gauss:3*10,lap:0.2*5").unwrap_or_default();
-        let list = r
-            .parse("list", ListText(default), |s| parse_list(s).map(ListText))
-            .0;
-        let delta = r.number("delta", 1e-5, Within::below(0.0, 1.0));
-        let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
-        r.finish(ComposeParams { list, delta, grid })
+        ComposeParams::from_query_keeping(query, None)
     }
 
     fn to_query(&self) -> Query {

@@ -120,3 +120,27 @@ fn bands_in_one_walk_are_the_single_bands() {
         }
     }
 }
+
+#[test]
+fn a_bad_list_keeps_the_last_valid_one_and_says_so() {
+    let last = parse_list("lap:0.1*10,gauss:2*10").unwrap();
+    let q = Query::parse("list=lap:0.1*10,gauss:2*x");
+    let (p, notices) = ComposeParams::from_query_keeping(&q, Some(&last));
+    assert_eq!(p.list, last);
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].message.contains("\"gauss:2*x\""),
+        "{}",
+        notices[0].message
+    );
+    assert!(
+        notices[0]
+            .message
+            .contains("the last valid list, lap:0.1*10,gauss:2*10"),
+        "{}",
+        notices[0].message
+    );
+    // Without a last list (a link opened fresh), the default.
+    let (fresh, _) = ComposeParams::from_query(&q);
+    assert_eq!(fresh.list, parse_list("gauss:3*10,lap:0.2*5").unwrap());
+}

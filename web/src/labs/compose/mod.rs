@@ -58,21 +58,10 @@ pub fn ComposeLab() -> impl IntoView {
     // A typo in the list keeps the last valid list (and its numbers) on screen, with the message; a
     // link opened with a bad list starts from the default one.
     let parsed = Memo::new(move |previous: Option<&(ComposeParams, Vec<Notice>)>| {
-        let (mut p, mut notices) = ComposeParams::from_query(&url.query.get());
-        if let Some((last, _)) = previous {
-            for n in notices.iter_mut().filter(|n| n.key == "list") {
-                p.list = last.list.clone();
-                let why = n
-                    .message
-                    .rsplit_once("; using ")
-                    .map_or(n.message.as_str(), |(w, _)| w);
-                n.message = format!(
-                    "{why}; still showing the last valid list, {}.",
-                    format_list(&last.list)
-                );
-            }
-        }
-        (p, notices)
+        ComposeParams::from_query_keeping(
+            &url.query.get(),
+            previous.map(|(last, _)| last.list.as_slice()),
+        )
     });
     let params = Memo::new(move |_| parsed.get().0);
     let acc = Memo::new(move |_| params.with(|p| accountants(&p.list, p.delta)));
