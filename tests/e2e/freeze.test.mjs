@@ -3,7 +3,7 @@
 // main-thread task since navigation (PerformanceObserver longtask) must stay under 200 ms.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newPage, serveDist } from './harness.mjs';
+import { launchBrowser, openTimed, serveDist } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -30,17 +30,7 @@ const LINKS = [
 
 for (const [link, ready] of LINKS) {
   test(`the page's thread answers: ${link}`, async () => {
-    const page = await newPage(browser);
-    await page.addInitScript(() => {
-      window.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    await page.goto(`${server.url}${link}`);
-    await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 20_000 });
-    await page.waitForTimeout(1000);
-    const longest = await page.evaluate(() => window.__longest);
+    const { page, longest } = await openTimed(browser, server.url, link, ready);
     assert.ok(longest < 200, `longest main-thread task ${longest} ms`);
     assert.ok(!/NaN/.test(await page.textContent('.results')), 'NaN on the page');
     await page.close();

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, newPage, serveDist } from './harness.mjs';
+import { launchBrowser, openTimed, serveDist } from './harness.mjs';
 
 const KEYS = JSON.parse(readFileSync(new URL('./lab-keys.json', import.meta.url)));
 /** The first number each lab shows. */
@@ -66,17 +66,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 for (const [link, ready] of links()) {
   test(`fuzz (seed ${SEED}): ${link}`, async () => {
-    const page = await newPage(browser);
-    await page.addInitScript(() => {
-      window.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    await page.goto(`${server.url}${link}`);
-    await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 20_000 });
-    await page.waitForTimeout(1000);
-    const longest = await page.evaluate(() => window.__longest);
+    const { page, longest } = await openTimed(browser, server.url, link, ready);
     assert.ok(longest < 200, `longest main-thread task ${longest} ms`);
     assert.ok(!/NaN/.test(await page.textContent('.results')), 'NaN on the page');
     assert.deepEqual(page.problems, []);

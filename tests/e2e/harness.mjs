@@ -94,3 +94,20 @@ export async function waitDrawn(page, testId, times = 1) {
     return c && Number(c.getAttribute('data-drawn') ?? 0) >= n;
   }, [testId, times], { timeout: 30_000 });
 }
+
+/** Opens `link` in a new page and waits for `ready` and one more second; resolves to the page and the
+ * longest main-thread task since navigation (PerformanceObserver longtask), for the tests that keep the
+ * page's thread free (freeze.test.mjs, fuzz.test.mjs). */
+export async function openTimed(browser, base, link, ready) {
+  const page = await newPage(browser);
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${base}${link}`);
+  await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 20_000 });
+  await page.waitForTimeout(1000);
+  return { page, longest: await page.evaluate(() => window.__longest) };
+}
