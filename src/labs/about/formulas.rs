@@ -157,7 +157,7 @@ pub const FORMULAS: &[Formula] = &[
         name: "PLD accountant, both sides",
         formula: "δ(ε) = E[(1 − e^(ε − L))₊] of the T-fold convolution of the step's privacy loss L; upper: chords through δ at grid points; lower: chords lowered below δ (by sliver tangents) and their convex hull",
         source: "Koskela, Jälkö & Honkela (AISTATS 2020); connect-the-dots discretization: Doroshenko et al. (PETS 2022)",
-        note: "Grid 1e-4 (wider for long runs, at most 2^17 points; a link's grid key asks for a finer one), mass beyond a Chernoff window counted at +∞ (upper) or dropped (lower); FFT by rustfft, its noise floor added (upper) or subtracted (lower). The exact ε lies between the two; not reported below δ = 1e-10.",
+        note: "Grid 1e-4 (wider for long runs, at most 2^17 points; a link's grid key asks for a finer one), mass beyond a Chernoff window counted at +∞ (upper) or dropped (lower); real-input FFT by realfft on rustfft, its noise floor added (upper) or subtracted (lower). The exact ε lies between the two; not reported below δ = 1e-10.",
     },
     Formula {
         lab: Lab::Dpsgd,

@@ -64,11 +64,8 @@ pub fn LabPage(
                 </button>
             </header>
             {move || {
-                let names = url.query.with(|q| {
-                    dp_playground::labs::Lab::from_query(q, &mut Vec::new())
-                        .unknown_controls(&url.options.get())
-                });
                 let lab = url.query.with(|q| dp_playground::labs::Lab::from_query(q, &mut Vec::new()));
+                let names = url.options.with(|o| lab.unknown_controls(o));
                 (!names.is_empty()).then(|| view! {
                     <p class="notices" role="alert" data-testid="notice-controls">
                         {format!(
