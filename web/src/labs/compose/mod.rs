@@ -18,7 +18,7 @@ use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::compose::{accountants, Accountants, ComposeParams, ComposedPld};
 use dp_playground::labs::Lab;
-use dp_playground::link::query::{LinkParams, Notice};
+use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 
 /// The pool's name for this lab's jobs.
