@@ -9,7 +9,7 @@
 //! Discretization from a privacy profile is in [`discretize`]; the subsampled Gaussian's exact profile in
 //! [`subsampled`]; DP-SGD's accountant and its σ search in [`dpsgd`].
 //!
-//! Composition: one real-input FFT (realfft on rustfft, [`fft`]), each coefficient raised to its count, on a window chosen by a Chernoff
+//! Composition: one real-input FFT (realfft on rustfft, in `fft.rs`), each coefficient raised to its count, on a window chosen by a Chernoff
 //! bound so that at most `tail` of the mass falls outside. The upper side counts that mass at +∞ (as
 //! Google's dp_accounting does); the lower side drops it (moving mass to −∞ only lowers δ).
 //!
