@@ -145,6 +145,7 @@ impl Lab {
                             "lab = \"{raw}\" is not a lab of this playground; showing {} instead.",
                             Lab::RandomizedResponse.title()
                         ),
+                        using: None,
                     });
                     Lab::RandomizedResponse
                 }

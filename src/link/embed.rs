@@ -75,6 +75,29 @@ pub fn embedded_view(query: &Query) -> Query {
     query.clone().with("embed", "1")
 }
 
+/// `query` with a share panel's embed choices: `controls=` naming the `shown` keys in the order of
+/// `all` (no `controls=` when every key is shown, `controls=` empty when none is), and `lock=1` when
+/// `locked` (removed otherwise).
+pub fn with_embed_choices(query: &Query, shown: &[String], all: &[String], locked: bool) -> Query {
+    let mut q = query.clone();
+    let listed: Vec<&str> = all
+        .iter()
+        .filter(|k| shown.contains(k))
+        .map(String::as_str)
+        .collect();
+    if listed.len() == all.len() {
+        q.remove("controls");
+    } else {
+        q.set("controls", listed.join(","));
+    }
+    if locked {
+        q.set("lock", "1");
+    } else {
+        q.remove("lock");
+    }
+    q
+}
+
 /// A sensible starting height (CSS pixels) for an embedded lab; the host script then fits it exactly.
 pub fn embed_height(lab: Lab) -> u32 {
     match lab {
@@ -123,6 +146,21 @@ pub fn markdown_table(header: (&str, &str), rows: &[(String, String)]) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embed_choices_write_controls_and_lock() {
+        let all: Vec<String> = ["sigma", "q", "steps"].map(String::from).to_vec();
+        let q = Query::parse("lab=dpsgd&sigma=2&controls=q&lock=1");
+        let some = with_embed_choices(&q, &["steps".into(), "sigma".into()], &all, false);
+        assert_eq!(
+            some.to_query_string(),
+            "lab=dpsgd&sigma=2&controls=sigma,steps"
+        );
+        let every = with_embed_choices(&q, &all, &all, true);
+        assert_eq!(every.to_query_string(), "lab=dpsgd&sigma=2&lock=1");
+        let none = with_embed_choices(&q, &[], &all, false);
+        assert_eq!(ViewOptions::from_query(&none).controls, Some(vec![]));
+    }
 
     #[test]
     fn options_parse_and_strip() {

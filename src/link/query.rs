@@ -21,6 +21,8 @@ pub struct Notice {
     pub key: String,
     /// A sentence for the user: what was wrong and what the page uses instead.
     pub message: String,
+    /// The value the page uses instead, as link text, when it is a value (a control shows it).
+    pub using: Option<String>,
 }
 
 impl Query {
@@ -128,6 +130,7 @@ pub fn read_param_with<T: Clone>(
                 notices.push(Notice {
                     key: key.to_owned(),
                     message: format!("{e}; using {} instead.", show(&default)),
+                    using: Some(show(&default)),
                 });
                 default
             }
@@ -146,11 +149,16 @@ pub fn parse_seed(s: &str) -> Result<u64> {
     })
 }
 
-/// Parses a number (`1e-5`, ` 2.5 `); NaN and infinities parse here and are refused by the checks.
+/// Parses a number (`1e-5`, ` 2.5 `) or a ratio of two (`256/60000`); NaN and infinities (also `1/0`)
+/// parse here and are refused by the checks.
 pub fn parse_number(name: &'static str, s: &str) -> Result<f64> {
-    s.trim()
-        .parse::<f64>()
-        .map_err(|_| Error::invalid(name, s, "is not a number"))
+    let number = |t: &str| t.trim().parse::<f64>().ok();
+    let x = match s.split_once('/') {
+        // A ratio such as a sampling rate's `256/60000`, as links write it.
+        Some((a, b)) => number(a).zip(number(b)).map(|(a, b)| a / b),
+        None => number(s),
+    };
+    x.ok_or_else(|| Error::invalid(name, s, "is not a number"))
 }
 
 /// A whole number, written plainly or as a float with no fractional part (`1e6`).
@@ -219,6 +227,7 @@ pub fn read_optional<T>(
             notices.push(Notice {
                 key: key.to_owned(),
                 message: format!("{e}; {instead}."),
+                using: None,
             });
             None
         }
@@ -357,6 +366,7 @@ impl<'q> Reader<'q> {
         self.notices.push(Notice {
             key: key.to_owned(),
             message,
+            using: None,
         });
     }
 
@@ -408,9 +418,16 @@ fn hex(b: u8) -> Option<u8> {
 fn encode_into(out: &mut String, s: &str) {
     for b in s.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' | b':' => {
-                out.push(b as char)
-            }
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b','
+            | b':'
+            | b'/' => out.push(b as char),
             _ => {
                 let _ = write!(out, "%{b:02X}");
             }

@@ -61,7 +61,7 @@ export async function newPage(browser, options = {}) {
 /** Opens `query` under the served site and waits until the app has mounted and drawn its charts. */
 export async function openLab(page, base, query, readyTestId = 'rr-p-truth') {
   await page.goto(`${base}${query}`);
-  await page.waitForSelector(`[data-testid="${readyTestId}"]`, { timeout: 30_000 });
+  await page.waitForSelector(`[data-testid="${readyTestId}"]`, { state: 'attached', timeout: 30_000 });
   // Content below the fold is built a frame or two later (web/src/widgets/after_paint.rs).
   await page.waitForFunction(() => !document.querySelector('[data-after-paint="pending"]'));
   return page;
@@ -107,7 +107,7 @@ export async function openTimed(browser, base, link, ready) {
     }).observe({ type: 'longtask', buffered: true });
   });
   await page.goto(`${base}${link}`);
-  await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 20_000 });
+  await page.waitForSelector(`[data-testid="${ready}"]`, { state: 'attached', timeout: 20_000 });
   await page.waitForTimeout(1000);
   return { page, longest: await page.evaluate(() => window.__longest) };
 }

@@ -97,6 +97,19 @@ pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delt
     p.to_query().to_query_string()
 }
 
+/// [`link_for_dpsgd`] for a DP-SGD lab's settings, with q written as the exact ratio `batch/n` when the
+/// lab derives it from them (`q=256/60000` reads better than `0.004266666666666667`, and parses back to
+/// the same float).
+pub fn link_for_dpsgd_params(p: &crate::labs::dpsgd::DpsgdParams) -> String {
+    let link = link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta);
+    if p.q.is_some() || p.batch >= p.n {
+        return link;
+    }
+    let mut q = Query::parse(&link);
+    q.set("q", format!("{}/{}", p.batch, p.n));
+    q.to_query_string()
+}
+
 impl LinkParams for AttackParams {
     fn from_query(query: &Query) -> (Self, Vec<Notice>) {
         let d = AttackParams::default();
@@ -199,6 +212,26 @@ impl LinkParams for AttackParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dpsgd_link_writes_q_as_its_exact_ratio() {
+        let p = crate::labs::dpsgd::DpsgdParams::default();
+        let link = link_for_dpsgd_params(&p);
+        assert!(link.contains(&format!("q={}/{}", p.batch, p.n)), "{link}");
+        let (back, notices) = AttackParams::from_query(&Query::parse(&link));
+        assert!(notices.is_empty(), "{notices:?}");
+        match back.source {
+            Source::Dpsgd { q, .. } => assert_eq!(q, p.rate(), "the same float"),
+            other => panic!("{other:?}"),
+        }
+        // An explicit q is written as it is; ugly ratios are refused with a message.
+        let explicit = crate::labs::dpsgd::DpsgdParams { q: Some(0.01), ..p };
+        assert!(link_for_dpsgd_params(&explicit).contains("q=0.01"));
+        for bad in ["1/0", "1/", "/2", "a/b", "1/2/3"] {
+            let (_, notices) = AttackParams::from_query(&Query::parse(&format!("q={bad}")));
+            assert_eq!(notices.len(), 1, "{bad}");
+        }
+    }
 
     #[test]
     fn links_round_trip_and_bad_values_fall_back() {

@@ -1,7 +1,7 @@
 //! True, reported and estimated frequency per category, the estimate with its 95% interval.
 
-use super::xy::draw_legend;
-use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
+use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
+use super::{font, px, tick, DrawResult, Kind, INK, PALETTE};
 use dp_playground::labs::rr::CategoryResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,14 +31,34 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         ("Reported", PALETTE[4], |c| c.reported),
         ("Estimated", PALETTE[0], |c| c.estimate),
     ];
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(10.0, scale))
-        .x_label_area_size(px(40.0, scale))
-        .y_label_area_size(px(56.0, scale))
-        .build_cartesian_2d(
-            -0.5..k as f64 - 0.5,
-            (lo - if lo < 0.0 { pad } else { 0.0 })..hi + pad,
-        )?;
+    let y_range = (lo - if lo < 0.0 { pad } else { 0.0 })..hi + pad;
+    let build = |area| {
+        ChartBuilder::on(area)
+            .margin(px(10.0, scale))
+            .x_label_area_size(px(40.0, scale))
+            .y_label_area_size(px(56.0, scale))
+            .build_cartesian_2d(-0.5..k as f64 - 0.5, y_range.clone())
+    };
+    let mut entries: Vec<(&str, Kind, RGBColor)> = series
+        .iter()
+        .map(|(name, color, _)| (*name, Kind::Bars, *color))
+        .collect();
+    entries.push(("95% interval", Kind::Line, INK));
+    let mut inks: Vec<Ink> = Vec::new();
+    for (s, (_, _, value)) in series.iter().enumerate() {
+        inks.extend(cats.iter().enumerate().map(|(j, c)| {
+            let left = j as f64 - 0.4 + s as f64 * width;
+            Ink::Rect((left, 0.0), (left + width, value(c)))
+        }));
+    }
+    inks.extend(cats.iter().enumerate().map(|(j, c)| {
+        let x = j as f64 - 0.4 + 2.5 * width;
+        Ink::Path(vec![(x, c.ci.0), (x, c.ci.1)])
+    }));
+    let size = legend_size(root, &entries, scale)?;
+    let corner = free_corner(&build(root)?, &inks, size, Legend::UpperRight, scale);
+    let (band, plot) = band_above(root, size, scale);
+    let mut chart: Chart<DB> = build(if corner.is_some() { root } else { &plot })?;
     let every = k.div_ceil(12).max(1);
     chart
         .configure_mesh()
@@ -81,17 +101,15 @@ pub fn draw_frequencies<DB: DrawingBackend>(
             PathElement::new(vec![(x - cap, c.ci.1), (x + cap, c.ci.1)], stroke),
         ]
     }))?;
-    let mut entries: Vec<(&str, Kind, RGBColor)> = series
-        .iter()
-        .map(|(name, color, _)| (*name, Kind::Bars, *color))
-        .collect();
-    entries.push(("95% interval", Kind::Line, INK));
-    draw_legend(
-        &chart.plotting_area().strip_coord_spec(),
-        &entries,
-        Legend::UpperRight,
-        scale,
-    )?;
+    match corner {
+        Some(c) => draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &entries,
+            Some(c),
+            scale,
+        )?,
+        None => draw_legend(&band, &entries, None, scale)?,
+    }
     Ok(())
 }
 
@@ -134,6 +152,10 @@ mod tests {
             let svg = render(|root| draw_frequencies(root, &report.categories, 1.0).unwrap());
             assert!(svg.matches("<rect").count() >= 3 * k, "k = {k}");
             assert!(svg.contains("Frequency") && svg.contains("Estimated"));
+            assert!(
+                crate::charts::legend::check::legend_covers_nothing(&svg),
+                "k = {k}"
+            );
             let csv = frequencies_csv(&report.categories);
             assert_eq!(csv.lines().count(), k + 1);
             assert!(csv.starts_with("category,true_frequency,"));

@@ -1,7 +1,7 @@
 //! The spread of one category's estimate over repeated surveys, beside its theoretical normal law.
 
-use super::xy::draw_legend;
-use super::{font, px, tick, DrawResult, Kind, Legend, INK, PALETTE};
+use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
+use super::{font, px, tick, DrawResult, Kind, INK, PALETTE};
 use dp_playground::labs::rr::EstimateHistogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,11 +26,32 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         .chain(hist.normal_curve.iter().map(|p| p.1))
         .fold(1.0, f64::max)
         * 1.12;
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(10.0, scale))
-        .x_label_area_size(px(40.0, scale))
-        .y_label_area_size(px(50.0, scale))
-        .build_cartesian_2d(lo..hi, 0.0..top)?;
+    let build = |area| {
+        ChartBuilder::on(area)
+            .margin(px(10.0, scale))
+            .x_label_area_size(px(40.0, scale))
+            .y_label_area_size(px(50.0, scale))
+            .build_cartesian_2d(lo..hi, 0.0..top)
+    };
+    let entries = [
+        ("Simulated surveys", Kind::Bars, PALETTE[0]),
+        ("Theory: normal, closed-form SE", Kind::Line, PALETTE[1]),
+        ("True frequency", Kind::Line, INK),
+    ];
+    let inks: Vec<Ink> = hist
+        .edges
+        .windows(2)
+        .zip(&hist.counts)
+        .map(|(e, &c)| Ink::Rect((e[0], 0.0), (e[1], c as f64)))
+        .chain([
+            Ink::Path(hist.normal_curve.clone()),
+            Ink::Path(vec![(truth, 0.0), (truth, top)]),
+        ])
+        .collect();
+    let size = legend_size(root, &entries, scale)?;
+    let corner = free_corner(&build(root)?, &inks, size, Legend::UpperRight, scale);
+    let (band, plot) = band_above(root, size, scale);
+    let mut chart: Chart<DB> = build(if corner.is_some() { root } else { &plot })?;
     chart
         .configure_mesh()
         .x_labels(6)
@@ -59,17 +80,15 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         vec![(truth, 0.0), (truth, top)],
         line,
     )))?;
-    let entries = [
-        ("Simulated surveys", Kind::Bars, PALETTE[0]),
-        ("Theory: normal, closed-form SE", Kind::Line, PALETTE[1]),
-        ("True frequency", Kind::Line, INK),
-    ];
-    draw_legend(
-        &chart.plotting_area().strip_coord_spec(),
-        &entries,
-        Legend::UpperRight,
-        scale,
-    )?;
+    match corner {
+        Some(c) => draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &entries,
+            Some(c),
+            scale,
+        )?,
+        None => draw_legend(&band, &entries, None, scale)?,
+    }
     Ok(())
 }
 
@@ -101,6 +120,7 @@ mod tests {
             render(|root| draw_estimate_histogram(root, &report.histogram, c.truth, 2.0).unwrap());
         assert!(svg.matches("<rect").count() > report.histogram.counts.len());
         assert!(svg.contains("<polyline") && svg.contains("Surveys"));
+        assert!(crate::charts::legend::check::legend_covers_nothing(&svg));
         let csv = histogram_csv(&report.histogram, c.truth, c.stderr);
         assert_eq!(csv.lines().count(), report.histogram.counts.len() + 1);
     }

@@ -7,6 +7,7 @@
 mod frequencies;
 mod heatmap;
 mod histogram;
+mod legend;
 mod respondents;
 pub mod specs;
 mod xy;
@@ -14,8 +15,9 @@ mod xy;
 pub use frequencies::{draw_frequencies, frequencies_csv};
 pub use heatmap::{draw_heatmap, heatmap_csv, Cells, HeatMap};
 pub use histogram::{draw_estimate_histogram, histogram_csv};
+pub use legend::Legend;
 pub use respondents::{draw_respondents, respondents_csv, GRID_COLUMNS};
-pub use xy::{draw_xy, xy_csv, Kind, Legend, Series, XyChart};
+pub use xy::{draw_xy, xy_csv, Kind, Series, XyChart};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -2,6 +2,7 @@
 //! shaded areas and bars, on linear axes or on log10 axes (the data are then given as log10 values and
 //! the ticks read 1e-5, 1e3, …). Each lab chart is a small [`XyChart`] built from core data.
 
+use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
 use super::{font, px, tick, DrawResult, INK};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -75,25 +76,89 @@ pub struct XyChart {
     pub markers: Vec<(f64, String)>,
     /// The series, drawn in order.
     pub series: Vec<Series>,
-    /// Where the legend sits (default upper right).
+    /// Where the legend would rather sit (it moves off data; default upper right).
     pub legend: Legend,
 }
 
-/// Where a chart's legend sits.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub enum Legend {
-    /// Upper right corner.
-    #[default]
-    UpperRight,
-    /// Upper left corner.
-    UpperLeft,
-    /// Lower right corner.
-    LowerRight,
-    /// Lower left corner.
-    LowerLeft,
-}
+/// The x and y ranges a chart draws.
+type Ranges = ((f64, f64), (f64, f64));
 
 impl XyChart {
+    /// The legend's entries: named series, those drawn nowhere in the ranges marked "(off scale)".
+    fn legend_entries(&self, ((x0, x1), (y0, y1)): Ranges) -> Vec<(String, Kind, RGBColor)> {
+        self.series
+            .iter()
+            .filter(|s| !s.name.is_empty())
+            .map(|s| {
+                let finite = s
+                    .points
+                    .iter()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite());
+                let off = finite.clone().count() > 0
+                    && !finite
+                        .into_iter()
+                        .any(|p| (x0..=x1).contains(&p.0) && (y0..=y1).contains(&p.1));
+                let name = if off {
+                    format!("{} (off scale)", s.name)
+                } else {
+                    s.name.clone()
+                };
+                (name, s.kind, s.colour)
+            })
+            .collect()
+    }
+
+    /// What the chart draws, for the legend to keep clear of (clamped and clipped as drawn).
+    fn inks(&self, ((x0, x1), (y0, y1)): Ranges) -> Vec<Ink> {
+        let clamp = |p: &(f64, f64)| (p.0.clamp(x0, x1), p.1.clamp(y0, y1));
+        let base = y0.max(0.0).min(y1);
+        let mut inks = Vec::new();
+        for s in &self.series {
+            let pts: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .copied()
+                .collect();
+            match s.kind {
+                Kind::Line | Kind::Dashed => inks.extend(
+                    clip_runs(&pts, y0, y1)
+                        .into_iter()
+                        .map(|run| Ink::Path(run.iter().map(clamp).collect())),
+                ),
+                Kind::Points => inks.extend(pts.iter().map(|p| Ink::Dot(clamp(p), 3.5))),
+                Kind::Stems => inks.extend(pts.iter().flat_map(|p| {
+                    let p = clamp(p);
+                    [Ink::Path(vec![(p.0, base), p]), Ink::Dot(p, 4.0)]
+                })),
+                Kind::Area => {
+                    let pts: Vec<(f64, f64)> = pts.iter().map(clamp).collect();
+                    inks.extend(
+                        pts.windows(2)
+                            .map(|w| Ink::Rect((w[0].0, base), (w[1].0, w[0].1.min(w[1].1)))),
+                    );
+                    inks.push(Ink::Path(pts));
+                }
+                Kind::Bars => inks.extend(
+                    pts.chunks(2)
+                        .filter(|c| c.len() == 2)
+                        .map(|c| Ink::Rect(clamp(&(c[0].0, y0.max(0.0))), clamp(&c[1]))),
+                ),
+            }
+        }
+        for (x, label) in &self.markers {
+            if (x0..=x1).contains(x) {
+                inks.push(Ink::Path(vec![(*x, y0), (*x, y1)]));
+                inks.push(Ink::Label(
+                    (*x, y1),
+                    label.chars().count() as f64 * 7.0,
+                    *x > x0 + 0.75 * (x1 - x0),
+                ));
+            }
+        }
+        inks
+    }
+
     fn fitted(&self) -> ((f64, f64), (f64, f64)) {
         let pts = self
             .series
@@ -187,11 +252,28 @@ pub fn draw_xy<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let ((x0, x1), (y0, y1)) = chart_spec.fitted();
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(10.0, scale))
-        .x_label_area_size(px(40.0, scale))
-        .y_label_area_size(px(58.0, scale))
-        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let build = |area| {
+        ChartBuilder::on(area)
+            .margin(px(10.0, scale))
+            .x_label_area_size(px(40.0, scale))
+            .y_label_area_size(px(58.0, scale))
+            .build_cartesian_2d(x0..x1, y0..y1)
+    };
+    let entries = chart_spec.legend_entries(((x0, x1), (y0, y1)));
+    let entries: Vec<(&str, Kind, RGBColor)> = entries
+        .iter()
+        .map(|(n, k, c)| (n.as_str(), *k, *c))
+        .collect();
+    let size = legend_size(root, &entries, scale)?;
+    let corner = free_corner(
+        &build(root)?,
+        &chart_spec.inks(((x0, x1), (y0, y1))),
+        size,
+        chart_spec.legend,
+        scale,
+    );
+    let (band, plot) = band_above(root, size, scale);
+    let mut chart: Chart<DB> = build(if corner.is_some() { root } else { &plot })?;
     let names = chart_spec.x_names.clone();
     let x_fmt = move |v: &f64| -> String {
         if !names.is_empty() {
@@ -309,102 +391,14 @@ pub fn draw_xy<DB: DrawingBackend>(
             )))?;
         }
     }
-    let entries: Vec<(&str, Kind, RGBColor)> = chart_spec
-        .series
-        .iter()
-        .filter(|s| !s.name.is_empty())
-        .map(|s| (s.name.as_str(), s.kind, s.colour))
-        .collect();
-    draw_legend(
-        &chart.plotting_area().strip_coord_spec(),
-        &entries,
-        chart_spec.legend,
-        scale,
-    )?;
-    Ok(())
-}
-
-/// Draws a legend box in a corner of `area`. Written out instead of plotters' series labels, which
-/// measure text through the page's layout (slow in a browser; see `fast_canvas.rs`).
-pub(crate) fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    entries: &[(&str, Kind, RGBColor)],
-    corner: Legend,
-    scale: f64,
-) -> DrawResult<DB> {
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let style = font(12.0, scale);
-    let (pad, row, swatch) = (
-        px(6.0, scale) as i32,
-        px(17.0, scale) as i32,
-        px(16.0, scale) as i32,
-    );
-    let mut text_width = 0;
-    for (name, _, _) in entries {
-        text_width = text_width.max(area.estimate_text_size(name, &style)?.0 as i32);
-    }
-    let (w, h) = (
-        pad * 3 + swatch + text_width,
-        pad * 2 + row * entries.len() as i32,
-    );
-    let (aw, ah) = area.dim_in_pixel();
-    let margin = px(8.0, scale) as i32;
-    let x0 = match corner {
-        Legend::UpperLeft | Legend::LowerLeft => margin,
-        _ => aw as i32 - w - margin,
-    };
-    let y0 = match corner {
-        Legend::UpperLeft | Legend::UpperRight => margin,
-        _ => ah as i32 - h - margin,
-    };
-    area.draw(&Rectangle::new(
-        [(x0, y0), (x0 + w, y0 + h)],
-        WHITE.mix(0.88).filled(),
-    ))?;
-    area.draw(&Rectangle::new(
-        [(x0, y0), (x0 + w, y0 + h)],
-        RGBColor(200, 200, 200),
-    ))?;
-    for (i, &(name, kind, colour)) in entries.iter().enumerate() {
-        let y = y0 + pad + row * i as i32 + row / 2;
-        let x = x0 + pad;
-        match kind {
-            Kind::Area | Kind::Bars => area.draw(&Rectangle::new(
-                [(x, y - row / 4), (x + swatch, y + row / 4)],
-                colour.mix(0.6).filled(),
-            ))?,
-            Kind::Points | Kind::Stems => area.draw(&Circle::new(
-                (x + swatch / 2, y),
-                px(4.0, scale),
-                colour.filled(),
-            ))?,
-            Kind::Dashed => area
-                .draw(&PathElement::new(
-                    vec![(x, y), (x + swatch / 3, y)],
-                    ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
-                ))
-                .and_then(|_| {
-                    area.draw(&PathElement::new(
-                        vec![(x + 2 * swatch / 3, y), (x + swatch, y)],
-                        ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
-                    ))
-                })?,
-            Kind::Line => area.draw(&PathElement::new(
-                vec![(x, y), (x + swatch, y)],
-                ShapeStyle::from(&colour).stroke_width(px(2.0, scale)),
-            ))?,
-        }
-        let anchor = plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Left,
-            plotters::style::text_anchor::VPos::Center,
-        );
-        area.draw(&Text::new(
-            name.to_string(),
-            (x + swatch + pad, y),
-            style.clone().pos(anchor),
-        ))?;
+    match corner {
+        Some(c) => draw_legend(
+            &chart.plotting_area().strip_coord_spec(),
+            &entries,
+            Some(c),
+            scale,
+        )?,
+        None => draw_legend(&band, &entries, None, scale)?,
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The shell every lab's page shares: its heading and introduction, the controls beside the results,
+//! The shell every lab's page shares: its heading, its headline result and introduction, the controls beside the results,
 //! and the embed options that hide the controls.
 
 use crate::platform::url::use_url;
@@ -12,7 +12,10 @@ pub fn LabPage(
     heading_id: &'static str,
     /// The heading.
     title: &'static str,
-    /// The introduction under the heading.
+    /// The one sentence that sums up the results, under the heading (and read out when it changes).
+    #[prop(into)]
+    headline: Signal<String>,
+    /// The introduction under the headline.
     #[prop(into)]
     intro: ViewFnOnce,
     /// The controls.
@@ -42,26 +45,18 @@ pub fn LabPage(
         }
         .into_any(),
     };
-    // Back to the lab's defaults: every key but the lab and the view options goes.
-    let reset = move |_| {
-        url.commit(|q| {
-            *q = dp_playground::labs::Lab::link_to(
-                q,
-                dp_playground::labs::Lab::from_query(q, &mut Vec::new()),
-            );
-            q.remove("seed");
-            q.remove("delta");
-        })
-    };
     view! {
         <section class="lab" aria-labelledby=heading_id>
             <header class="lab-intro">
                 <h2 id=heading_id>{title}</h2>
-                {intro.run()}
-                <button type="button" class="small" data-testid="reset-defaults" on:click=reset
-                    hidden=move || url.options.with(|o| o.locked || !o.shows_controls_panel())>
-                    "Reset to defaults"
+                <Headline text=headline />
+                <button type="button" class="small jump-controls" data-testid="jump-controls"
+                    hidden=move || !url.options.with(|o| o.shows_controls_panel())
+                    on:click=move |_| jump_to_controls()>
+                    "Parameters ↓"
                 </button>
+                {intro.run()}
+                <ResetButton />
             </header>
             {move || {
                 let lab = url.query.with(|q| dp_playground::labs::Lab::from_query(q, &mut Vec::new()));
@@ -81,5 +76,59 @@ pub fn LabPage(
                 <div class="results">{children()}</div>
             </div>
         </section>
+    }
+}
+
+/// "Reset to defaults": every key but the lab and the view options goes, in one history entry (Back
+/// restores the settings). Hidden in a read-only or controls-free embed.
+#[component]
+pub fn ResetButton() -> impl IntoView {
+    let url = use_url();
+    let reset = move |_| {
+        url.commit(|q| {
+            *q = dp_playground::labs::Lab::link_to(
+                q,
+                dp_playground::labs::Lab::from_query(q, &mut Vec::new()),
+            );
+            q.remove("seed");
+            q.remove("delta");
+        })
+    };
+    view! {
+        <button type="button" class="small" data-testid="reset-defaults" on:click=reset
+            hidden=move || url.options.with(|o| o.locked || !o.shows_controls_panel())>
+            "Reset to defaults"
+        </button>
+    }
+}
+
+/// A lab's headline: one sentence summing up its results, read out by screen readers when it changes.
+#[component]
+pub fn Headline(
+    /// The sentence.
+    #[prop(into)]
+    text: Signal<String>,
+) -> impl IntoView {
+    view! {
+        <p class="headline" data-testid="lab-headline" aria-live="polite" aria-atomic="true">
+            {move || text.get()}
+        </p>
+    }
+}
+
+/// Scrolls the lab's controls into view and puts the focus on the first of them (narrow screens show
+/// the results first).
+fn jump_to_controls() {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Ok(Some(aside)) = doc.query_selector("aside.controls") {
+        aside.scroll_into_view();
+        if let Ok(Some(first)) = aside.query_selector("input, select, button") {
+            if let Ok(el) = first.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
     }
 }

@@ -3,6 +3,8 @@
 pub mod after_paint;
 pub mod chart_canvas;
 pub mod copy_link;
+pub mod diagnostics;
+pub mod glossary;
 pub mod header;
 pub mod heat_canvas;
 pub mod lab_page;

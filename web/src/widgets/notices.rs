@@ -5,10 +5,8 @@ use leptos::prelude::*;
 
 /// The message about `key` among a lab's notices, if its value in the link was refused (what each
 /// control shows beside itself).
-pub fn notice_for(notices: Memo<Vec<Notice>>, key: &'static str) -> Signal<Option<String>> {
-    Signal::derive(move || {
-        notices.with(|ns| ns.iter().find(|n| n.key == key).map(|n| n.message.clone()))
-    })
+pub fn notice_for(notices: Memo<Vec<Notice>>, key: &'static str) -> Signal<Option<Notice>> {
+    Signal::derive(move || notices.with(|ns| ns.iter().find(|n| n.key == key).cloned()))
 }
 
 /// A list of notices (nothing when there are none).

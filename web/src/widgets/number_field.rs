@@ -1,6 +1,7 @@
 //! A labelled text field (and optional slider) bound to one query key, with its inline message.
 
 use crate::platform::url::use_url;
+use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 
 /// A parameter control. The field shows the raw text from the link, so a bad value stays visible
@@ -16,7 +17,7 @@ pub fn NumberField(
     value: Signal<String>,
     /// The message about this key's value, if the link's value was refused.
     #[prop(into)]
-    error: Signal<Option<String>>,
+    error: Signal<Option<Notice>>,
     /// A slider beside the field: (min, max, step).
     #[prop(optional)]
     slider: Option<(f64, f64, f64)>,
@@ -36,6 +37,13 @@ pub fn NumberField(
     let error_id = format!("error-{key}");
     let shown = move || url.options.with(|o| o.shows(key));
     let locked = move || url.options.with(|o| o.locked);
+    // The slider shows the value in use: after a refused value, the one the page falls back to (a
+    // browser clamps an out-of-range value to the slider's end, which would claim it is in use).
+    let slider_value = move || {
+        error
+            .with(|e| e.as_ref().and_then(|n| n.using.clone()))
+            .unwrap_or_else(|| value.get())
+    };
     let slider_view = slider.map(|(min, max, step)| {
         view! {
             <input
@@ -46,7 +54,7 @@ pub fn NumberField(
                 aria-label=format!("{label} slider")
                 disabled=locked
                 data-testid=format!("slider-{key}")
-                prop:value=move || value.get()
+                prop:value=slider_value
                 on:input=move |ev| write(event_target_value(&ev))
             />
         }
@@ -73,7 +81,7 @@ pub fn NumberField(
             {(!help.is_empty()).then(|| view! { <p class="help">{help}</p> })}
             <p id=error_id class="field-error" role="alert" data-testid=format!("notice-{key}")
                 hidden=move || error.with(Option::is_none)>
-                {move || error.get().unwrap_or_default()}
+                {move || error.with(|e| e.as_ref().map(|n| n.message.clone()).unwrap_or_default())}
             </p>
         </div>
     }

@@ -2,6 +2,7 @@
 //! [`NumberField`](crate::widgets::number_field::NumberField).
 
 use crate::platform::url::use_url;
+use dp_playground::link::query::Notice;
 use leptos::prelude::*;
 
 /// A choice control: picking an option rewrites the key in the URL; hidden when an embed's
@@ -19,7 +20,7 @@ pub fn SelectField(
     value: Signal<String>,
     /// The message about this key's value, if the link's value was refused.
     #[prop(into)]
-    error: Signal<Option<String>>,
+    error: Signal<Option<Notice>>,
     /// A short explanation under the control.
     #[prop(optional)]
     help: &'static str,
@@ -40,7 +41,7 @@ pub fn SelectField(
             </select>
             {(!help.is_empty()).then(|| view! { <p class="help">{help}</p> })}
             <p class="field-error" role="alert" data-testid=format!("notice-{key}") hidden=move || error.with(Option::is_none)>
-                {move || error.get().unwrap_or_default()}
+                {move || error.with(|e| e.as_ref().map(|n| n.message.clone()).unwrap_or_default())}
             </p>
         </div>
     }

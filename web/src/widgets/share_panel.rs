@@ -7,7 +7,7 @@
 use crate::platform::browser::copy_text;
 use crate::platform::url::use_url;
 use dp_playground::labs::Lab;
-use dp_playground::link::embed::{full_view, iframe_snippet, HOST_SCRIPT};
+use dp_playground::link::embed::{full_view, iframe_snippet, with_embed_choices, HOST_SCRIPT};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -52,18 +52,60 @@ pub fn SharePanel(
             full_view(&url.query.get()).to_query_string()
         )
     }));
-    // The snippet keeps the view options the page has (controls=, lock=), and its height is the
-    // lab's current height (the host script fits it exactly; without it, this is what shows).
-    let iframe = when_open(Signal::derive(move || {
-        iframe_snippet(&url.page_url(), &url.query.get(), lab, lab_height())
+    // The embed's choices start from what the page has (its controls= and lock=), and write into the
+    // snippet only; the page itself keeps every control. Its height is the lab's current height (the
+    // host script fits it exactly; without it, this is what shows).
+    let all_keys = lab.keys();
+    let shown = RwSignal::new(url.options.with_untracked(|o| {
+        all_keys
+            .iter()
+            .filter(|k| o.shows(k))
+            .cloned()
+            .collect::<Vec<_>>()
     }));
+    let read_only = RwSignal::new(url.options.with_untracked(|o| o.locked));
+    let embed_query = Signal::derive({
+        let all_keys = all_keys.clone();
+        move || with_embed_choices(&url.query.get(), &shown.get(), &all_keys, read_only.get())
+    });
+    let iframe = when_open(Signal::derive(move || {
+        iframe_snippet(&url.page_url(), &embed_query.get(), lab, lab_height())
+    }));
+    let checklist = {
+        let all_keys = all_keys.clone();
+        move || {
+            all_keys
+                .iter()
+                .map(|key| {
+                    let key = key.clone();
+                    let k = key.clone();
+                    let checked = move || shown.with(|s| s.contains(&k));
+                    let k = key.clone();
+                    let toggle = move |ev: leptos::ev::Event| {
+                        let on = event_target_checked(&ev);
+                        shown.update(|s| {
+                            s.retain(|x| *x != k);
+                            if on {
+                                s.push(k.clone());
+                            }
+                        });
+                    };
+                    view! {
+                        <label class="check">
+                            <input type="checkbox" data-testid=format!("share-control-{key}")
+                                prop:checked=checked on:change=toggle />
+                            <code>{key.clone()}</code>
+                        </label>
+                    }
+                })
+                .collect_view()
+        }
+    };
     let controls_hint = move || {
-        let keys = lab.keys();
-        let example = keys.iter().take(2).cloned().collect::<Vec<_>>().join(",");
         format!(
-            "Paste this where the lab should appear. Add &controls={example} to the address to show only \
-             those controls (this lab's: {}), &lock=1 for a read-only figure.",
-            keys.join(", ")
+            "Tick the controls the embedded lab shows (this lab's: {}); the rest keep their values from \
+             the link. Paste the snippet where the lab should appear.",
+            lab.keys().join(", ")
         )
     };
     let snippet_view = move || {
@@ -81,6 +123,16 @@ pub fn SharePanel(
                 <CopyBlock id="share-link" text=link rows=2 />
                 <h4>"Embed in a course page"</h4>
                 <p class="help" data-testid="share-controls-hint">{controls_hint}</p>
+                <fieldset class="embed-choices">
+                    <legend>"Controls shown in the embed"</legend>
+                    {checklist.clone()}
+                    <label class="check read-only">
+                        <input type="checkbox" data-testid="share-read-only"
+                            prop:checked=move || read_only.get()
+                            on:change=move |ev| read_only.set(event_target_checked(&ev)) />
+                        "Read-only (a figure: controls shown but disabled)"
+                    </label>
+                </fieldset>
                 <CopyBlock id="share-iframe" text=iframe rows=3 />
                 <p class="help">"Once per page, these three lines let each embedded lab set its own height:"</p>
                 <CopyBlock id="share-host-script" text=Signal::stored(HOST_SCRIPT.to_string()) rows=4 />

@@ -26,3 +26,19 @@ pub fn Stat(
         </div>
     }
 }
+
+/// Key numbers that belong together, under a short heading.
+#[component]
+pub fn StatGroup(
+    /// The group's heading.
+    title: &'static str,
+    /// The stats.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <section class="stat-group" aria-label=title>
+            <h3 class="stat-group-title">{title}</h3>
+            <div class="stats">{children()}</div>
+        </section>
+    }
+}

@@ -15,4 +15,10 @@ pub mod wdp;
 pub fn smoke(chart: &super::XyChart) {
     let svg = super::svg_test::render(|root| super::draw_xy(root, chart, 1.0).unwrap());
     assert!(svg.len() > 1000, "{}: {} bytes", chart.y_desc, svg.len());
+    let legend = super::legend::check::legend_covers_nothing(&svg);
+    assert!(
+        legend || chart.series.iter().all(|s| s.name.is_empty()),
+        "{}: no legend",
+        chart.y_desc
+    );
 }

@@ -1,5 +1,6 @@
 //! The About page: what the playground is, and every formula it uses with its source.
 
+use crate::widgets::glossary::{Term, GLOSSARY};
 use dp_playground::labs::about::formulas::FORMULAS;
 use dp_playground::labs::about::sides::SIDES;
 use dp_playground::labs::Lab;
@@ -16,6 +17,27 @@ pub fn About() -> impl IntoView {
                 "Rust library compiled to WebAssembly, nothing is sent to a server, and every setting "
                 "lives in the page's address, so a link reproduces exactly what you see."
             </p>
+            <h3>"What differential privacy promises"</h3>
+            <p data-testid="about-intro">
+                "A computation on people's data is differentially private when its output hardly depends on "
+                "whether any one person is in the data: whatever an observer sees, they could have seen almost "
+                "as easily without that person. Two numbers say how hardly. "<Term id="epsilon">"ε"</Term>
+                " bounds how much more likely any outcome becomes because of one person (at most e"<sup>"ε"</sup>
+                " times), and "<Term id="delta">"δ"</Term>" is the small probability with which that bound may fail. "
+                "Smaller is more private; the price is noise, and so accuracy."
+            </p>
+            <p>
+                "Start with randomized response (a survey that protects each answer), then the mechanisms lab "
+                "(noise on one query), composition (many queries), DP-SGD and the training lab (machine "
+                "learning), and the attack lab (what the guarantee means for someone trying to find you)."
+            </p>
+            <h3>"Glossary"</h3>
+            <dl class="glossary" data-testid="about-glossary">
+                {GLOSSARY.iter().map(|(id, term, meaning)| view! {
+                    <dt id=format!("glossary-{id}")>{*term}</dt>
+                    <dd>{*meaning}</dd>
+                }).collect_view()}
+            </dl>
             <h3>"Which side each number errs on"</h3>
             <p>
                 "A privacy number that is too small is the worst kind of error: every ε and δ here is "

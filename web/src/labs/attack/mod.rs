@@ -10,6 +10,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
@@ -52,7 +53,7 @@ pub struct AttackState {
 
 impl AttackState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -60,6 +61,22 @@ impl AttackState {
 /// The lab's state (panics only if used outside the lab, a programming error).
 pub fn use_attack() -> AttackState {
     expect_context::<AttackState>()
+}
+
+/// The lab's headline: the best attack's power at the chosen false-positive rate, certified.
+fn attack_headline(state: &AttackState) -> String {
+    use crate::format::sig;
+    let alpha = state.params.with(|p| p.alpha);
+    state.background.with(|b| match &b.report {
+        Some(Ok((r, _))) => format!(
+            "No attack that wrongly accuses at most {}% of non-members catches more than {}% of members, and no attack's advantage TPR − FPR exceeds {} (certified).",
+            sig(100.0 * alpha, 3),
+            sig(100.0 * r.tpr_at_fpr, 3),
+            sig(r.advantage, 3)
+        ),
+        Some(Err(e)) => e.clone(),
+        None => "Computing the certified trade-off curve…".into(),
+    })
 }
 
 /// The pool's name for this lab's jobs.
@@ -150,10 +167,11 @@ pub fn AttackLab() -> impl IntoView {
     });
     view! {
         <LabPage heading_id="attack-title" title="What can an attacker learn?"
+            headline=Signal::derive(move || attack_headline(&state))
             intro=|| view! {
                 <p>
                     "An attacker tries to tell whether one record was in the data. At a false-positive rate α its "
-                    "false-negative rate is at least β(α): the trade-off curve, computed here from the privacy loss "
+                    "false-negative rate is at least β(α): the "<Term id="f-dp">"trade-off curve"</Term>", computed here from the privacy loss "
                     "distribution of the mechanism (Dong, Roth & Su 2022). The solid curve is certified: no attack "
                     "does better. The same guarantee can mean very different ε's; the risk numbers say what it means."
                 </p>

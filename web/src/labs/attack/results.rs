@@ -5,6 +5,7 @@ use crate::charts::specs::attack as specs;
 use crate::format::sig;
 use crate::labs::attack::use_attack;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::attacks::audit::{audit_point, epsilon_lower_bound};
@@ -109,8 +110,11 @@ pub fn AttackResults() -> impl IntoView {
             <Stat label="ε at δ (certified)" testid="attack-eps" value=num(|r| r.eps) />
             <Stat label="best-fitting Gaussian-DP μ" testid="attack-gdp-mu" value=num(|r| r.gdp_mu_fit) />
             <Stat label="central-limit μ (Bu et al., an estimate)" testid="attack-gdp-mu-clt" value=num(|r| r.gdp_mu_clt.unwrap_or(f64::NAN)) />
-            <Stat label="computed in (ms)" testid="attack-ms" value=Signal::derive(move || bg.with(|b| b.report.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |r| r.1))) digits=3 />
         </div>
+        <Diagnostics>
+            <Stat label="computed in (ms)" testid="attack-ms" value=Signal::derive(move || bg.with(|b| b.report.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, |r| r.1))) digits=3 />
+            <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
+        </Diagnostics>
         {move || clt_warning().map(|w| view! { <p class="notices" role="note" data-testid="attack-clt-warning">{w}</p> })}
         <p class="status" role="status" data-testid="attack-status">{move || bg.with(|b| b.status.clone())}</p>
         <AfterPaint>
@@ -125,7 +129,6 @@ pub fn AttackResults() -> impl IntoView {
                         <Stat label="σ for the advantage target" testid="attack-sigma-for-adv" value=sigma_adv />
                         <Stat label="σ for the TPR target at α" testid="attack-sigma-for-tpr" value=sigma_tpr />
                         <Stat label="ε at δ of that σ (advantage target)" testid="attack-eps-at-sigma" value=Signal::derive(move || bg.with(|b| b.eps_at_sigma.unwrap_or(f64::NAN))) />
-                        <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
                     </div>
                     <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
                 </Show>

@@ -11,6 +11,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::LabJobs;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::accounting::entry::format_list;
@@ -41,7 +42,7 @@ pub struct ComposeState {
 
 impl ComposeState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -118,10 +119,11 @@ pub fn ComposeLab() -> impl IntoView {
     });
     view! {
         <LabPage heading_id="compose-title" title="Composition: what does running them all cost?"
+            headline=Signal::derive(move || compose_headline(&state))
             intro=|| view! {
                 <p>
                     "Build a list of mechanisms, each repeated. Every accountant bounds the privacy of the whole "
-                    "list at the same δ; the privacy loss distribution (PLD) is the tight reference, and the "
+                    "list at the same δ; the "<Term id="pld">"privacy loss distribution (PLD)"</Term>" is the tight reference, and the "
                     "table shows how far the others overshoot it."
                 </p>
             }
@@ -133,4 +135,35 @@ pub fn ComposeLab() -> impl IntoView {
             </AfterPaint>
         </LabPage>
     }
+}
+
+/// The lab's headline: the list's ε at the link's δ, the tightest bound known so far, and its kind.
+fn compose_headline(state: &ComposeState) -> String {
+    use crate::format::sig;
+    let delta = sig(state.params.with(|p| p.delta), 3);
+    let (eps, how) = match state.link_band.get() {
+        Some(b) if b.upper.is_finite() => (b.upper, "the PLD's certified upper bound".to_string()),
+        _ => state.acc.with(|a| {
+            let best = [
+                Some(a.basic),
+                a.advanced,
+                a.optimal,
+                a.rdp.map(|r| r.0),
+                a.zcdp,
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|e| e.is_finite())
+            .fold(f64::INFINITY, f64::min);
+            (
+                best,
+                "the best closed-form accountant; the PLD is still composing".to_string(),
+            )
+        }),
+    };
+    format!(
+        "The whole list costs ε ≤ {} at δ = {} ({how}).",
+        sig(eps, 4),
+        delta
+    )
 }

@@ -6,6 +6,7 @@ use crate::format::{exact, sig};
 use crate::labs::compose::use_compose;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::entry::format_list;
@@ -148,8 +149,10 @@ pub fn ComposeResults() -> impl IntoView {
             <div class="stats">
                 <Stat label="best RDP order" testid="compose-best-order" value=value(|a| a.rdp.map(|x| x.1)) />
                 <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
-                <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
             </div>
+            <Diagnostics>
+                <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
+            </Diagnostics>
             <crate::widgets::pld_band::PldBand band=band prefix="compose" />
             {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
                 <p class="notices" role="note" data-testid="compose-pld-floor">

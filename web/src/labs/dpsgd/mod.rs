@@ -10,6 +10,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
@@ -38,7 +39,7 @@ pub struct DpsgdState {
 
 impl DpsgdState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -135,12 +136,14 @@ pub fn DpsgdLab() -> impl IntoView {
     });
     view! {
         <LabPage heading_id="dpsgd-title" title="DP-SGD: how private is training?"
+            headline=Signal::derive(move || dpsgd_headline(&state))
             intro=|| view! {
                 <p>
-                    "Each step samples every record with probability q, clips each gradient to norm C and adds "
+                    "Each step samples every record with "<Term id="subsampling">"probability q"</Term>", clips each gradient to norm C and adds "
                     "Gaussian noise of standard deviation σ·C to their sum. The accountants add up the privacy "
-                    "lost over T steps: Rényi DP (fast, an upper bound) and the privacy loss distribution (tight, "
-                    "heavier, computed in the background). Set a target ε to get the smallest σ that meets it."
+                    "lost over T steps: Rényi DP (fast, an upper bound, best over its "<Term id="rdp-order">"orders α"</Term>") and the "
+                    <Term id="pld">"privacy loss distribution"</Term>" (tight, heavier, computed in the background). "
+                    "Set a target ε to get the smallest σ that meets it."
                 </p>
             }
             controls=move || view! {
@@ -153,6 +156,32 @@ pub fn DpsgdLab() -> impl IntoView {
             </AfterPaint>
         </LabPage>
     }
+}
+
+/// The lab's headline: the σ in use and the tightest ε known so far, with its kind.
+fn dpsgd_headline(state: &DpsgdState) -> String {
+    use crate::format::sig;
+    let (sigma, steps, delta) = state.params.with(|p| (p.sigma, p.total_steps(), p.delta));
+    let pld = state.background.with(|b| {
+        b.pld
+            .as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .map(|x| x.0.upper)
+    });
+    let (eps, how) = match pld {
+        Some(e) if e.is_finite() => (e, "certified by the PLD"),
+        _ => (
+            state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)),
+            "by RDP; the PLD is still composing",
+        ),
+    };
+    format!(
+        "σ = {} over {} steps gives ε ≤ {} at δ = {}, {how}.",
+        sig(sigma, 4),
+        crate::format::count(steps),
+        sig(eps, 4),
+        sig(delta, 3)
+    )
 }
 
 /// The lab's state (panics only if used outside the lab, a programming error).

@@ -6,8 +6,9 @@ use crate::format::sig;
 use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::slide_note::SlideNote;
-use crate::widgets::stat::Stat;
+use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{scenario_links, scenarios};
@@ -75,25 +76,29 @@ pub fn DpsgdResults() -> impl IntoView {
     view! {
         {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
-        <div class="stats">
-            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
+        <StatGroup title="Privacy spent: ε at the link's δ">
             <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
             <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
+            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
+        </StatGroup>
+        <StatGroup title="Noise for the target ε">
+            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
+            <Stat label="σ for the target ε (RDP, dp_accounting's orders, as Opacus)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
+        </StatGroup>
+        <StatGroup title="The run, and the RDP accountant's details">
+            <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
+            <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
             <Stat label="best RDP order α (any real order)" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
             <Stat label="ε, RDP on dp_accounting's orders" testid="dpsgd-eps-rdp-grid" value=rdp(|r| r.eps_grid) />
             <Stat label="its best order" testid="dpsgd-best-order-grid" value=rdp(|r| r.best_order_grid) />
             <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
-        </div>
-        <div class="stats">
-            <Stat label="σ for the target ε (RDP, dp_accounting's orders, as Opacus)" testid="dpsgd-sigma-for-target" value=sigma_target />
-            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
-            <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
-            <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
-            <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
+        </StatGroup>
+        <Diagnostics>
             <Stat label="RDP computed in (ms)" testid="dpsgd-rdp-ms" value=Signal::derive(move || lab.rdp_ms.get()) digits=3 />
             <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
             <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
-        </div>
+        </Diagnostics>
         <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" />
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
@@ -107,7 +112,7 @@ pub fn DpsgdResults() -> impl IntoView {
             </button>
         </div>
         <p class="help">
-            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta)))>
+            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd_params(p)))>
                 "What does this mean for an attacker? →"
             </a>
             " · "

@@ -3,6 +3,7 @@
 
 use crate::format::{exact, sig};
 use crate::labs::mechanisms::use_mech;
+use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::stat::Stat;
 use dp_playground::labs::mechanisms::{Mechanism, Noise};
 use dp_playground::mechanisms::gaussian::Gaussian;
@@ -35,9 +36,13 @@ pub fn MechCalibration() -> impl IntoView {
         Gaussian::new(sigma_in_use.get(), p.sens).map_or(f64::NAN, |g| g.delta(p.eps))
     });
     let eps = move || mech.params.with(|p| sig(p.eps, 4));
+    let is_em = move || mech.params.with(|p| p.mech == Mechanism::Exponential);
     let delta = move || mech.params.with(|p| sig(p.delta, 3));
     view! {
         {move || mech.calibration.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
+        // The exponential mechanism adds no noise: the table folds away under a summary saying so.
+        <details class="calibration" prop:open=move || !is_em() data-testid="mech-calibration-details">
+        <summary hidden=move || !is_em()>"Noise calibration for a numeric query (the exponential mechanism adds no noise)"</summary>
         <div class="table-wrap">
             <table class="results-table calibration" data-testid="mech-calibration">
                 <caption>{move || format!("Noise for one query at ε = {}, δ = {}, Δ = {}", eps(), delta(), mech.params.with(|p| sig(p.sens, 4)))}</caption>
@@ -85,7 +90,10 @@ pub fn MechCalibration() -> impl IntoView {
         <div class="stats">
             <Stat label="Gaussian σ in use (link or analytic)" testid="mech-sigma-in-use" value=sigma_in_use digits=5 />
             <Stat label="its exact δ at the target ε (Balle & Wang)" testid="mech-delta-analytic" value=delta_in_use digits=4 />
-            <Stat label="computed in (ms)" testid="mech-compute-ms" value=Signal::derive(move || mech.compute_ms.get()) digits=3 />
         </div>
+        </details>
+        <Diagnostics>
+            <Stat label="computed in (ms)" testid="mech-compute-ms" value=Signal::derive(move || mech.compute_ms.get()) digits=3 />
+        </Diagnostics>
     }
 }

@@ -18,6 +18,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update};
@@ -60,7 +61,7 @@ pub struct MechState {
 
 impl MechState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 
@@ -157,13 +158,21 @@ pub fn MechLab() -> impl IntoView {
     let is_em = state.is(Mechanism::Exponential);
     view! {
         <LabPage heading_id="mech-title" title="Mechanisms and their privacy loss"
+            headline=Signal::derive(move || mech_headline(&state))
             intro=|| view! {
+                <p class="plain" data-testid="mech-plain">
+                    "Differential privacy promises that what anyone sees hardly depends on whether your record is in the data. "
+                    <Term id="epsilon">"ε"</Term>" says how much it may depend: every outcome is at most e"<sup>"ε"</sup>
+                    " times more likely with your record than without (ε = 1: at most 2.7 times). "
+                    <Term id="delta">"δ"</Term>" is the small chance that this promise fails, and should be far below one over the number of people."
+                </p>
                 <p>
-                    "One query with sensitivity Δ: on data set x it answers 0, on a neighbour x′ it answers Δ. "
+                    "One query with sensitivity Δ: on data set x it answers 0, on a "<Term id="neighbours">"neighbour"</Term>" x′ it answers Δ. "
                     "A mechanism adds noise so that the two output distributions are hard to tell apart. "
                     "See how much noise each mechanism needs for a target (ε, δ), and what the guarantee "
-                    "means: the densities, the bad set, the privacy loss, the privacy profile δ(ε) and the "
-                    "trade-off between the two errors of anyone trying to tell x from x′."
+                    "means: the densities, the "<Term id="bad-set">"bad set"</Term>", the "<Term id="privacy-loss">"privacy loss"</Term>
+                    ", the "<Term id="privacy-profile">"privacy profile"</Term>" δ(ε) and the "
+                    <Term id="f-dp">"trade-off"</Term>" between the two errors of anyone trying to tell x from x′."
                 </p>
             }
             controls=move || view! {
@@ -189,6 +198,48 @@ pub fn MechLab() -> impl IntoView {
                 <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
         </LabPage>
+    }
+}
+
+/// The lab's headline: the noise in use and the guarantee it gives.
+fn mech_headline(state: &MechState) -> String {
+    use crate::format::sig;
+    use dp_playground::labs::mechanisms::Noise;
+    let p = state.params.get();
+    if p.mech == Mechanism::Exponential {
+        return state.em.with(|r| match r {
+            Ok(r) => format!(
+                "At ε = {}, the exponential mechanism picks candidate {} with probability {} (on the neighbouring data set, {}).",
+                sig(p.eps, 4),
+                r.focus,
+                sig(r.probs.get(r.focus).copied().unwrap_or(f64::NAN), 3),
+                sig(r.neighbour_probs.get(r.focus).copied().unwrap_or(f64::NAN), 3),
+            ),
+            Err(e) => e.clone(),
+        });
+    }
+    match state.noise.get() {
+        Some(Noise::Laplace(l)) => format!(
+            "Laplace noise of scale {} makes the answer {}-DP: pure, δ = 0.",
+            sig(l.scale(), 4),
+            sig(p.sens / l.scale(), 4)
+        ),
+        Some(Noise::Gaussian(g)) => format!(
+            "Gaussian noise of σ = {} makes the answer (ε = {}, δ = {})-DP, δ exact.",
+            sig(g.sigma(), 4),
+            sig(p.eps, 4),
+            sig(g.delta(p.eps), 3)
+        ),
+        Some(Noise::TruncatedLaplace(t)) => format!(
+            "Truncated Laplace noise, never beyond ±{}, makes the answer (ε = {}, δ = {})-DP, δ exact.",
+            sig(t.bound(), 4),
+            sig(p.eps, 4),
+            sig(t.delta(p.eps), 3)
+        ),
+        None => state
+            .calibration
+            .with(|c| c.as_ref().err().cloned())
+            .unwrap_or_else(|| "No noise fits these settings; see the messages beside the controls.".into()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The zCDP view of the Gaussian mechanism, with the lecture slides' errata.
 
 use crate::labs::mechanisms::use_mech;
+use crate::widgets::glossary::Term;
 use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::zcdp::SLIDE_ERRATA;
@@ -26,7 +27,7 @@ pub fn MechZcdp() -> impl IntoView {
         <section class="panel" aria-labelledby="zcdp-title">
             <h3 id="zcdp-title">"The same noise as zero-concentrated DP"</h3>
             <p class="explain">
-                "Gaussian noise is ρ-zCDP with ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6), and ρ-zCDP implies "
+                "Gaussian noise is "<Term id="zcdp">"ρ-zCDP"</Term>" with ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6), and ρ-zCDP implies "
                 "(ρ + 2√(ρ ln(1/δ)), δ)-DP (Prop. 1.3). The conversion is simple but loose: the exact δ at that "
                 "ε is far smaller."
             </p>

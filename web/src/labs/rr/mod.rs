@@ -44,7 +44,7 @@ pub struct RrState {
 
 impl RrState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -107,6 +107,7 @@ pub fn RrLab() -> impl IntoView {
     provide_context(state);
     view! {
         <LabPage heading_id="rr-title" title="Randomized response"
+            headline=Signal::derive(move || rr_headline(&state))
             intro=|| view! {
                 <p>
                     "Each respondent answers a sensitive question truthfully only with probability p, "
@@ -130,6 +131,25 @@ pub fn RrLab() -> impl IntoView {
             </AfterPaint>
         </LabPage>
     }
+}
+
+/// The lab's headline: what ε does to each answer, and how well the survey still estimates.
+fn rr_headline(state: &RrState) -> String {
+    use crate::format::sig;
+    state.report.with(|r| match r {
+        Ok(r) => {
+            let c = r.categories.first();
+            format!(
+                "At ε = {}, each answer is true with probability {}; category 0 is estimated at {} ± {} (95%), its true frequency {}.",
+                sig(state.params.with(|p| p.eps), 4),
+                sig(r.p_truth, 3),
+                c.map_or("—".into(), |c| sig(c.estimate, 3)),
+                c.map_or("—".into(), |c| sig((c.ci.1 - c.ci.0) / 2.0, 2)),
+                c.map_or("—".into(), |c| sig(c.truth, 3)),
+            )
+        }
+        Err(e) => e.clone(),
+    })
 }
 
 /// The lab's state (panics only if used outside the lab, a programming error).

@@ -10,6 +10,8 @@ use crate::labs::rr::use_rr;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::chart_canvas::ChartCanvas;
+use crate::widgets::diagnostics::Diagnostics;
+use crate::widgets::glossary::Term;
 use crate::widgets::stat::Stat;
 use dp_playground::labs::rr::{CategoryResult, RrReport};
 use leptos::prelude::*;
@@ -54,8 +56,10 @@ pub fn RrResults() -> impl IntoView {
         {move || rr.report.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         <div class="stats stats-wide">
             <Stat label="truthful reports in this survey" testid="rr-truthful-share" value=truthful_share />
-            <Stat label="computed in (ms)" testid="rr-compute-ms" value=Signal::derive(move || rr.compute_ms.get()) digits=3 />
         </div>
+        <Diagnostics>
+            <Stat label="computed in (ms)" testid="rr-compute-ms" value=Signal::derive(move || rr.compute_ms.get()) digits=3 />
+        </Diagnostics>
         <p class="status" role="status" data-testid="rr-status">{move || rr.status.get()}</p>
         <ChartCanvas
             testid="rr-chart-frequencies"
@@ -225,7 +229,7 @@ fn CategoryTable(
             "can compute from the reports alone."
         </p>
         <p class="help">
-            "Drawn (i.i.d.): respondents are drawn from the population, so the truth itself varies from "
+            "Drawn ("<Term id="iid">"i.i.d."</Term>"): respondents are drawn from the population, so the truth itself varies from "
             "survey to survey and adds π(1 − π)/n to the variance. Fixed: these exact people, so only the "
             "coin flips vary and the standard error is smaller."
         </p>

@@ -50,7 +50,7 @@ pub struct TangentState {
 
 impl TangentState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -99,6 +99,7 @@ pub fn TangentLab() -> impl IntoView {
     });
     view! {
         <LabPage heading_id="tangent-title" title="Tangent differential privacy: how much does one point move the Gibbs distribution?"
+            headline=Signal::derive(move || tangent_headline(&state))
             intro=move || view! {
                 <p>
                     "Entropic regularization turns risk minimization into sampling from q(w) ∝ exp(−β Σ p_i r(w, x_i)) "
@@ -283,4 +284,20 @@ fn apply_extra(state: TangentState, extra: Extra) {
 /// The lab's state (panics only if used outside the lab, a programming error).
 pub fn use_tangent() -> TangentState {
     expect_context::<TangentState>()
+}
+
+/// The lab's headline: the tangent map's norm beside the paper's bound (Theorem 3.1).
+fn tangent_headline(state: &TangentState) -> String {
+    use crate::format::sig;
+    state.report.with(|r| match r {
+        Some(r) => {
+            let bound = 2.0 * r.instance.beta * r.norms.r_thm31;
+            format!(
+                "Reweighting one point moves the Gibbs distribution by at most {} in total variation per unit of weight (the tangent map's norm), within Theorem 3.1's bound 2βR = {}.",
+                sig(r.norms.tv_all, 4),
+                sig(bound, 4)
+            )
+        }
+        None => state.status.get(),
+    })
 }

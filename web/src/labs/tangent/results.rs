@@ -141,11 +141,13 @@ pub fn TangentResults() -> impl IntoView {
                         <span class="stat-label">"Thm 3.1's R, exact"</span>
                         <span class="stat-value" data-testid="tdp-r-exact" data-value=exact(s.r_thm31)>{sig(s.r_thm31, 5)}</span>
                     </div>
+                </div>
+                <crate::widgets::diagnostics::Diagnostics>
                     <div class="stat">
                         <span class="stat-label">"computed in (ms)"</span>
                         <span class="stat-value" data-testid="tdp-ms" data-value=move || exact(lab.report_ms.get())>{move || sig(lab.report_ms.get(), 3)}</span>
                     </div>
-                </div>
+                </crate::widgets::diagnostics::Diagnostics>
                 <p class="help">
                     "The Gibbs mechanism is the exponential mechanism with score −(1/N)Σ r(w, x_i): replacing one point moves the score "
                     "by at most max r/N, so it is (2β·max r/N)-DP — for every data set, where the tangent norms above speak about this one. "

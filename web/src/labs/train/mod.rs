@@ -62,7 +62,7 @@ pub struct TrainState {
 
 impl TrainState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 
@@ -292,6 +292,7 @@ pub fn TrainLab() -> impl IntoView {
     });
     view! {
         <LabPage heading_id="train-title" title="Training with DP-SGD: what privacy costs in accuracy"
+            headline=Signal::derive(move || train_headline(&state))
             intro=|| view! {
                 <p>
                     "This page trains for real, in your browser: each step samples every training row with "
@@ -314,4 +315,39 @@ pub fn TrainLab() -> impl IntoView {
 /// The lab's state (panics only if used outside the lab, a programming error).
 pub fn use_train() -> TrainState {
     expect_context::<TrainState>()
+}
+
+/// The lab's headline: the private model's test accuracy beside the non-private one's, and the ε the
+/// planned steps cost (the PLD's certified bound once composed, RDP until then).
+fn train_headline(state: &TrainState) -> String {
+    use crate::format::sig;
+    let pld = state.pld.with(|b| {
+        b.pld
+            .as_ref()
+            .and_then(|r| r.as_ref().ok())
+            .map(|x| x.0.upper)
+    });
+    let (eps, how) = match pld {
+        Some(e) if e.is_finite() => (e, "certified by the PLD"),
+        _ => (
+            state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)),
+            "by RDP",
+        ),
+    };
+    let delta = state.accounting.with(|a| a.delta);
+    state.run.with(|r| match r.last() {
+        Some(p) => format!(
+            "After {} steps the private model's test accuracy is {} (non-private {}), at ε ≤ {} for δ = {} over the planned steps, {how}.",
+            crate::format::count(r.step()),
+            sig(p.test_acc[0], 3),
+            sig(p.test_acc[2], 3),
+            sig(eps, 4),
+            sig(delta, 3)
+        ),
+        None => format!(
+            "Training costs ε ≤ {} at δ = {} over the planned steps, {how}; press Train to see what it buys in accuracy.",
+            sig(eps, 4),
+            sig(delta, 3)
+        ),
+    })
 }

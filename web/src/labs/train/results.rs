@@ -6,6 +6,7 @@ use crate::format::sig;
 use crate::labs::train::use_train;
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::heat_canvas::HeatCanvas;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
@@ -199,9 +200,11 @@ pub fn TrainResults() -> impl IntoView {
             <Stat label="rows whose gradient is clipped (at the current model)" testid="train-clipped-fraction" value=norms(|n| n.clipped) />
             <Stat label="median gradient norm" testid="train-grad-norm-median" value=norms(|n| n.median) />
             <Stat label="clipped in the batches so far" testid="train-clipped-in-batches" value=Signal::derive(move || run.with(|r| r.clipped_fraction_in_batches())) />
+        </div>
+        <Diagnostics>
             <Stat label="last training job took (ms)" testid="train-ms" value=ms digits=3 />
             <Stat label="per-example gradients per second" testid="train-grad-rate" value=rate digits=3 />
-        </div>
+        </Diagnostics>
         <p class="help">
             <a data-testid="train-dpsgd-link" target=url.other_lab_target() rel="noopener" href=dpsgd_link>"This configuration in the DP-SGD lab →"</a>
             " · "

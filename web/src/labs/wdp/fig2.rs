@@ -121,8 +121,10 @@ pub fn Fig2() -> impl IntoView {
                     <Stat label="ε after 100 steps, BDP (Bayesian)" testid="wdp-fig2-final-bdp" value=final_of(|c, _| last(&c.bdp)) digits=6 />
                     <Stat label="ε after 100 steps, WDP (Wasserstein)" testid="wdp-fig2-final-wdp" value=final_of(|c, p| last(c.wdp(p.pairs))) digits=6 />
                     <Stat label="W = Σ w_t (WDP, for Figure 3)" testid="wdp-fig2-w" value=final_of(|c, p| c.w(p.pairs)) digits=6 />
-                    <Stat label="run time (ms)" testid="wdp-fig2-ms" value=Signal::derive(move || if ready() { run.with(|r| r.ms) } else { f64::NAN }) digits=3 />
                 </div>
+                <crate::widgets::diagnostics::Diagnostics>
+                    <Stat label="run time (ms)" testid="wdp-fig2-ms" value=Signal::derive(move || if ready() { run.with(|r| r.ms) } else { f64::NAN }) digits=3 />
+                </crate::widgets::diagnostics::Diagnostics>
                 <p hidden=move || !ready()>
                     <a href=w_link data-testid="wdp-fig2-to-fig3">"Open Figure 3 with this run's W"</a>
                 </p>

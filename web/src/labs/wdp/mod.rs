@@ -12,6 +12,7 @@ use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
+use crate::widgets::lab_page::{Headline, ResetButton};
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
@@ -68,7 +69,7 @@ pub struct WdpState {
 
 impl WdpState {
     /// The refusal message for `key`, if any.
-    pub fn error_for(&self, key: &'static str) -> Signal<Option<String>> {
+    pub fn error_for(&self, key: &'static str) -> Signal<Option<Notice>> {
         crate::widgets::notices::notice_for(self.notices, key)
     }
 }
@@ -153,12 +154,14 @@ pub fn WdpLab() -> impl IntoView {
         <section class="lab" aria-labelledby="wdp-title">
             <header class="lab-intro">
                 <h2 id="wdp-title">"Wasserstein differential privacy: the paper's figures, live"</h2>
+                <Headline text=Signal::derive(move || wdp_headline(&state)) />
                 <p>
                     "Yang, Qi & Zhou (AAAI 2024) measure privacy loss as a Wasserstein distance between a "
                     "mechanism's output distributions instead of a Rényi divergence. This lab recomputes their Table 1 "
                     "and Figures 1–3 from their formulas, lets you change every setting, and says where a "
                     "faithful reproduction has to depart from the paper's words."
                 </p>
+                <ResetButton />
             </header>
             <nav class="fig-tabs" aria-label="Figures">
                 {Figure::ALL.into_iter().map(|f| view! {
@@ -178,6 +181,29 @@ pub fn WdpLab() -> impl IntoView {
                 <SharePanel lab=Lab::Wdp markdown=share_markdown />
             </AfterPaint>
         </section>
+    }
+}
+
+/// The lab's headline: the figure shown and, for Figure 2 once run, the three accountants' final ε.
+fn wdp_headline(state: &WdpState) -> String {
+    use crate::format::sig;
+    let p = state.params.get();
+    match p.fig {
+        Figure::Accountants => state.run.with(|r| {
+            if r.finished_for(p.seed) {
+                let c = r.chosen(&p);
+                let last = |v: &[f64]| v.last().copied().unwrap_or(f64::NAN);
+                format!(
+                    "After 100 steps of the paper's training run: ε = {} by DP (Rényi), {} by Bayesian DP, {} by Wasserstein DP (not comparable guarantees; see below).",
+                    sig(last(&c.dp), 4),
+                    sig(last(&c.bdp), 4),
+                    sig(last(c.wdp(p.pairs)), 4)
+                )
+            } else {
+                "Figure 2: running the paper's training and its three accountants…".into()
+            }
+        }),
+        f => format!("{}: recomputed live from the paper's formulas at the settings below.", f.title()),
     }
 }
 
