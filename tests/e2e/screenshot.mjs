@@ -11,7 +11,7 @@ try {
   await page.goto(`${site.url}${query}`);
   await page.waitForSelector('canvas[data-drawn]', { timeout: 20000 });
   await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
-  await page.screenshot({ path: out, fullPage: true });
+  await page.screenshot({ path: out, fullPage: process.env.SHOT_FULL !== '0' });
   console.log(page.problems.length ? page.problems.join('\n') : 'console clean');
 } finally {
   await browser.close();
