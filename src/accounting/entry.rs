@@ -6,7 +6,8 @@ use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
 use crate::accounting::rdp::tight::step_rdp_exact;
 use crate::error::{Error, Result};
-use crate::link::query::fmt_f64;
+use crate::link::format::rate_text;
+use crate::link::query::{fmt_f64, parse_number};
 use crate::mechanisms::gaussian::{self, Gaussian};
 use crate::mechanisms::laplace::Laplace;
 use crate::mechanisms::randomized_response::{self, KaryRr};
@@ -289,7 +290,7 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             // along its whole profile.
             let tokens: Vec<&str> = body.split(':').collect();
             if tokens.len() >= 3 && tokens[0].trim().eq_ignore_ascii_case("wor") && tokens[2].trim().parse::<f64>().is_err() {
-                let rate = tokens[1].trim().parse::<f64>().ok().filter(|r| *r > 0.0 && *r <= 1.0)
+                let rate = parse_number("rate", tokens[1]).ok().filter(|r| *r > 0.0 && *r <= 1.0)
                     .ok_or_else(|| bad(&format!("has \"{item}\", whose subsampling rate is outside (0, 1]")))?;
                 let inner = parse_list(&tokens[2..].join(":")).map_err(|_| bad(&format!("has \"{item}\": write wor:rate:lap:ε, wor:rate:rr:ε or wor:rate:gauss:σ")))?;
                 let entry = match inner.first().map(|i| i.entry) {
@@ -302,7 +303,8 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             }
             let mut parts = body.split(':');
             let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-            let nums: Vec<f64> = parts.map(|x| x.trim().parse::<f64>()).collect::<std::result::Result<_, _>>().map_err(|_| bad(&format!("has \"{item}\", with a parameter that is not a number")))?;
+            // Numbers as links write them, ratios included (`sgauss:8/1875:1.1`).
+            let nums: Vec<f64> = parts.map(|x| parse_number("parameter", x)).collect::<std::result::Result<_, _>>().map_err(|_| bad(&format!("has \"{item}\", with a parameter that is not a number")))?;
             let pos = |x: f64| x.is_finite() && x > 0.0;
             let entry = match (kind.as_str(), nums.as_slice()) {
                 ("lap", &[e]) if pos(e) && e <= MAX_EPS => Entry::Laplace { eps: e },
@@ -330,14 +332,19 @@ pub fn format_list(items: &[Item]) -> String {
                 Entry::RandomizedResponse { eps, k: 2 } => format!("rr:{}", fmt_f64(eps)),
                 Entry::RandomizedResponse { eps, k } => format!("rr:{}:{k}", fmt_f64(eps)),
                 Entry::SubsampledGaussian { q, sigma } => {
-                    format!("sgauss:{}:{}", fmt_f64(q), fmt_f64(sigma))
+                    format!("sgauss:{}:{}", rate_text(q), fmt_f64(sigma))
                 }
                 Entry::Raw { eps, delta } => format!("dp:{}:{}", fmt_f64(eps), fmt_f64(delta)),
                 Entry::Subsampled { rate, eps, delta } => {
-                    format!("wor:{}:{}:{}", fmt_f64(rate), fmt_f64(eps), fmt_f64(delta))
+                    format!(
+                        "wor:{}:{}:{}",
+                        rate_text(rate),
+                        fmt_f64(eps),
+                        fmt_f64(delta)
+                    )
                 }
                 Entry::WorGaussian { rate, sigma } => {
-                    format!("wor:{}:gauss:{}", fmt_f64(rate), fmt_f64(sigma))
+                    format!("wor:{}:gauss:{}", rate_text(rate), fmt_f64(sigma))
                 }
             };
             format!("{body}*{}", it.times)

@@ -52,9 +52,72 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
+/// A rate in (0, 1] as link text: the shortest exact fraction `a/b` (denominator up to 10⁶) when it is
+/// shorter than the decimal, so that `256.0 / 60000.0` is written `8/1875`, not `0.004266666666666667`;
+/// the decimal otherwise (`0.01`). Either reads back to the same float
+/// ([`crate::link::query::parse_number`] takes ratios).
+pub fn rate_text(q: f64) -> String {
+    let decimal = crate::link::query::fmt_f64(q);
+    if !(q > 0.0 && q < 1.0) {
+        return decimal;
+    }
+    // Convergents h/k of the continued fraction of q (hand-written: a few lines, no crate needed).
+    let (mut h0, mut h1, mut k0, mut k1) = (0u64, 1u64, 1u64, 0u64);
+    let mut x = q;
+    for _ in 0..40 {
+        let a = x.floor();
+        if a > 1e12 {
+            break;
+        }
+        let a = a as u64;
+        let (h, k) = (a * h1 + h0, a * k1 + k0);
+        if k > 1_000_000 {
+            break;
+        }
+        if h as f64 / k as f64 == q {
+            let ratio = format!("{h}/{k}");
+            return if ratio.len() < decimal.len() {
+                ratio
+            } else {
+                decimal
+            };
+        }
+        (h0, h1, k0, k1) = (h1, h, k1, k);
+        let frac = x - a as f64;
+        if frac == 0.0 {
+            break;
+        }
+        x = 1.0 / frac;
+    }
+    decimal
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_are_written_as_short_exact_ratios() {
+        assert_eq!(rate_text(256.0 / 60_000.0), "8/1875");
+        assert_eq!(rate_text(0.01), "0.01");
+        assert_eq!(rate_text(1.0), "1");
+        assert_eq!(rate_text(1.0 / 3.0), "1/3");
+        assert_eq!(
+            rate_text(std::f64::consts::PI / 10.0),
+            crate::link::query::fmt_f64(std::f64::consts::PI / 10.0)
+        );
+        for q in [
+            256.0 / 60_000.0,
+            1.0 / 3.0,
+            0.1,
+            7.0 / 12_345.0,
+            1e-9,
+            0.999_999,
+        ] {
+            let back = crate::link::query::parse_number("q", &rate_text(q)).unwrap();
+            assert_eq!(back, q, "{q}");
+        }
+    }
 
     #[test]
     fn significant_digits_and_one_scientific_style() {

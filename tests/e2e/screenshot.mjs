@@ -9,7 +9,7 @@ const browser = await launchBrowser();
 try {
   const page = await newPage(browser, { viewport: { width: Number(width), height: 900 } });
   await page.goto(`${site.url}${query}`);
-  await page.waitForSelector('canvas[data-drawn]', { timeout: 20000 });
+  await page.waitForSelector(process.env.SHOT_READY ?? 'canvas[data-drawn]', { timeout: 20000 });
   await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
   await page.screenshot({ path: out, fullPage: process.env.SHOT_FULL !== '0' });
   console.log(page.problems.length ? page.problems.join('\n') : 'console clean');

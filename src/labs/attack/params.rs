@@ -184,7 +184,7 @@ impl LinkParams for AttackParams {
                 neighbour,
             } => {
                 q.set("source", "dpsgd");
-                q.set("q", fmt_f64(*rate));
+                q.set("q", crate::link::format::rate_text(*rate));
                 q.set("sigma", fmt_f64(*sigma));
                 q.set("steps", steps.to_string());
                 q.set("neighbour", neighbour.key());

@@ -8,7 +8,7 @@ use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::heat_canvas::HeatCanvas;
-use crate::widgets::stat::Stat;
+use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::train::jobs::summarise;
@@ -181,26 +181,26 @@ pub fn TrainResults() -> impl IntoView {
             <button type="button" data-testid="train-reset" disabled=locked on:click=move |_| lab.train(true, 0)>"Reset"</button>
         </div>
         <p class="status" role="status" data-testid="train-status">{status}</p>
-        <div class="stats">
+        <StatGroup title="What the model learned">
             <Stat label="test accuracy, DP-SGD" testid="train-acc-test" value=point(|p| p.test_acc[0]) />
             <Stat label="training accuracy, DP-SGD" testid="train-acc-train" value=point(|p| p.train_acc[0]) />
             <Stat label="test log-loss, DP-SGD" testid="train-loss-test" value=point(|p| p.test_loss[0]) />
             <Stat label="test accuracy, clipping only" testid="train-acc-clip-only" value=point(|p| p.test_acc[1]) />
             <Stat label="test accuracy, non-private" testid="train-acc-baseline" value=point(|p| p.test_acc[2]) />
             <Stat label="steps taken" testid="train-steps" value=step digits=8 />
-        </div>
-        <div class="stats">
+        </StatGroup>
+        <StatGroup title="What it cost in privacy">
             <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" value=eps_pld />
             <Stat label="ε after the planned steps, RDP" testid="train-eps-rdp" value=eps_rdp />
             <Stat label="ε spent so far, RDP" testid="train-eps-now" value=eps_now />
             <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
             <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
-        </div>
-        <div class="stats">
+        </StatGroup>
+        <StatGroup title="Clipping">
             <Stat label="rows whose gradient is clipped (at the current model)" testid="train-clipped-fraction" value=norms(|n| n.clipped) />
             <Stat label="median gradient norm" testid="train-grad-norm-median" value=norms(|n| n.median) />
             <Stat label="clipped in the batches so far" testid="train-clipped-in-batches" value=Signal::derive(move || run.with(|r| r.clipped_fraction_in_batches())) />
-        </div>
+        </StatGroup>
         <Diagnostics>
             <Stat label="last training job took (ms)" testid="train-ms" value=ms digits=3 />
             <Stat label="per-example gradients per second" testid="train-grad-rate" value=rate digits=3 />
