@@ -203,7 +203,23 @@ fn wdp_headline(state: &WdpState) -> String {
                 "Figure 2: running the paper's training and its three accountants…".into()
             }
         }),
-        f => format!("{}: recomputed live from the paper's formulas at the settings below.", f.title()),
+        Figure::Mechanisms => format!(
+            "{} at {} = {}, {} = {}, Δ = {}: {} (the paper's Table 1, recomputed).",
+            p.panel.title(),
+            p.panel.scale_symbol(),
+            sig(p.scale, 4),
+            p.panel.order_symbol(),
+            sig(p.order, 4),
+            sig(p.sens, 4),
+            sig(p.fig1_value(), 6)
+        ),
+        Figure::BetaDelta => format!(
+            "At W = {}, β = {} and δ = {}, WDP converts to ε = W − ln(δ)/β = {}.",
+            sig(p.w, 4),
+            sig(p.beta, 4),
+            sig(p.delta, 3),
+            sig(p.fig3_value(), 6)
+        ),
     }
 }
 
