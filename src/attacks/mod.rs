@@ -11,6 +11,9 @@
 //! f ≤ T(Q, P)), so the curve is the smaller of the two directions' curves.
 
 pub mod audit;
+pub mod estimators;
+pub mod one_run;
+pub mod scores;
 
 use crate::accounting::pld::Pld;
 use crate::numerics::roots::{bisect, Split, Until};
