@@ -12,6 +12,7 @@
 
 pub mod audit;
 pub mod estimators;
+pub mod last_iterate;
 pub mod one_run;
 pub mod scores;
 
