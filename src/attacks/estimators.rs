@@ -78,10 +78,13 @@ pub fn gdp_mu(s: &Sweep, delta: f64, alpha: f64) -> Result<f64> {
 /// 2022, Cor. 2.13), i.e. the Gaussian mechanism's with σ = 1/μ at sensitivity 1. Returns the lower
 /// end of the bisection (an estimate's conservative side); 0 for μ ≤ 0.
 pub fn gdp_epsilon(mu: f64, delta: f64) -> f64 {
+    if mu.is_nan() || mu <= 0.0 {
+        return 0.0;
+    }
     let Ok(g) = Gaussian::new(1.0 / mu, 1.0) else {
         return 0.0;
     };
-    if !(mu > 0.0) || g.delta(0.0) <= delta {
+    if g.delta(0.0) <= delta {
         return 0.0;
     }
     let mut hi = 1.0;

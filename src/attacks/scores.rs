@@ -157,9 +157,14 @@ mod tests {
     // Expected values: jax_privacy's tests/auditing_test.py (google-deepmind/jax_privacy @ 8967688c),
     // as scripts/reference/audit_reference.json copies them.
 
+    /// IN scores, OUT scores, then the frontier's thresholds, TN and FN.
+    type CountsCase<'a> = (&'a [f64], &'a [f64], &'a [f64], &'a [u64], &'a [u64]);
+    /// Points, then the kept indices.
+    type FrontierCase<'a> = (&'a [(i128, i128)], &'a [usize]);
+
     #[test]
     fn counts_on_the_frontier_match_jax_privacy() {
-        let cases: [(&[f64], &[f64], &[f64], &[u64], &[u64]); 4] = [
+        let cases: [CountsCase; 4] = [
             (
                 &[1.5, 2.5, 0.5, 3.5],
                 &[0.0, 3.0, 2.0, 1.0],
@@ -203,7 +208,7 @@ mod tests {
 
     #[test]
     fn the_frontier_drops_dominated_and_collinear_points() {
-        let cases: [(&[(i128, i128)], &[usize]); 4] = [
+        let cases: [FrontierCase; 4] = [
             (&[(0, 0), (0, 2), (3, 2), (3, 5), (5, 5)], &[0, 1, 3, 4]),
             (
                 &[(0, 0), (0, 2), (2, 2), (2, 3), (3, 3), (3, 5), (5, 5)],

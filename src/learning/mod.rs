@@ -1,6 +1,8 @@
 //! Learning with DP-SGD: data sets ([`data`], [`datasets`]), models with exact per-example gradients
-//! ([`model`]) and the DP-SGD update exactly as the accountants account for it ([`dpsgd`]).
+//! ([`model`]), the DP-SGD update exactly as the accountants account for it ([`dpsgd`]), and audits
+//! that train it many times with and without a canary ([`audit`]).
 
+pub mod audit;
 pub mod data;
 pub mod datasets;
 pub mod dpsgd;

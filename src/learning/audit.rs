@@ -1,0 +1,458 @@
+//! Auditing DP-SGD by training: many private runs with a canary and many without, each scored by an
+//! adversary; the estimators in [`crate::attacks`] turn the scores into the ε an attack measures, to
+//! set beside the ε the accountant promises.
+//!
+//! Each run is the DP-SGD the accountant accounts for: Poisson sampling at rate q (the canary joins a
+//! step with probability q too), clipping to C, Gaussian noise of standard deviation σC on the sum, and
+//! the fixed normaliser qn. A planted [`Bug`] changes exactly one of these, as real implementations did.
+
+use crate::error::{Error, Result};
+use crate::learning::data::Dataset;
+use crate::learning::dpsgd::{poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM};
+use crate::learning::model::{log_loss, Architecture};
+use crate::numerics::special::ln_add_exp;
+use rand::Rng;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+
+/// The record whose membership the adversary tests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Canary {
+    /// A gradient of norm C on one coordinate, inserted whenever the canary is sampled (white-box:
+    /// the worst case for DP-SGD, Nasr et al. 2023). Clipping leaves it unchanged.
+    Dirac {
+        /// The coordinate.
+        coord: usize,
+    },
+    /// A record in input space (a mislabeled outlier); its gradient is clipped like every other.
+    Row {
+        /// Its features.
+        x: Vec<f64>,
+        /// Its label, 0 or 1.
+        y: f64,
+    },
+}
+
+/// What the adversary sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Threat {
+    /// The final model only: the score is the canary's pull on it (its negated loss, or for a Dirac
+    /// canary its coordinate's negated value).
+    Final,
+    /// Every step's update: for a Dirac canary the sum over steps of the subsampled Gaussian's
+    /// log-likelihood ratio on the canary's coordinate (the Neyman–Pearson test when the other rows
+    /// pull that coordinate little); for a record, the sum of its gradient's inner products with the
+    /// updates.
+    AllSteps,
+}
+
+/// A planted implementation bug (the kinds audits have caught).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bug {
+    /// None: the DP-SGD the accountant accounts for.
+    None,
+    /// Noise calibrated to the sum but added to the mean: its standard deviation divided by qn.
+    MeanNoise,
+    /// The canary's gradient escapes clipping.
+    UnclippedCanary,
+    /// The noisy sum divided by the realised batch size (canary included), not the fixed qn.
+    RealisedBatch,
+}
+
+/// One audit's setting: the model, the training rows, the hyperparameters, the steps, the canary,
+/// the adversary and the bug.
+#[derive(Debug, Clone)]
+pub struct AuditSetup<'a> {
+    /// The model.
+    pub arch: &'a Architecture,
+    /// The training rows (without the canary).
+    pub data: &'a Dataset,
+    /// DP-SGD's hyperparameters.
+    pub hyper: Hyper,
+    /// Steps per run.
+    pub steps: u64,
+    /// The canary.
+    pub canary: Canary,
+    /// What the adversary sees.
+    pub threat: Threat,
+    /// The planted bug.
+    pub bug: Bug,
+}
+
+/// `data` with one more feature, 0 in every row: its weight is a parameter no training row pulls
+/// (the gradient of a row is proportional to its features), which the model otherwise ignores. The
+/// Dirac canary sits there, as in a large model a random coordinate is nearly untouched by the others'
+/// gradients; the adversary's test on it is then the subsampled Gaussian's own likelihood ratio.
+pub fn with_blank_feature(data: &Dataset) -> Dataset {
+    let dim = data.dim + 1;
+    let mut x = Vec::with_capacity(data.rows() * dim);
+    for i in 0..data.rows() {
+        x.extend_from_slice(data.row(i));
+        x.push(0.0);
+    }
+    let mut names = data.names.clone();
+    names.push("canary feature (always 0)".into());
+    Dataset {
+        x,
+        y: data.y.clone(),
+        dim,
+        names,
+    }
+}
+
+/// The coordinate whose gradients over the training rows, at the initial parameters, are smallest in
+/// total (0 for a weight of [`with_blank_feature`]'s feature): the Dirac canary's.
+pub fn quietest_coordinate(arch: &Architecture, data: &Dataset) -> usize {
+    let theta = arch.init(&mut stream(0, INIT_STREAM));
+    let (mut ws, mut grad) = (arch.workspace(), vec![0.0; arch.params()]);
+    let mut total = vec![0.0; arch.params()];
+    for i in 0..data.rows() {
+        arch.gradient(&theta, data.row(i), data.y[i], &mut grad, &mut ws);
+        for (t, g) in total.iter_mut().zip(&grad) {
+            *t += g.abs();
+        }
+    }
+    (0..total.len())
+        .min_by(|&a, &b| total[a].total_cmp(&total[b]))
+        .unwrap_or(0)
+}
+
+impl AuditSetup<'_> {
+    /// Checks the setting once, before many runs.
+    ///
+    /// # Errors
+    /// A canary that does not fit the model (coordinate out of range, feature count, label), no steps,
+    /// or hyperparameters out of range.
+    pub fn validate(&self) -> Result<()> {
+        let Hyper {
+            q,
+            sigma,
+            clip,
+            lr,
+            lambda,
+        } = self.hyper;
+        let ok = q > 0.0 && q <= 1.0 && sigma >= 0.0 && clip > 0.0 && lr > 0.0 && lambda >= 0.0;
+        if !(ok && [q, sigma, clip, lr, lambda].iter().all(|v| v.is_finite())) {
+            return Err(Error::invalid(
+                "hyper",
+                format!("{:?}", self.hyper),
+                "is out of range",
+            ));
+        }
+        if self.steps == 0 {
+            return Err(Error::invalid("steps", 0, "must be at least 1"));
+        }
+        match &self.canary {
+            Canary::Dirac { coord } if *coord >= self.arch.params() => Err(Error::invalid(
+                "canary",
+                coord,
+                format!(
+                    "names a coordinate beyond the model's {}",
+                    self.arch.params()
+                ),
+            )),
+            Canary::Row { x, y } if x.len() != self.data.dim || !(*y == 0.0 || *y == 1.0) => {
+                Err(Error::invalid(
+                    "canary",
+                    x.len(),
+                    "must have the data's features and a 0/1 label",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// One run from `seed`, with the canary (`member`) or without, and the adversary's score (higher
+    /// means "member").
+    ///
+    /// # Errors
+    /// A run whose parameters stopped being finite.
+    pub fn score(&self, seed: u64, member: bool) -> Result<f64> {
+        let Hyper {
+            q,
+            sigma,
+            clip,
+            lr,
+            lambda,
+        } = self.hyper;
+        let (arch, data) = (self.arch, self.data);
+        let mut theta = arch.init(&mut stream(seed, INIT_STREAM));
+        let penalised = arch.penalised();
+        let (mut ws, mut grad) = (arch.workspace(), vec![0.0; arch.params()]);
+        let mut sum = vec![0.0; arch.params()];
+        let mut batch = Vec::new();
+        let mut score = 0.0;
+        let fixed = q * data.rows() as f64;
+        for t in 1..=self.steps {
+            let mut rng = stream(seed, FIRST_STEP_STREAM + t);
+            poisson_batch(data.rows(), q, &mut rng, &mut batch);
+            let with_canary = member && rng.random::<f64>() < q;
+            sum.fill(0.0);
+            let add = |g: &[f64], clipped: bool, sum: &mut [f64]| {
+                let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+                let f = if clipped && norm > clip {
+                    clip / norm
+                } else {
+                    1.0
+                };
+                for (s, x) in sum.iter_mut().zip(g) {
+                    *s += f * x;
+                }
+            };
+            for &i in &batch {
+                arch.gradient(&theta, data.row(i), data.y[i], &mut grad, &mut ws);
+                add(&grad, true, &mut sum);
+            }
+            // The record canary's gradient at this step's parameters (for its score too).
+            let canary_grad = match &self.canary {
+                Canary::Row { x, y } => {
+                    let mut g = vec![0.0; arch.params()];
+                    arch.gradient(&theta, x, *y, &mut g, &mut ws);
+                    Some(g)
+                }
+                Canary::Dirac { .. } => None,
+            };
+            if with_canary {
+                match (&self.canary, &canary_grad) {
+                    (Canary::Dirac { coord }, _) => sum[*coord] += clip,
+                    (_, Some(g)) => add(g, self.bug != Bug::UnclippedCanary, &mut sum),
+                    _ => {}
+                }
+            }
+            let noise_sd = match self.bug {
+                Bug::MeanNoise => sigma * clip / fixed,
+                _ => sigma * clip,
+            };
+            for s in sum.iter_mut() {
+                *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
+            }
+            let normaliser = match self.bug {
+                Bug::RealisedBatch => (batch.len() + usize::from(with_canary)).max(1) as f64,
+                _ => fixed,
+            };
+            let before = theta.clone();
+            for ((w, s), pen) in theta.iter_mut().zip(&sum).zip(&penalised) {
+                let decay = if *pen { lambda * *w } else { 0.0 };
+                *w -= lr * (s / normaliser + decay);
+            }
+            if theta.iter().any(|w| !w.is_finite()) {
+                return Err(Error::invalid(
+                    "lr",
+                    lr,
+                    "makes an audit run diverge: lower the learning rate",
+                ));
+            }
+            if self.threat == Threat::AllSteps {
+                // The noisy sum the update reveals, read back as the adversary would (nominal
+                // normaliser), along the canary's gradient.
+                let revealed = |k: usize| {
+                    let decay = if penalised[k] {
+                        lambda * before[k]
+                    } else {
+                        0.0
+                    };
+                    ((before[k] - theta[k]) / lr - decay) * fixed
+                };
+                score += match (&self.canary, &canary_grad) {
+                    (Canary::Dirac { coord }, _) => {
+                        // x ~ N(0, 1) without the canary, N(1/σ, 1) with it (other rows aside).
+                        let x = revealed(*coord) / (sigma.max(1e-300) * clip);
+                        let shift = 1.0 / sigma.max(1e-300);
+                        ln_add_exp((-q).ln_1p(), q.ln() + shift * x - shift * shift / 2.0)
+                    }
+                    (_, Some(g)) => g
+                        .iter()
+                        .enumerate()
+                        .map(|(k, gk)| gk * revealed(k))
+                        .sum::<f64>(),
+                    _ => 0.0,
+                };
+            }
+        }
+        if self.threat == Threat::Final {
+            score = match &self.canary {
+                Canary::Dirac { coord } => -theta[*coord],
+                Canary::Row { x, y } => -log_loss(arch.logit(&theta, x, &mut ws), *y),
+            };
+        }
+        Ok(score)
+    }
+
+    /// The scores of runs `seeds` with the canary and of the same seeds' runs without (different
+    /// streams: seed 2s + 1 with it, 2s without).
+    ///
+    /// # Errors
+    /// As [`AuditSetup::score`].
+    pub fn scores(&self, seeds: std::ops::Range<u64>) -> Result<(Vec<f64>, Vec<f64>)> {
+        let mut ins = Vec::with_capacity(seeds.clone().count());
+        let mut outs = Vec::with_capacity(ins.capacity());
+        for s in seeds {
+            ins.push(self.score(2 * s + 1, true)?);
+            outs.push(self.score(2 * s, false)?);
+        }
+        Ok((ins, outs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounting::pld::dpsgd::dpsgd_epsilon;
+    use crate::accounting::pld::DEFAULT_INTERVAL;
+    use crate::attacks::estimators::{epsilon_clopper_pearson, gdp_epsilon, gdp_mu};
+    use crate::attacks::scores::Sweep;
+
+    /// 40 rows in two dimensions, two labels apart (fixed, from seed 9).
+    fn tiny() -> Dataset {
+        let mut rng = stream(9, 1);
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for i in 0..40 {
+            let label = (i % 2) as f64;
+            x.push(label * 2.0 - 1.0 + rng.sample::<f64, _>(StandardNormal));
+            x.push(rng.sample::<f64, _>(StandardNormal));
+            y.push(label);
+        }
+        Dataset {
+            x,
+            y,
+            dim: 2,
+            names: vec!["a".into(), "b".into()],
+        }
+    }
+
+    fn setup<'a>(
+        arch: &'a Architecture,
+        data: &'a Dataset,
+        canary: Canary,
+        threat: Threat,
+        bug: Bug,
+    ) -> AuditSetup<'a> {
+        AuditSetup {
+            arch,
+            data,
+            hyper: Hyper {
+                q: 0.1,
+                sigma: 1.0,
+                clip: 1.0,
+                lr: 0.5,
+                lambda: 0.0,
+            },
+            steps: 20,
+            canary,
+            threat,
+            bug,
+        }
+    }
+
+    const DELTA: f64 = 1e-5;
+
+    fn audit(s: &AuditSetup, runs: u64, first: u64) -> (f64, f64) {
+        let (ins, outs) = s.scores(first..first + runs).unwrap();
+        let sweep = Sweep::new(&ins, &outs).unwrap();
+        let cp = epsilon_clopper_pearson(&sweep, DELTA, 0.05).unwrap();
+        (cp, gdp_epsilon(gdp_mu(&sweep, DELTA, 0.05).unwrap(), DELTA))
+    }
+
+    #[test]
+    fn bad_canaries_are_refused() {
+        let (arch, data) = (Architecture::logistic(2), tiny());
+        let dirac = setup(
+            &arch,
+            &data,
+            Canary::Dirac { coord: 3 },
+            Threat::Final,
+            Bug::None,
+        );
+        assert!(dirac.validate().is_err());
+        let row = setup(
+            &arch,
+            &data,
+            Canary::Row {
+                x: vec![1.0],
+                y: 0.0,
+            },
+            Threat::Final,
+            Bug::None,
+        );
+        assert!(row.validate().is_err());
+        let mut fine = setup(
+            &arch,
+            &data,
+            Canary::Dirac { coord: 2 },
+            Threat::Final,
+            Bug::None,
+        );
+        assert!(fine.validate().is_ok());
+        fine.steps = 0;
+        assert!(fine.validate().is_err());
+    }
+
+    #[test]
+    fn a_correct_dpsgd_is_never_caught_and_a_white_box_audit_comes_close() {
+        let (arch, data) = (Architecture::logistic(3), with_blank_feature(&tiny()));
+        let coord = quietest_coordinate(&arch, &data);
+        let s = setup(
+            &arch,
+            &data,
+            Canary::Dirac { coord },
+            Threat::AllSteps,
+            Bug::None,
+        );
+        let certified = dpsgd_epsilon(0.1, 1.0, 20, DELTA, DEFAULT_INTERVAL).unwrap();
+        // Soundness over 200 seeded audits of 50 + 50 runs: the Clopper–Pearson bound (α = 0.05) may
+        // exceed the guarantee in at most 5% of them (seeded, so the count is fixed).
+        let caught = (0..200)
+            .filter(|a| audit(&s, 50, 1_000 + 50 * a).0 > certified)
+            .count();
+        assert!(
+            caught <= 10,
+            "{caught} of 200 audits exceeded ε = {certified}"
+        );
+        // One large audit: a lower bound below the guarantee, and an estimate of its order.
+        let (cp, gdp) = audit(&s, 1_000, 0);
+        assert!(
+            cp <= certified && cp > 0.0,
+            "CP {cp}, certified {certified}"
+        );
+        // The Gaussian-DP estimate reads more from the same scores than the distribution-free bound.
+        assert!(
+            gdp > cp,
+            "GDP estimate {gdp}, CP {cp}, certified {certified}"
+        );
+        eprintln!(
+            "white box, all steps, 1000 + 1000 runs: CP {cp}, GDP {gdp}, certified {certified}"
+        );
+    }
+
+    #[test]
+    fn planted_bugs_are_caught() {
+        let (arch, data) = (Architecture::logistic(3), with_blank_feature(&tiny()));
+        let coord = quietest_coordinate(&arch, &data);
+        assert_eq!(coord, 2, "the blank feature's weight");
+        let certified = dpsgd_epsilon(0.1, 1.0, 20, DELTA, DEFAULT_INTERVAL).unwrap();
+        // Noise added to the mean: qn = 4 times too little noise.
+        let s = setup(
+            &arch,
+            &data,
+            Canary::Dirac { coord },
+            Threat::AllSteps,
+            Bug::MeanNoise,
+        );
+        let (cp, _) = audit(&s, 500, 0);
+        assert!(
+            cp > certified,
+            "mean noise: CP {cp} vs certified {certified}"
+        );
+        // An outlier whose gradient escapes clipping, seen in the final model.
+        let outlier = Canary::Row {
+            x: vec![40.0, 40.0],
+            y: 0.0,
+        };
+        let s = setup(&arch, &data, outlier, Threat::Final, Bug::UnclippedCanary);
+        let (cp, _) = audit(&s, 500, 0);
+        assert!(
+            cp > certified,
+            "unclipped canary: CP {cp} vs certified {certified}"
+        );
+    }
+}
