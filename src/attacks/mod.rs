@@ -11,6 +11,7 @@
 //! f ≤ T(Q, P)), so the curve is the smaller of the two directions' curves.
 
 pub mod audit;
+pub mod audit_summary;
 pub mod estimators;
 pub mod last_iterate;
 pub mod one_run;
