@@ -4,6 +4,7 @@
 //! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
 
 use crate::accounting::entry::Item;
+use crate::attacks::audit_summary::AuditSummary;
 use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack_jobs, Calibrated, Calibration};
 use crate::labs::attack::params::AttackParams;
@@ -17,6 +18,7 @@ use crate::labs::rr::{repetitions, Repetitions, RrParams};
 use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
 use crate::labs::tangent::parallel::{Columns, Plan};
 use crate::labs::tangent::{Report, TangentParams};
+use crate::labs::train::audit::{audit_chunk, audit_report};
 use crate::labs::train::jobs::{sweep_point, SweepPoint};
 use crate::labs::train::run::{train, TrainUpdate};
 use crate::labs::train::TrainParams;
@@ -119,6 +121,29 @@ pub enum Job {
         /// The noise multiplier.
         sigma: f64,
     },
+    /// Training lab: audit runs `first .. first + count`, with and without the canary
+    /// ([`audit_chunk`]).
+    TrainAudit {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The first run.
+        first: u64,
+        /// How many runs.
+        count: u64,
+    },
+    /// Training lab: the audit's numbers from every run's scores ([`audit_report`]).
+    TrainAuditReport {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// Rows of the user's CSV (0 for the built-in data).
+        csv_rows: usize,
+        /// Scores with the canary.
+        ins: Vec<f64>,
+        /// Scores without.
+        outs: Vec<f64>,
+    },
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -152,6 +177,10 @@ pub enum Update {
     Train(TrainUpdate),
     /// Training lab: one σ of the sweep, or why not.
     TrainSweep(Result<SweepPoint>),
+    /// Training lab: a chunk of audit runs (its first run, the scores with and without the canary).
+    TrainAudit(Result<(u64, Vec<f64>, Vec<f64>)>),
+    /// Training lab: the audit's numbers.
+    TrainAuditReport(Result<Box<AuditSummary>>),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -235,6 +264,22 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
             csv.as_deref(),
             sigma,
         ))),
+        Job::TrainAudit {
+            params,
+            csv,
+            first,
+            count,
+        } => emit(Update::TrainAudit(
+            audit_chunk(&params, csv.as_deref(), first, count).map(|(i, o)| (first, i, o)),
+        )),
+        Job::TrainAuditReport {
+            params,
+            csv_rows,
+            ins,
+            outs,
+        } => emit(Update::TrainAuditReport(
+            audit_report(&params, csv_rows, &ins, &outs).map(Box::new),
+        )),
     }
     Ok(())
 }

@@ -41,7 +41,10 @@ impl Lab {
         match self {
             Lab::Dpsgd => &["q", "steps", "grid"],
             Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
-            Lab::Train => &["n", "hidden", "dim", "noise", "stop", "steps", "act", "q"],
+            Lab::Train => &[
+                "n", "hidden", "dim", "noise", "stop", "steps", "act", "q", "audit", "canary",
+                "threat", "runs", "conf", "bug",
+            ],
             Lab::Compose => &["grid"],
             Lab::Tangent => &["wgrid", "data"],
             _ => &[],

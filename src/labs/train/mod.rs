@@ -2,6 +2,7 @@
 //! clipping only and without privacy, its ε from the DP-SGD lab's accountants, and test accuracy
 //! against ε over a sweep of σ.
 
+pub mod audit;
 pub mod jobs;
 mod params;
 pub mod report;

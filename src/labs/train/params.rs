@@ -123,6 +123,8 @@ pub struct TrainParams {
     pub seeds: u64,
     /// The σ's of the privacy–utility sweep.
     pub sweep: Vec<f64>,
+    /// The audit's settings.
+    pub audit: super::audit::AuditParams,
 }
 
 impl Default for TrainParams {
@@ -150,6 +152,7 @@ impl Default for TrainParams {
             seed: 1,
             seeds: 5,
             sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
+            audit: super::audit::AuditParams::default(),
         }
     }
 }
@@ -345,6 +348,7 @@ impl LinkParams for TrainParams {
         let seed = r.parse("seed", d.seed, parse_seed);
         let seeds = r.whole("seeds", d.seeds, 1, 20);
         let sweep = r.parse_with("sweep", d.sweep.clone(), |v| join(v), parse_sweep);
+        let audit = super::audit::AuditParams::read(&mut r);
         let mut p = TrainParams {
             data,
             n,
@@ -368,6 +372,7 @@ impl LinkParams for TrainParams {
             seed,
             seeds,
             sweep,
+            audit,
         };
         let rows = p.rows(0);
         if p.data != DataKind::Csv && p.q.is_none() && p.batch as usize > p.train_rows(0) {
@@ -436,6 +441,7 @@ impl LinkParams for TrainParams {
         q.set("seed", self.seed.to_string());
         q.set("seeds", self.seeds.to_string());
         q.set("sweep", join(&self.sweep));
+        self.audit.write(&mut q);
         q
     }
 }

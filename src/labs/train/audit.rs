@@ -1,0 +1,318 @@
+//! The training lab's Audit section (`audit=runs`): the lab's own DP-SGD trained `runs` times with a
+//! canary and `runs` times without, in chunks for the worker pool (each chunk's seeds fixed by the link,
+//! so the same scores on any number of workers), then summarised beside the accountant's ε.
+
+use super::params::TrainParams;
+use super::run::{prepare_data, Plan};
+use crate::accounting::pld::dpsgd::dpsgd_epsilon;
+use crate::accounting::pld::DEFAULT_INTERVAL;
+use crate::attacks::audit_summary::{summarise, AuditSummary};
+use crate::attacks::last_iterate::last_iterate_epsilon;
+use crate::error::{Error, Result};
+use crate::learning::audit::{
+    quietest_coordinate, with_blank_feature, AuditSetup, Bug, Canary, Threat,
+};
+use crate::learning::data::{Dataset, Split};
+use crate::link::query::{fmt_f64, parse_number, Query, Reader};
+use serde::{Deserialize, Serialize};
+
+crate::choice! {
+    /// Whether the lab audits its training.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum AuditMode {
+        /// No audit.
+        Off = "off" | "0" | "no" => "Off",
+        /// Many runs with and without a canary.
+        Runs = "runs" | "on" | "1" => "Many runs with and without a canary",
+    }
+}
+
+crate::choice! {
+    /// The canary.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum CanaryKind {
+        /// A Dirac gradient of norm C (white-box, the worst case).
+        Dirac = "dirac" | "gradient" => "Dirac gradient canary (white-box)",
+        /// A mislabeled outlier record.
+        Outlier = "outlier" | "record" => "Mislabeled outlier record",
+    }
+}
+
+crate::choice! {
+    /// What the adversary sees.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum ThreatKind {
+        /// The final model.
+        Final = "final" | "last" => "The final model only",
+        /// Every step's update.
+        All = "all" | "steps" => "Every step's update",
+    }
+}
+
+crate::choice! {
+    /// A planted implementation bug.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub enum BugKind {
+        /// None.
+        None = "none" | "off" => "None: the DP-SGD the accountant accounts for",
+        /// Noise calibrated to the sum, added to the mean.
+        MeanNoise = "mean-noise" => "Noise added to the mean, not the sum",
+        /// The canary's gradient is not clipped.
+        UnclippedCanary = "unclipped-canary" => "The canary's gradient left unclipped",
+        /// The noisy sum divided by the realised batch size.
+        RealisedBatch = "realised-batch" => "Divided by the realised batch size",
+    }
+}
+
+/// The audit's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditParams {
+    /// On or off (`audit`).
+    pub mode: AuditMode,
+    /// The canary (`canary`).
+    pub canary: CanaryKind,
+    /// The adversary (`threat`).
+    pub threat: ThreatKind,
+    /// Runs with the canary, and as many without (`runs`, 20 to 2,000).
+    pub runs: u64,
+    /// Confidence of the lower bound (`conf`).
+    pub conf: f64,
+    /// The planted bug (`bug`).
+    pub bug: BugKind,
+}
+
+impl Default for AuditParams {
+    fn default() -> Self {
+        AuditParams {
+            mode: AuditMode::Off,
+            canary: CanaryKind::Dirac,
+            threat: ThreatKind::All,
+            runs: 500,
+            conf: 0.95,
+            bug: BugKind::None,
+        }
+    }
+}
+
+/// The keys the audit reads (printed only when it is on).
+pub const AUDIT_KEYS: [&str; 6] = ["audit", "canary", "threat", "runs", "conf", "bug"];
+
+/// Runs per worker job.
+pub const CHUNK: u64 = 50;
+
+impl AuditParams {
+    /// Reads the audit's keys.
+    pub fn read(r: &mut Reader) -> AuditParams {
+        let d = AuditParams::default();
+        let mode = r.parse_with(
+            "audit",
+            d.mode,
+            |m| m.key().into(),
+            |s| {
+                AuditMode::from_key(s.trim())
+                    .ok_or_else(|| Error::invalid("audit", s, "must be off or runs"))
+            },
+        );
+        let canary = r.parse_with(
+            "canary",
+            d.canary,
+            |m| m.key().into(),
+            |s| {
+                CanaryKind::from_key(s.trim())
+                    .ok_or_else(|| Error::invalid("canary", s, "must be dirac or outlier"))
+            },
+        );
+        let threat = r.parse_with(
+            "threat",
+            d.threat,
+            |m| m.key().into(),
+            |s| {
+                ThreatKind::from_key(s.trim())
+                    .ok_or_else(|| Error::invalid("threat", s, "must be final or all"))
+            },
+        );
+        let runs = r.whole("runs", d.runs, 20, 2000);
+        let conf = r.parse("conf", d.conf, |s| {
+            parse_number("conf", s).and_then(|v| {
+                if (0.5..=0.999).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(Error::invalid("conf", s, "must be between 0.5 and 0.999"))
+                }
+            })
+        });
+        let bug = r.parse_with(
+            "bug",
+            d.bug,
+            |m| m.key().into(),
+            |s| {
+                BugKind::from_key(s.trim()).ok_or_else(|| {
+                    Error::invalid(
+                        "bug",
+                        s,
+                        "must be none, mean-noise, unclipped-canary or realised-batch",
+                    )
+                })
+            },
+        );
+        AuditParams {
+            mode,
+            canary,
+            threat,
+            runs,
+            conf,
+            bug,
+        }
+    }
+
+    /// Prints the audit's keys when it is on.
+    pub fn write(&self, q: &mut Query) {
+        if self.mode == AuditMode::Off {
+            return;
+        }
+        q.set("audit", self.mode.key());
+        q.set("canary", self.canary.key());
+        q.set("threat", self.threat.key());
+        q.set("runs", self.runs.to_string());
+        q.set("conf", fmt_f64(self.conf));
+        q.set("bug", self.bug.key());
+    }
+
+    /// The chunks of runs, as (first, count).
+    pub fn chunks(&self) -> Vec<(u64, u64)> {
+        (0..self.runs.div_ceil(CHUNK))
+            .map(|k| (k * CHUNK, CHUNK.min(self.runs - k * CHUNK)))
+            .collect()
+    }
+}
+
+/// The lab's split for the audit: with the Dirac canary, every row gains a blank feature whose weight
+/// is the canary's coordinate.
+fn audit_split(p: &TrainParams, csv: Option<&Dataset>) -> Result<Split> {
+    let split = prepare_data(p, csv)?;
+    Ok(match p.audit.canary {
+        CanaryKind::Dirac => Split {
+            train: with_blank_feature(&split.train),
+            test: with_blank_feature(&split.test),
+            ..split
+        },
+        CanaryKind::Outlier => split,
+    })
+}
+
+/// Runs `first .. first + count` of the audit: their scores with the canary and without.
+///
+/// # Errors
+/// Data or parameters the trainer refuses, or a run that diverges.
+pub fn audit_chunk(
+    p: &TrainParams,
+    csv: Option<&Dataset>,
+    first: u64,
+    count: u64,
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    let split = audit_split(p, csv)?;
+    let plan = Plan::new(p, &split)?;
+    let canary = match p.audit.canary {
+        CanaryKind::Dirac => Canary::Dirac {
+            coord: quietest_coordinate(&plan.arch, &split.train),
+        },
+        // Standardised features: 4 standard deviations out on every feature, labelled 0.
+        CanaryKind::Outlier => Canary::Row {
+            x: vec![4.0; split.train.dim],
+            y: 0.0,
+        },
+    };
+    let setup = AuditSetup {
+        arch: &plan.arch,
+        data: &split.train,
+        hyper: plan.hyper,
+        steps: plan.steps,
+        canary,
+        threat: match p.audit.threat {
+            ThreatKind::Final => Threat::Final,
+            ThreatKind::All => Threat::AllSteps,
+        },
+        bug: match p.audit.bug {
+            BugKind::None => Bug::None,
+            BugKind::MeanNoise => Bug::MeanNoise,
+            BugKind::UnclippedCanary => Bug::UnclippedCanary,
+            BugKind::RealisedBatch => Bug::RealisedBatch,
+        },
+    };
+    setup.validate()?;
+    // Audit seeds are the link's seed's: run k uses 2(seed·10⁶ + k) + 1 with the canary, 2(…) without.
+    let base = p.seed.wrapping_mul(1_000_000);
+    setup.scores(base.wrapping_add(first)..base.wrapping_add(first + count))
+}
+
+/// The audit's numbers from every run's scores, beside the accountant's certified ε and the
+/// last-iterate heuristic's for the same q, σ, T and δ.
+///
+/// # Errors
+/// Scores the estimators refuse, or an accountant's error.
+pub fn audit_report(
+    p: &TrainParams,
+    csv_rows: usize,
+    ins: &[f64],
+    outs: &[f64],
+) -> Result<AuditSummary> {
+    let rows = p.rows(csv_rows);
+    let steps = p.planned_steps(rows)?;
+    let q = p.rate(rows);
+    let theory = dpsgd_epsilon(q, p.sigma, steps, p.delta, DEFAULT_INTERVAL)?;
+    let last = last_iterate_epsilon(q, p.sigma, steps, p.delta).unwrap_or(f64::NAN);
+    summarise(ins, outs, p.delta, p.audit.conf, theory, last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::query::LinkParams;
+
+    #[test]
+    fn audit_keys_round_trip_and_bad_values_fall_back() {
+        let q = Query::parse(
+            "lab=train&audit=runs&canary=outlier&threat=final&runs=200&conf=0.99&bug=mean-noise",
+        );
+        let (p, notices) = TrainParams::from_query(&q);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(p.audit.runs, 200);
+        assert_eq!(p.audit.bug, BugKind::MeanNoise);
+        assert_eq!(TrainParams::from_query(&p.to_query()).0, p);
+        // Off prints nothing; ugly values fall back with a notice each.
+        assert!(!TrainParams::default()
+            .to_query()
+            .to_query_string()
+            .contains("audit"));
+        let (p, notices) = TrainParams::from_query(&Query::parse(
+            "audit=maybe&runs=5&conf=2&bug=x&canary=x&threat=x",
+        ));
+        assert_eq!(notices.len(), 6);
+        assert_eq!(p.audit, AuditParams::default());
+    }
+
+    #[test]
+    fn chunks_cover_the_runs_and_the_same_seeds_give_the_same_scores() {
+        let p = AuditParams {
+            runs: 120,
+            ..AuditParams::default()
+        };
+        assert_eq!(p.chunks(), vec![(0, 50), (50, 50), (100, 20)]);
+        // A short audit of the default lab: chunks agree with one job over the same runs.
+        let lab = TrainParams {
+            steps: Some(30),
+            audit: AuditParams {
+                mode: AuditMode::Runs,
+                runs: 20,
+                ..AuditParams::default()
+            },
+            ..TrainParams::default()
+        };
+        let (a_in, a_out) = audit_chunk(&lab, None, 0, 4).unwrap();
+        let (b_in, b_out) = audit_chunk(&lab, None, 2, 2).unwrap();
+        assert_eq!((&a_in[2..], &a_out[2..]), (&b_in[..], &b_out[..]));
+        let report = audit_report(&lab, 0, &a_in, &a_out).unwrap();
+        assert!(report.eps_theory > 0.0 && report.eps_last_iterate < report.eps_theory);
+        assert!(!report.contradiction);
+    }
+}
