@@ -1,6 +1,7 @@
 //! The training lab's charts, from the run, the accountants and the sweep the core computed.
 
 use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
+use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::labs::dpsgd::RdpReport;
 use dp_playground::labs::train::run::{Norms, Point};
 use dp_playground::learning::dpsgd::Variant;
@@ -177,6 +178,59 @@ pub fn utility_chart(curve: &[(f64, f64, f64)], baseline: f64) -> XyChart {
     }
 }
 
+/// The audit's two score histograms (with the canary and without), as bars.
+pub fn audit_histogram_chart(a: &AuditSummary) -> XyChart {
+    let bars = |counts: &[u64]| -> Vec<(f64, f64)> {
+        a.edges
+            .windows(2)
+            .zip(counts)
+            .flat_map(|(e, &c)| [(e[0], 0.0), (e[1], c as f64)])
+            .collect()
+    };
+    XyChart {
+        x_desc: "The adversary's score (higher: \"the canary was in\")".into(),
+        y_desc: "Runs".into(),
+        series: vec![
+            Series::new(
+                "without the canary",
+                PALETTE[6],
+                Kind::Bars,
+                bars(&a.hist_out),
+            ),
+            Series::new("with the canary", PALETTE[1], Kind::Bars, bars(&a.hist_in)),
+        ],
+        legend: Legend::UpperLeft,
+        ..Default::default()
+    }
+}
+
+/// The attack's ROC on log–log axes (where low false-positive rates show), beside chance.
+pub fn audit_roc_chart(a: &AuditSummary) -> XyChart {
+    let floor = 1.0 / (10.0 * a.runs.max(1) as f64);
+    let log = |v: f64| v.max(floor).log10();
+    let roc: Vec<(f64, f64)> = a.roc.iter().map(|&(f, t)| (log(f), log(t))).collect();
+    let chance: Vec<(f64, f64)> = (0..=40)
+        .map(|i| {
+            let f = floor.log10() * (1.0 - i as f64 / 40.0);
+            (f, f)
+        })
+        .collect();
+    XyChart {
+        x_desc: "False-positive rate (log scale)".into(),
+        y_desc: "True-positive rate (log scale)".into(),
+        x_log10: true,
+        y_log10: true,
+        x_range: Some((floor.log10(), 0.0)),
+        y_range: Some((floor.log10(), 0.0)),
+        series: vec![
+            Series::new("chance", PALETTE[6], Kind::Dashed, chance),
+            Series::new("this attack (ROC hull)", PALETTE[0], Kind::Line, roc),
+        ],
+        legend: Legend::LowerRight,
+        ..Default::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +259,13 @@ mod tests {
         smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40));
         smoke(&norms_chart(&norms.unwrap(), p.clip));
         smoke(&utility_chart(&[(0.5, 0.8, 0.02), (2.0, 0.9, 0.01)], 0.95));
+        let ins: Vec<f64> = (0..200).map(|i| 1.0 + (i as f64 * 0.7).sin()).collect();
+        let outs: Vec<f64> = (0..200).map(|i| (i as f64 * 0.3).cos()).collect();
+        let audit =
+            dp_playground::attacks::audit_summary::summarise(&ins, &outs, 1e-5, 0.95, 2.0, 1.0)
+                .unwrap();
+        smoke(&audit_histogram_chart(&audit));
+        smoke(&audit_roc_chart(&audit));
         let (c, v) = decision_grid(&p.architecture(2), &last.unwrap().theta[0], 3.0, 40);
         let map = boundary_map(c, v);
         let svg = crate::charts::svg_test::render(|root| {

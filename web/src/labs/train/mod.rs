@@ -1,7 +1,8 @@
 //! The training lab (`?lab=train`): three models trained in the worker pool (play, pause, one step,
 //! reset resume from the core's checkpoints), ε from the DP-SGD lab's accountants (RDP on the page,
-//! the PLD job in a worker), and the privacy–utility sweep, one job per σ.
+//! the PLD job in a worker), the privacy–utility sweep, one job per σ, and the audit.
 
+mod audit;
 mod controls;
 mod results;
 
@@ -306,6 +307,9 @@ pub fn TrainLab() -> impl IntoView {
         >
             <TrainResults />
             <AfterPaint frames=3>
+                <audit::TrainAudit />
+            </AfterPaint>
+            <AfterPaint frames=4>
                 <SharePanel lab=Lab::Train markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
         </LabPage>

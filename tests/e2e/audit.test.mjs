@@ -1,0 +1,56 @@
+// Browser tests of the training lab's audit (issue 28): many private runs with and without a canary in
+// the worker pool, the ε the attack proves beside the ε the accountant certifies, and a planted bug the
+// audit catches.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const done = (page) => page.waitForFunction(
+  () => Number.isFinite(parseFloat(document.querySelector('[data-testid="train-audit-eps-cp"]')?.dataset.value)),
+  null, { timeout: 120_000 });
+
+test('an audit of the correct DP-SGD proves less than the accountant certifies', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&audit=runs&runs=100', 'train-q');
+  await done(page);
+  const [runs, cp, gdp, theory, last, tpr, auc] = await Promise.all(['train-audit-runs', 'train-audit-eps-cp',
+    'train-audit-eps-gdp', 'train-audit-eps-theory', 'train-audit-eps-last-iterate', 'train-audit-tpr-low-fpr',
+    'train-audit-auc'].map((id) => valueOf(page, id)));
+  assert.equal(runs, 100);
+  assert.ok(cp >= 0 && cp <= theory, `lower bound ${cp}, certified ${theory}`);
+  assert.equal(theory, await valueOf(page, 'train-eps'), 'the same certified ε as the lab\'s');
+  assert.ok(last > 0 && last <= theory, `last iterate ${last}`);
+  assert.ok(gdp >= 0 && tpr >= 0 && tpr <= 1 && auc >= 0.5 && auc <= 1);
+  assert.equal(await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value'), '0');
+  assert.match(await page.textContent('[data-testid="train-audit-contradiction"]'), /proves ε ≥ .* with 95% confidence/);
+  await waitDrawn(page, 'train-audit-chart-scores');
+  await waitDrawn(page, 'train-audit-chart-roc');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('noise added to the mean instead of the sum is caught: the attack proves more than the guarantee', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&audit=runs&runs=200&bug=mean-noise', 'train-q');
+  await done(page);
+  assert.equal(await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value'), '1');
+  assert.ok(await valueOf(page, 'train-audit-eps-cp') > await valueOf(page, 'train-audit-eps-theory'));
+  assert.match(await page.textContent('[data-testid="train-audit-contradiction"]'), /Contradiction/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('without audit=runs the section only offers to start one', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train', 'train-q');
+  await page.waitForSelector('[data-testid="train-audit"]', { state: 'attached' });
+  assert.ok(!(await page.isVisible('[data-testid="train-audit-eps-cp"]')));
+  await page.selectOption('[data-testid="select-audit"]', 'runs');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('audit') === 'runs');
+  await page.fill('[data-testid="input-runs"]', '40');
+  await done(page);
+  assert.equal(await valueOf(page, 'train-audit-runs'), 40);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -1,0 +1,20 @@
+// Dev helper (not a test): node tests/e2e/probe_audit.mjs — opens audit links, prints the numbers and
+// the wall time from the page's first paint to the audit's summary.
+import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
+
+const server = await serveDist();
+const browser = await launchBrowser();
+const links = process.argv.slice(2).length ? process.argv.slice(2) : ['?lab=train&audit=runs&runs=200', '?lab=train&audit=runs&runs=200&bug=mean-noise'];
+for (const link of links) {
+  const page = await openLab(await newPage(browser), server.url, link, 'train-q');
+  const t0 = Date.now();
+  await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="train-audit-eps-cp"]')?.dataset.value)), null, { timeout: 300_000 });
+  const ids = ['train-audit-runs', 'train-audit-eps-cp', 'train-audit-eps-gdp', 'train-audit-eps-theory', 'train-audit-eps-last-iterate', 'train-audit-tpr-low-fpr', 'train-audit-auc'];
+  const v = {};
+  for (const id of ids) v[id] = await valueOf(page, id);
+  v.contradiction = await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value');
+  console.log(link, `${Date.now() - t0} ms`, JSON.stringify(v), page.problems);
+  await page.close();
+}
+await browser.close();
+await server.close();

@@ -1,0 +1,218 @@
+//! The training lab's Audit section (`audit=runs`): the lab's DP-SGD trained many times with a canary
+//! and without, in the worker pool with progress; the ε the attack measures beside the ε the
+//! accountant promises, the score histograms and the ROC.
+
+use crate::charts::specs::train as specs;
+use crate::format::sig;
+use crate::labs::train::use_train;
+use crate::platform::pool::{self, JobEnd, LabJobs};
+use crate::widgets::number_field::NumberField;
+use crate::widgets::select_field::{choices, SelectField};
+use crate::widgets::stat::Stat;
+use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::attacks::audit_summary::AuditSummary;
+use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, ThreatKind};
+use dp_playground::labs::train::{DataKind, TrainParams};
+use dp_playground::link::query::fmt_f64;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The pool's name for the audit's jobs.
+const GROUP: &str = "train-audit";
+
+/// Scores of each chunk as they arrive, then the summary.
+#[derive(Clone, Default)]
+struct Progress {
+    chunks: Vec<Option<(Vec<f64>, Vec<f64>)>>,
+    summary: Option<Result<AuditSummary, String>>,
+    failure: Option<String>,
+}
+
+/// The Audit section.
+#[component]
+pub fn TrainAudit() -> impl IntoView {
+    let lab = use_train();
+    let url = crate::platform::url::use_url();
+    let progress = RwSignal::new(Progress::default());
+    // The audit reads everything but the sweep and the target: a sweep edit leaves it alone.
+    let key = Memo::new(move |_| {
+        lab.params.with(|p| {
+            (p.audit.mode == AuditMode::Runs).then(|| TrainParams {
+                sweep: Vec::new(),
+                seeds: 1,
+                ..p.clone()
+            })
+        })
+    });
+    let jobs = LabJobs::new(GROUP);
+    Effect::new(move |_| {
+        let p = key.get();
+        let csv = lab.csv.get();
+        let current = jobs.restart();
+        progress.set(Progress::default());
+        let Some(p) = p else { return };
+        if p.data == DataKind::Csv && csv.is_none() {
+            return;
+        }
+        let chunks = p.audit.chunks();
+        progress.update(|g| g.chunks = vec![None; chunks.len()]);
+        let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
+        for (k, (first, count)) in chunks.into_iter().enumerate() {
+            let job = Job::TrainAudit {
+                params: Box::new(p.clone()),
+                csv: csv.clone().map(Box::new),
+                first,
+                count,
+            };
+            let p = p.clone();
+            spawn_local(async move {
+                let mut got = None;
+                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
+                    if let JobUpdate::TrainAudit(r) = u {
+                        got = Some(r);
+                    }
+                })
+                .await;
+                if !current() {
+                    return;
+                }
+                match (ended, got) {
+                    (Ok(()), Some(Ok((_, ins, outs)))) => {
+                        progress.update(|g| g.chunks[k] = Some((ins, outs)))
+                    }
+                    (Ok(()), Some(Err(e))) => progress.update(|g| g.failure = Some(e.to_string())),
+                    (Err(JobEnd::Failed(e)), _) => progress.update(|g| g.failure = Some(e)),
+                    _ => return,
+                }
+                // The last chunk in starts the summary.
+                let all = progress.with_untracked(|g| {
+                    g.chunks.iter().all(Option::is_some).then(|| {
+                        let (mut ins, mut outs) = (Vec::new(), Vec::new());
+                        for (i, o) in g.chunks.iter().flatten() {
+                            ins.extend_from_slice(i);
+                            outs.extend_from_slice(o);
+                        }
+                        (ins, outs)
+                    })
+                });
+                let Some((ins, outs)) = all else { return };
+                let job = Job::TrainAuditReport {
+                    params: Box::new(p),
+                    csv_rows,
+                    ins,
+                    outs,
+                };
+                let mut got = None;
+                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
+                    if let JobUpdate::TrainAuditReport(r) = u {
+                        got = Some(r);
+                    }
+                })
+                .await;
+                if current() {
+                    let summary = match (ended, got) {
+                        (Ok(()), Some(r)) => r.map(|b| *b).map_err(|e| e.to_string()),
+                        (Err(JobEnd::Failed(e)), _) => Err(e),
+                        _ => return,
+                    };
+                    progress.update(|g| g.summary = Some(summary));
+                }
+            });
+        }
+    });
+    let on = move || lab.params.with(|p| p.audit.mode == AuditMode::Runs);
+    let done_runs =
+        move || progress.with(|g| g.chunks.iter().flatten().map(|c| c.0.len()).sum::<usize>());
+    let summary = move || progress.with(|g| g.summary.clone().and_then(Result::ok));
+    let value = move |f: fn(&AuditSummary) -> f64| {
+        Signal::derive(move || summary().map_or(f64::NAN, |s| f(&s)))
+    };
+    let status = move || {
+        progress.with(|g| {
+            if let Some(e) = g.failure.as_ref().or(g.summary.as_ref().and_then(|s| s.as_ref().err())) {
+                return format!("The audit failed: {e}");
+            }
+            let total = lab.params.with(|p| p.audit.runs) as usize;
+            match &g.summary {
+                Some(_) => String::new(),
+                None if g.chunks.is_empty() => String::new(),
+                None => format!(
+                    "Training {} of {total} runs with the canary and as many without, in background workers…",
+                    done_runs()
+                ),
+            }
+        })
+    };
+    let hist = Memo::new(move |_| summary().map(|s| specs::audit_histogram_chart(&s)));
+    let roc = Memo::new(move |_| summary().map(|s| specs::audit_roc_chart(&s)));
+    let conf = move || lab.params.with(|p| sig(100.0 * p.audit.conf, 3));
+    let shown = move |key: &'static str, f: fn(&TrainParams) -> String| {
+        url.raw_or(key, move || lab.params.with(f))
+    };
+    view! {
+        <section class="panel" aria-labelledby="audit-title" data-testid="train-audit">
+            <h3 id="audit-title">"Audit: does the guarantee hold against a real attack?"</h3>
+            <p class="explain">
+                "Train this very DP-SGD many times with a canary record and as many times without, let an adversary "
+                "score each run, and see how much privacy the attack measures: a lower bound, with confidence, "
+                "on the true ε. It can only lie below the accountant's certified ε; above it means a bug."
+            </p>
+            <div class="audit-controls">
+                <SelectField label="Audit" key="audit" options=choices(&AuditMode::ALL, AuditMode::key, AuditMode::title)
+                    value=Signal::derive(move || lab.params.with(|p| p.audit.mode.key().to_owned())) error=lab.error_for("audit") />
+                <div hidden=move || !on()>
+                    <SelectField label="Canary" key="canary" options=choices(&CanaryKind::ALL, CanaryKind::key, CanaryKind::title)
+                        value=Signal::derive(move || lab.params.with(|p| p.audit.canary.key().to_owned())) error=lab.error_for("canary") />
+                    <SelectField label="The adversary sees" key="threat" options=choices(&ThreatKind::ALL, ThreatKind::key, ThreatKind::title)
+                        value=Signal::derive(move || lab.params.with(|p| p.audit.threat.key().to_owned())) error=lab.error_for("threat") />
+                    <NumberField label="Runs with the canary (and as many without)" key="runs" value=shown("runs", |p| p.audit.runs.to_string())
+                        error=lab.error_for("runs") help="20 to 2,000." />
+                    <NumberField label="Confidence of the lower bound" key="conf" value=shown("conf", |p| fmt_f64(p.audit.conf))
+                        error=lab.error_for("conf") help="0.5 to 0.999." />
+                    <SelectField label="Plant a bug" key="bug" options=choices(&BugKind::ALL, BugKind::key, BugKind::title)
+                        value=Signal::derive(move || lab.params.with(|p| p.audit.bug.key().to_owned())) error=lab.error_for("bug")
+                        help="Each is a mistake real implementations made; the accountant's ε does not change." />
+                </div>
+            </div>
+            <div hidden=move || !on()>
+                <p class="status" role="status" data-testid="train-audit-status">{status}</p>
+                {move || (done_runs() > 0 && summary().is_none()).then(|| view! {
+                    <progress max=move || lab.params.with(|p| p.audit.runs) as f64 value=move || done_runs() as f64></progress>
+                })}
+                <div class="stats">
+                    <Stat label="runs with the canary (and as many without)" testid="train-audit-runs" value=value(|s| s.runs as f64) digits=6 />
+                    <Stat label="ε the attack proves (lower bound, Clopper–Pearson)" testid="train-audit-eps-cp" value=value(|s| s.eps_cp) />
+                    <Stat label="ε estimate, Gaussian DP (an estimate, not a bound)" testid="train-audit-eps-gdp" value=value(|s| s.eps_gdp) />
+                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory" value=value(|s| s.eps_theory) />
+                    <Stat label="ε for the final model only (last-iterate heuristic)" testid="train-audit-eps-last-iterate" value=value(|s| s.eps_last_iterate) />
+                    <Stat label="TPR at 0.1% FPR" testid="train-audit-tpr-low-fpr" value=value(|s| s.tpr_low_fpr.0) />
+                    <Stat label="AUC" testid="train-audit-auc" value=value(|s| s.auc) />
+                </div>
+                <p data-testid="train-audit-contradiction" data-value=move || summary().map_or("", |s| if s.contradiction { "1" } else { "0" })
+                    class=move || if summary().is_some_and(|s| s.contradiction) { "notices" } else { "help" }>
+                    {move || summary().map(|s| if s.contradiction {
+                        format!("Contradiction: the attack proves ε ≥ {} with {}% confidence, above the certified ε = {}. \
+                            The implementation does not do what the accountant accounts for (or this is the {}% bad luck a confidence level allows).",
+                            sig(s.eps_cp, 4), conf(), sig(s.eps_theory, 4), sig(100.0 - 100.0 * lab.params.with_untracked(|p| p.audit.conf), 2))
+                    } else {
+                        format!("The attack proves ε ≥ {} with {}% confidence; the accountant certifies ε ≤ {}. The gap is not slack in the \
+                            guarantee: {} runs a side can prove at most about {} even for a perfect attack, the adversary's view ({}) \
+                            limits what it sees, and the confidence level costs its share.",
+                            sig(s.eps_cp, 3), conf(), sig(s.eps_theory, 4), s.runs,
+                            sig((s.runs as f64).ln() - (2.0 / (1.0 - lab.params.with_untracked(|p| p.audit.conf))).ln().ln(), 2),
+                            lab.params.with_untracked(|p| p.audit.threat.title().to_lowercase()))
+                    })}
+                </p>
+                <div class="chart-grid">
+                    <XyCanvas testid="train-audit-chart-scores" title="The adversary's scores, with and without the canary"
+                        alt=Signal::derive(move || format!("AUC {}.", sig(value(|s| s.auc).get(), 3)))
+                        chart=hist csv_name="train-audit-scores.csv" />
+                    <XyCanvas testid="train-audit-chart-roc" title="The attack's ROC (log–log)"
+                        alt=Signal::derive(move || format!("TPR at 0.1% FPR: {}.", sig(value(|s| s.tpr_low_fpr.0).get(), 3)))
+                        chart=roc csv_name="train-audit-roc.csv" />
+                </div>
+            </div>
+        </section>
+    }
+}
