@@ -18,7 +18,7 @@ use crate::labs::rr::{repetitions, Repetitions, RrParams};
 use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
 use crate::labs::tangent::parallel::{Columns, Plan};
 use crate::labs::tangent::{Report, TangentParams};
-use crate::labs::train::audit::{audit_chunk, audit_report};
+use crate::labs::train::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
 use crate::labs::train::jobs::{sweep_point, SweepPoint};
 use crate::labs::train::run::{train, TrainUpdate};
 use crate::labs::train::TrainParams;
@@ -133,6 +133,13 @@ pub enum Job {
         /// How many runs.
         count: u64,
     },
+    /// Training lab: the one-run audit ([`audit_one_run`]).
+    TrainAuditOneRun {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+    },
     /// Training lab: the audit's numbers from every run's scores ([`audit_report`]).
     TrainAuditReport {
         /// The lab's parameters.
@@ -181,6 +188,8 @@ pub enum Update {
     TrainAudit(Result<(u64, Vec<f64>, Vec<f64>)>),
     /// Training lab: the audit's numbers.
     TrainAuditReport(Result<Box<AuditSummary>>),
+    /// Training lab: the one-run audit's numbers.
+    TrainAuditOneRun(Result<OneRunReport>),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -272,6 +281,10 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
         } => emit(Update::TrainAudit(
             audit_chunk(&params, csv.as_deref(), first, count).map(|(i, o)| (first, i, o)),
         )),
+        Job::TrainAuditOneRun { params, csv } => emit(Update::TrainAuditOneRun(audit_one_run(
+            &params,
+            csv.as_deref(),
+        ))),
         Job::TrainAuditReport {
             params,
             csv_rows,

@@ -7,3 +7,4 @@ pub mod data;
 pub mod datasets;
 pub mod dpsgd;
 pub mod model;
+pub mod one_run;

@@ -54,3 +54,15 @@ test('without audit=runs the section only offers to start one', async () => {
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('one run with many canaries proves a lower bound from one training run', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&audit=one-run&canaries=200', 'train-q');
+  await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="train-audit-eps-one-run"]')?.dataset.value)), null, { timeout: 120_000 });
+  const [one, fdp, theory, joined] = await Promise.all(['train-audit-eps-one-run', 'train-audit-eps-one-run-fdp',
+    'train-audit-eps-theory-one-run', 'train-audit-canaries-in'].map((id) => valueOf(page, id)));
+  assert.ok(one >= 0 && one <= theory && fdp >= 0 && fdp <= theory, `${one}, ${fdp} vs ${theory}`);
+  assert.ok(joined > 50 && joined < 150, `${joined} of 200 canaries joined`);
+  assert.ok(!(await page.isVisible('[data-testid="train-audit-eps-cp"]')), 'the many-runs numbers stay hidden');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

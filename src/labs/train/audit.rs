@@ -24,6 +24,8 @@ crate::choice! {
         Off = "off" | "0" | "no" => "Off",
         /// Many runs with and without a canary.
         Runs = "runs" | "on" | "1" => "Many runs with and without a canary",
+        /// One run with many canaries.
+        OneRun = "one-run" | "onerun" => "One run with many canaries",
     }
 }
 
@@ -79,6 +81,8 @@ pub struct AuditParams {
     pub conf: f64,
     /// The planted bug (`bug`).
     pub bug: BugKind,
+    /// Canaries of the one-run audit (`canaries`, 10 to 1,000).
+    pub canaries: u64,
 }
 
 impl Default for AuditParams {
@@ -90,12 +94,15 @@ impl Default for AuditParams {
             runs: 500,
             conf: 0.95,
             bug: BugKind::None,
+            canaries: 256,
         }
     }
 }
 
 /// The keys the audit reads (printed only when it is on).
-pub const AUDIT_KEYS: [&str; 6] = ["audit", "canary", "threat", "runs", "conf", "bug"];
+pub const AUDIT_KEYS: [&str; 7] = [
+    "audit", "canary", "threat", "runs", "conf", "bug", "canaries",
+];
 
 /// Runs per worker job.
 pub const CHUNK: u64 = 50;
@@ -132,6 +139,7 @@ impl AuditParams {
             },
         );
         let runs = r.whole("runs", d.runs, 20, 2000);
+        let canaries = r.whole("canaries", d.canaries, 10, 1000);
         let conf = r.parse("conf", d.conf, |s| {
             parse_number("conf", s).and_then(|v| {
                 if (0.5..=0.999).contains(&v) {
@@ -162,6 +170,7 @@ impl AuditParams {
             runs,
             conf,
             bug,
+            canaries,
         }
     }
 
@@ -176,6 +185,9 @@ impl AuditParams {
         q.set("runs", self.runs.to_string());
         q.set("conf", fmt_f64(self.conf));
         q.set("bug", self.bug.key());
+        if self.mode == AuditMode::OneRun {
+            q.set("canaries", self.canaries.to_string());
+        }
     }
 
     /// The chunks of runs, as (first, count).
@@ -245,6 +257,67 @@ pub fn audit_chunk(
     setup.scores(base.wrapping_add(first)..base.wrapping_add(first + count))
 }
 
+/// The one-run audit's numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OneRunReport {
+    /// Canaries, and how many joined the run.
+    pub canaries: (u64, u64),
+    /// ε the guesses prove (Steinke, Nasr & Jagielski 2023), a lower bound at the confidence.
+    pub eps_one_run: f64,
+    /// Its f-DP refinement (Mahloujifar, Melis & Chaudhuri 2025).
+    pub eps_one_run_fdp: f64,
+    /// The accountant's certified ε.
+    pub eps_theory: f64,
+}
+
+/// One training run with the link's number of canaries, and the ε its guesses prove.
+///
+/// # Errors
+/// Data or parameters the trainer refuses, or a run that diverges.
+pub fn audit_one_run(p: &TrainParams, csv: Option<&Dataset>) -> Result<OneRunReport> {
+    use crate::attacks::one_run::{epsilon_one_run, OneRunTest};
+    use crate::attacks::scores::Sweep;
+    let split = prepare_data(p, csv)?;
+    let plan = Plan::new(p, &split)?;
+    let m = p.audit.canaries as usize;
+    let arch = p.architecture(split.train.dim + m);
+    let bug = match p.audit.bug {
+        BugKind::None => Bug::None,
+        BugKind::MeanNoise => Bug::MeanNoise,
+        BugKind::UnclippedCanary => Bug::UnclippedCanary,
+        BugKind::RealisedBatch => Bug::RealisedBatch,
+    };
+    let (ins, outs) = crate::learning::one_run::one_run_scores(
+        &arch,
+        &split.train,
+        plan.hyper,
+        plan.steps,
+        m,
+        p.seed,
+        bug,
+    )?;
+    let joined = ins.len() as u64;
+    // Every canary scored: an empty side (all in or all out) proves nothing.
+    let (eps_one_run, eps_one_run_fdp) = match Sweep::new(&ins, &outs) {
+        Ok(s) => {
+            let alpha = 1.0 - p.audit.conf;
+            (
+                epsilon_one_run(OneRunTest::Binomial, &s, p.delta, alpha)?,
+                epsilon_one_run(OneRunTest::GaussianFdp, &s, p.delta, alpha)?,
+            )
+        }
+        Err(_) => (0.0, 0.0),
+    };
+    let rows = p.rows(csv.map_or(0, Dataset::rows));
+    let eps_theory = dpsgd_epsilon(p.rate(rows), p.sigma, plan.steps, p.delta, DEFAULT_INTERVAL)?;
+    Ok(OneRunReport {
+        canaries: (m as u64, joined),
+        eps_one_run,
+        eps_one_run_fdp,
+        eps_theory,
+    })
+}
+
 /// The audit's numbers from every run's scores, beside the accountant's certified ε and the
 /// last-iterate heuristic's for the same q, σ, T and δ.
 ///
@@ -289,6 +362,20 @@ mod tests {
         ));
         assert_eq!(notices.len(), 6);
         assert_eq!(p.audit, AuditParams::default());
+        let (p, notices) = TrainParams::from_query(&Query::parse("audit=one-run&canaries=100"));
+        assert!(notices.is_empty());
+        assert_eq!((p.audit.mode, p.audit.canaries), (AuditMode::OneRun, 100));
+        assert!(p.to_query().to_query_string().contains("canaries=100"));
+        let short = TrainParams {
+            steps: Some(40),
+            ..p
+        };
+        let r = audit_one_run(&short, None).unwrap();
+        assert_eq!(r.canaries.0, 100);
+        assert!(
+            r.eps_one_run <= r.eps_theory && r.eps_one_run_fdp <= r.eps_theory,
+            "{r:?}"
+        );
     }
 
     #[test]

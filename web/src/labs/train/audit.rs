@@ -12,7 +12,7 @@ use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, ThreatKind};
+use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind};
 use dp_playground::labs::train::{DataKind, TrainParams};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
@@ -26,6 +26,7 @@ const GROUP: &str = "train-audit";
 struct Progress {
     chunks: Vec<Option<(Vec<f64>, Vec<f64>)>>,
     summary: Option<Result<AuditSummary, String>>,
+    one_run: Option<OneRunReport>,
     failure: Option<String>,
 }
 
@@ -38,7 +39,7 @@ pub fn TrainAudit() -> impl IntoView {
     // The audit reads everything but the sweep and the target: a sweep edit leaves it alone.
     let key = Memo::new(move |_| {
         lab.params.with(|p| {
-            (p.audit.mode == AuditMode::Runs).then(|| TrainParams {
+            (p.audit.mode != AuditMode::Off).then(|| TrainParams {
                 sweep: Vec::new(),
                 seeds: 1,
                 ..p.clone()
@@ -53,6 +54,30 @@ pub fn TrainAudit() -> impl IntoView {
         progress.set(Progress::default());
         let Some(p) = p else { return };
         if p.data == DataKind::Csv && csv.is_none() {
+            return;
+        }
+        if p.audit.mode == AuditMode::OneRun {
+            let job = Job::TrainAuditOneRun {
+                params: Box::new(p),
+                csv: csv.map(Box::new),
+            };
+            spawn_local(async move {
+                let mut got = None;
+                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
+                    if let JobUpdate::TrainAuditOneRun(r) = u {
+                        got = Some(r);
+                    }
+                })
+                .await;
+                if current() {
+                    progress.update(|g| match (ended, got) {
+                        (Ok(()), Some(Ok(r))) => g.one_run = Some(r),
+                        (Ok(()), Some(Err(e))) => g.failure = Some(e.to_string()),
+                        (Err(JobEnd::Failed(e)), _) => g.failure = Some(e),
+                        _ => {}
+                    });
+                }
+            });
             return;
         }
         let chunks = p.audit.chunks();
@@ -121,7 +146,12 @@ pub fn TrainAudit() -> impl IntoView {
             });
         }
     });
-    let on = move || lab.params.with(|p| p.audit.mode == AuditMode::Runs);
+    let on = move || lab.params.with(|p| p.audit.mode != AuditMode::Off);
+    let many = move || lab.params.with(|p| p.audit.mode == AuditMode::Runs);
+    let one = move || lab.params.with(|p| p.audit.mode == AuditMode::OneRun);
+    let one_run = move |f: fn(&OneRunReport) -> f64| {
+        Signal::derive(move || progress.with(|g| g.one_run.as_ref().map_or(f64::NAN, f)))
+    };
     let done_runs =
         move || progress.with(|g| g.chunks.iter().flatten().map(|c| c.0.len()).sum::<usize>());
     let summary = move || progress.with(|g| g.summary.clone().and_then(Result::ok));
@@ -134,6 +164,13 @@ pub fn TrainAudit() -> impl IntoView {
                 return format!("The audit failed: {e}");
             }
             let total = lab.params.with(|p| p.audit.runs) as usize;
+            if lab.params.with(|p| p.audit.mode == AuditMode::OneRun) {
+                return if g.one_run.is_some() {
+                    String::new()
+                } else {
+                    "Training one run with the canaries, in a background worker…".into()
+                };
+            }
             match &g.summary {
                 Some(_) => String::new(),
                 None if g.chunks.is_empty() => String::new(),
@@ -162,12 +199,18 @@ pub fn TrainAudit() -> impl IntoView {
                 <SelectField label="Audit" key="audit" options=choices(&AuditMode::ALL, AuditMode::key, AuditMode::title)
                     value=Signal::derive(move || lab.params.with(|p| p.audit.mode.key().to_owned())) error=lab.error_for("audit") />
                 <div hidden=move || !on()>
+                    <div hidden=move || !many()>
                     <SelectField label="Canary" key="canary" options=choices(&CanaryKind::ALL, CanaryKind::key, CanaryKind::title)
                         value=Signal::derive(move || lab.params.with(|p| p.audit.canary.key().to_owned())) error=lab.error_for("canary") />
                     <SelectField label="The adversary sees" key="threat" options=choices(&ThreatKind::ALL, ThreatKind::key, ThreatKind::title)
                         value=Signal::derive(move || lab.params.with(|p| p.audit.threat.key().to_owned())) error=lab.error_for("threat") />
                     <NumberField label="Runs with the canary (and as many without)" key="runs" value=shown("runs", |p| p.audit.runs.to_string())
                         error=lab.error_for("runs") help="20 to 2,000." />
+                    </div>
+                    <div hidden=move || !one()>
+                        <NumberField label="Canaries (each in the run with probability ½)" key="canaries" value=shown("canaries", |p| p.audit.canaries.to_string())
+                            error=lab.error_for("canaries") help="10 to 1,000; each is a record with a feature of its own." />
+                    </div>
                     <NumberField label="Confidence of the lower bound" key="conf" value=shown("conf", |p| fmt_f64(p.audit.conf))
                         error=lab.error_for("conf") help="0.5 to 0.999." />
                     <SelectField label="Plant a bug" key="bug" options=choices(&BugKind::ALL, BugKind::key, BugKind::title)
@@ -177,6 +220,17 @@ pub fn TrainAudit() -> impl IntoView {
             </div>
             <div hidden=move || !on()>
                 <p class="status" role="status" data-testid="train-audit-status">{status}</p>
+                <div class="stats" hidden=move || !one()>
+                    <Stat label="canaries in the run" testid="train-audit-canaries-in" value=one_run(|r| r.canaries.1 as f64) digits=6 />
+                    <Stat label="ε one run proves (lower bound, Steinke et al. 2023)" testid="train-audit-eps-one-run" value=one_run(|r| r.eps_one_run) />
+                    <Stat label="ε one run proves, f-DP (lower bound, Mahloujifar et al. 2025)" testid="train-audit-eps-one-run-fdp" value=one_run(|r| r.eps_one_run_fdp) />
+                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory-one-run" value=one_run(|r| r.eps_theory) />
+                </div>
+                <p class="help" hidden=move || !one()>
+                    "One run audits cheaply but weakly: the canaries' guesses prove a lower bound far below the guarantee "
+                    "unless the model memorises them; many runs measure the same mechanism more tightly."
+                </p>
+                <div hidden=move || !many()>
                 {move || (done_runs() > 0 && summary().is_none()).then(|| view! {
                     <progress max=move || lab.params.with(|p| p.audit.runs) as f64 value=move || done_runs() as f64></progress>
                 })}
@@ -211,6 +265,7 @@ pub fn TrainAudit() -> impl IntoView {
                     <XyCanvas testid="train-audit-chart-roc" title="The attack's ROC (log–log)"
                         alt=Signal::derive(move || format!("TPR at 0.1% FPR: {}.", sig(value(|s| s.tpr_low_fpr.0).get(), 3)))
                         chart=roc csv_name="train-audit-roc.csv" />
+                </div>
                 </div>
             </div>
         </section>
