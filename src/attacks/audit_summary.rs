@@ -3,7 +3,8 @@
 //! estimate, the score histograms, and the contradiction flag when a lower bound held with confidence
 //! exceeds the certified upper bound (an implementation bug, or a confidence level's bad luck).
 
-use crate::attacks::estimators::{epsilon_clopper_pearson, gdp_epsilon, gdp_mu};
+use crate::attacks::audit::Counts;
+use crate::attacks::estimators::{best_counts, epsilon_clopper_pearson, gdp_epsilon, gdp_mu};
 use crate::attacks::scores::Sweep;
 use crate::error::Result;
 use crate::numerics::stats::histogram;
@@ -33,6 +34,8 @@ pub struct AuditSummary {
     pub auc: f64,
     /// The lower bound exceeds the guarantee.
     pub contradiction: bool,
+    /// The counts at the threshold whose bound is largest (the audit's point on a trade-off chart).
+    pub best: Counts,
     /// The ROC hull's points (FPR, TPR).
     pub roc: Vec<(f64, f64)>,
     /// Histogram bin edges (shared by both sides), then the IN and OUT counts.
@@ -80,6 +83,7 @@ pub fn summarise(
         tpr_low_fpr: (sweep.tpr_at_fpr(0.001), sweep.tpr_at_fpr(0.01)),
         auc: sweep.auc(),
         contradiction: eps_cp > eps_theory,
+        best: best_counts(&sweep, delta, alpha),
         roc: sweep.roc(),
         edges,
         hist_in,

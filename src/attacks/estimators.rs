@@ -47,6 +47,22 @@ pub fn epsilon_clopper_pearson(s: &Sweep, delta: f64, alpha: f64) -> Result<f64>
     })
 }
 
+/// The counts of the frontier threshold whose Clopper–Pearson bound is largest (the first on ties):
+/// the audit's point on a trade-off chart.
+pub fn best_counts(s: &Sweep, delta: f64, alpha: f64) -> Counts {
+    let frontier = s.frontier();
+    let conf = 1.0 - alpha / frontier.len() as f64;
+    let mut best = (f64::NEG_INFINITY, counts(s, frontier[0]));
+    for &k in &frontier {
+        let c = counts(s, k);
+        let e = epsilon_lower_bound(c, conf, delta).unwrap_or(0.0);
+        if e > best.0 {
+            best = (e, c);
+        }
+    }
+    best.1
+}
+
 /// The Gaussian-DP μ the scores support: over the frontier thresholds whose limits leave room
 /// (max(FPR_ub, FNR_ub) < 1 − δ), the largest Φ⁻¹(1 − FPR_ub) − Φ⁻¹(FNR_ub), each limit at α/(2N);
 /// 0 when none is positive (no evidence: never |μ|, the bug jax_privacy 2.0.0 shipped).
@@ -163,6 +179,7 @@ mod tests {
         let n = s.frontier().len() as f64;
         let want = epsilon_lower_bound(c, 1.0 - 0.05 / n, 1e-5).unwrap();
         assert_eq!(epsilon_clopper_pearson(&s, 1e-5, 0.05).unwrap(), want);
+        assert_eq!(best_counts(&s, 1e-5, 0.05), c);
         assert!(epsilon_clopper_pearson(&s, 1e-5, 1.5).is_err());
     }
 }

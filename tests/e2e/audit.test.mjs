@@ -28,7 +28,13 @@ test('an audit of the correct DP-SGD proves less than the accountant certifies',
   assert.match(await page.textContent('[data-testid="train-audit-contradiction"]'), /proves ε ≥ .* with 95% confidence/);
   await waitDrawn(page, 'train-audit-chart-scores');
   await waitDrawn(page, 'train-audit-chart-roc');
-  assert.deepEqual(page.problems, []);
+  // The best threshold's counts go to the attack lab, which draws them on the certified curve.
+  const href = await page.getAttribute('[data-testid="train-audit-attack-link"]', 'href');
+  assert.match(href, /lab=attack&.*&tp=\d+&fn=\d+&fp=\d+&tn=\d+&conf=0\.95$/);
+  const attack = await openLab(await newPage(browser), server.url, href, 'attack-beta-at-alpha');
+  await attack.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="audit-eps-lower"]')?.dataset.value)));
+  assert.deepEqual([...page.problems, ...attack.problems], []);
+  await attack.close();
   await page.close();
 });
 

@@ -258,6 +258,17 @@ pub fn TrainAudit() -> impl IntoView {
                             lab.params.with_untracked(|p| p.audit.threat.title().to_lowercase()))
                     })}
                 </p>
+                <p class="help">
+                    <a data-testid="train-audit-attack-link" target=url.other_lab_target() rel="noopener" href=move || {
+                        let a = lab.accounting.get();
+                        let link = dp_playground::labs::attack::params::link_for_dpsgd(a.rate(), a.sigma, a.total_steps(), a.neighbour, a.delta);
+                        match summary() {
+                            Some(s) => format!("?{link}&tp={}&fn={}&fp={}&tn={}&conf={}", s.best.tp, s.best.fn_, s.best.fp, s.best.tn,
+                                fmt_f64(lab.params.with(|p| p.audit.conf))),
+                            None => format!("?{link}"),
+                        }
+                    }>"This audit's best threshold on the attack lab's certified trade-off curve, with its confidence box →"</a>
+                </p>
                 <div class="chart-grid">
                     <XyCanvas testid="train-audit-chart-scores" title="The adversary's scores, with and without the canary"
                         alt=Signal::derive(move || format!("AUC {}.", sig(value(|s| s.auc).get(), 3)))
