@@ -195,6 +195,16 @@ pub fn TrainAudit() -> impl IntoView {
                 "score each run, and see how much privacy the attack measures: a lower bound, with confidence, "
                 "on the true ε. It can only lie below the accountant's certified ε; above it means a bug."
             </p>
+            <p class="help" hidden=move || lab.params.with(|p| p.audit.bug != BugKind::None) || url.options.with(|o| o.locked)>
+                "Audits that catch a planted bug: "
+                <a data-testid="train-audit-try-mean-noise" href=move || url.href_with(|q| {
+                    for (k, v) in [("audit", "runs"), ("runs", "200"), ("canary", "dirac"), ("threat", "all"), ("bug", "mean-noise")] { q.set(k, v); }
+                })>"noise added to the mean"</a>
+                " · "
+                <a data-testid="train-audit-try-unclipped" href=move || url.href_with(|q| {
+                    for (k, v) in [("audit", "runs"), ("runs", "200"), ("canary", "outlier"), ("threat", "final"), ("bug", "unclipped-canary")] { q.set(k, v); }
+                })>"an outlier whose gradient escapes clipping"</a>
+            </p>
             <div class="audit-controls">
                 <SelectField label="Audit" key="audit" options=choices(&AuditMode::ALL, AuditMode::key, AuditMode::title)
                     value=Signal::derive(move || lab.params.with(|p| p.audit.mode.key().to_owned())) error=lab.error_for("audit") />
