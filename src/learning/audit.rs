@@ -8,7 +8,9 @@
 
 use crate::error::{Error, Result};
 use crate::learning::data::Dataset;
-use crate::learning::dpsgd::{poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM};
+use crate::learning::dpsgd::{
+    add_clipped, descend, poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM,
+};
 use crate::learning::model::{log_loss, Architecture};
 use crate::numerics::special::ln_add_exp;
 use rand::Rng;
@@ -117,6 +119,64 @@ pub fn quietest_coordinate(arch: &Architecture, data: &Dataset) -> usize {
         .unwrap_or(0)
 }
 
+/// What stays fixed over a private run's steps: the parameters the L2 term applies to, the
+/// hyperparameters, the fixed normaliser qn and the planted bug.
+pub(crate) struct NoisyStep<'a> {
+    /// The parameters the L2 term applies to.
+    pub penalised: &'a [bool],
+    /// q, σ, C, η, λ.
+    pub hyper: Hyper,
+    /// The fixed normaliser qn.
+    pub fixed: f64,
+    /// The planted bug.
+    pub bug: Bug,
+}
+
+impl NoisyStep<'_> {
+    /// DP-SGD's noise and step once the batch's sum is in `sum`, each changed by the bug: noise of
+    /// standard deviation σC on every coordinate (σC/qn under [`Bug::MeanNoise`]), then
+    /// θ ← θ − η(sum/normaliser + λθ) with the normaliser qn (the `realised` batch size under
+    /// [`Bug::RealisedBatch`]). Shared by the many-run and the one-run audits.
+    ///
+    /// # Errors
+    /// Parameters that stopped being finite.
+    pub(crate) fn apply<R: Rng + ?Sized>(
+        &self,
+        theta: &mut [f64],
+        sum: &mut [f64],
+        realised: usize,
+        rng: &mut R,
+    ) -> Result<()> {
+        let Hyper {
+            sigma,
+            clip,
+            lr,
+            lambda,
+            ..
+        } = self.hyper;
+        let noise_sd = match self.bug {
+            Bug::MeanNoise => sigma * clip / self.fixed,
+            _ => sigma * clip,
+        };
+        for s in sum.iter_mut() {
+            *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
+        }
+        let normaliser = match self.bug {
+            Bug::RealisedBatch => realised.max(1) as f64,
+            _ => self.fixed,
+        };
+        descend(theta, sum, self.penalised, lr, lambda, normaliser);
+        if theta.iter().any(|w| !w.is_finite()) {
+            return Err(Error::invalid(
+                "lr",
+                lr,
+                "makes an audit run diverge: lower the learning rate",
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl AuditSetup<'_> {
     /// Checks the setting once, before many runs.
     ///
@@ -124,21 +184,7 @@ impl AuditSetup<'_> {
     /// A canary that does not fit the model (coordinate out of range, feature count, label), no steps,
     /// or hyperparameters out of range.
     pub fn validate(&self) -> Result<()> {
-        let Hyper {
-            q,
-            sigma,
-            clip,
-            lr,
-            lambda,
-        } = self.hyper;
-        let ok = q > 0.0 && q <= 1.0 && sigma >= 0.0 && clip > 0.0 && lr > 0.0 && lambda >= 0.0;
-        if !(ok && [q, sigma, clip, lr, lambda].iter().all(|v| v.is_finite())) {
-            return Err(Error::invalid(
-                "hyper",
-                format!("{:?}", self.hyper),
-                "is out of range",
-            ));
-        }
+        self.hyper.check()?;
         if self.steps == 0 {
             return Err(Error::invalid("steps", 0, "must be at least 1"));
         }
@@ -183,25 +229,20 @@ impl AuditSetup<'_> {
         let mut batch = Vec::new();
         let mut score = 0.0;
         let fixed = q * data.rows() as f64;
+        let step = NoisyStep {
+            penalised: &penalised,
+            hyper: self.hyper,
+            fixed,
+            bug: self.bug,
+        };
         for t in 1..=self.steps {
             let mut rng = stream(seed, FIRST_STEP_STREAM + t);
             poisson_batch(data.rows(), q, &mut rng, &mut batch);
             let with_canary = member && rng.random::<f64>() < q;
             sum.fill(0.0);
-            let add = |g: &[f64], clipped: bool, sum: &mut [f64]| {
-                let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
-                let f = if clipped && norm > clip {
-                    clip / norm
-                } else {
-                    1.0
-                };
-                for (s, x) in sum.iter_mut().zip(g) {
-                    *s += f * x;
-                }
-            };
             for &i in &batch {
                 arch.gradient(&theta, data.row(i), data.y[i], &mut grad, &mut ws);
-                add(&grad, true, &mut sum);
+                add_clipped(&mut sum, &grad, Some(clip));
             }
             // The record canary's gradient at this step's parameters (for its score too).
             let canary_grad = match &self.canary {
@@ -215,34 +256,18 @@ impl AuditSetup<'_> {
             if with_canary {
                 match (&self.canary, &canary_grad) {
                     (Canary::Dirac { coord }, _) => sum[*coord] += clip,
-                    (_, Some(g)) => add(g, self.bug != Bug::UnclippedCanary, &mut sum),
+                    (_, Some(g)) => {
+                        let clip = (self.bug != Bug::UnclippedCanary).then_some(clip);
+                        add_clipped(&mut sum, g, clip);
+                    }
                     _ => {}
                 }
             }
-            let noise_sd = match self.bug {
-                Bug::MeanNoise => sigma * clip / fixed,
-                _ => sigma * clip,
-            };
-            for s in sum.iter_mut() {
-                *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
-            }
-            let normaliser = match self.bug {
-                Bug::RealisedBatch => (batch.len() + usize::from(with_canary)).max(1) as f64,
-                _ => fixed,
-            };
-            let before = theta.clone();
-            for ((w, s), pen) in theta.iter_mut().zip(&sum).zip(&penalised) {
-                let decay = if *pen { lambda * *w } else { 0.0 };
-                *w -= lr * (s / normaliser + decay);
-            }
-            if theta.iter().any(|w| !w.is_finite()) {
-                return Err(Error::invalid(
-                    "lr",
-                    lr,
-                    "makes an audit run diverge: lower the learning rate",
-                ));
-            }
-            if self.threat == Threat::AllSteps {
+            // Only the every-step adversary reads the update, so only it needs the parameters before.
+            let before = (self.threat == Threat::AllSteps).then(|| theta.clone());
+            let realised = batch.len() + usize::from(with_canary);
+            step.apply(&mut theta, &mut sum, realised, &mut rng)?;
+            if let Some(before) = before {
                 // The noisy sum the update reveals, read back as the adversary would (nominal
                 // normaliser), along the canary's gradient.
                 let revealed = |k: usize| {

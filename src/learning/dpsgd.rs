@@ -62,6 +62,63 @@ pub struct Hyper {
     pub lambda: f64,
 }
 
+impl Hyper {
+    /// Checks the hyperparameters (each must also be finite).
+    ///
+    /// # Errors
+    /// q outside (0, 1], σ negative, C or η not positive, λ negative.
+    pub fn check(&self) -> Result<()> {
+        let Hyper {
+            q,
+            sigma,
+            clip,
+            lr,
+            lambda,
+        } = *self;
+        let check = |name: &'static str, v: f64, ok: bool, reason: &str| {
+            if v.is_finite() && ok {
+                Ok(())
+            } else {
+                Err(Error::invalid(name, v, reason.to_owned()))
+            }
+        };
+        check("q", q, q > 0.0 && q <= 1.0, "must be in (0, 1]")?;
+        check("sigma", sigma, sigma >= 0.0, "must be ≥ 0")?;
+        check("clip", clip, clip > 0.0, "must be > 0")?;
+        check("lr", lr, lr > 0.0, "must be > 0")?;
+        check("lambda", lambda, lambda >= 0.0, "must be ≥ 0")
+    }
+}
+
+/// Adds `g` to `sum`, scaled down to norm `clip` when `clip` is `Some` and its norm exceeds it;
+/// returns whether it was scaled.
+pub fn add_clipped(sum: &mut [f64], g: &[f64], clip: Option<f64>) -> bool {
+    let norm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let (f, clipped) = match clip {
+        Some(c) if norm > c => (c / norm, true),
+        _ => (1.0, false),
+    };
+    for (s, x) in sum.iter_mut().zip(g) {
+        *s += f * x;
+    }
+    clipped
+}
+
+/// The gradient step θ ← θ − η(sum/normaliser + λθ), the L2 term on the `penalised` parameters only.
+pub fn descend(
+    theta: &mut [f64],
+    sum: &[f64],
+    penalised: &[bool],
+    lr: f64,
+    lambda: f64,
+    normaliser: f64,
+) {
+    for ((w, s), pen) in theta.iter_mut().zip(sum).zip(penalised) {
+        let decay = if *pen { lambda * *w } else { 0.0 };
+        *w -= lr * (s / normaliser + decay);
+    }
+}
+
 /// The random stream of the initial parameters (`seed`'s other streams: data and split in the lab,
 /// step t's batch and noise in stream [`FIRST_STEP_STREAM`] + t).
 pub const INIT_STREAM: u64 = 0;
@@ -117,25 +174,7 @@ impl<'a> Trainer<'a> {
     /// # Errors
     /// q outside (0, 1], σ negative, C or η not positive, λ negative (each must also be finite).
     pub fn new(arch: &'a Architecture, data: &'a Dataset, hyper: Hyper, seed: u64) -> Result<Self> {
-        let Hyper {
-            q,
-            sigma,
-            clip,
-            lr,
-            lambda,
-        } = hyper;
-        let check = |name: &'static str, v: f64, ok: bool, reason: &str| {
-            if v.is_finite() && ok {
-                Ok(())
-            } else {
-                Err(Error::invalid(name, v, reason.to_owned()))
-            }
-        };
-        check("q", q, q > 0.0 && q <= 1.0, "must be in (0, 1]")?;
-        check("sigma", sigma, sigma >= 0.0, "must be ≥ 0")?;
-        check("clip", clip, clip > 0.0, "must be > 0")?;
-        check("lr", lr, lr > 0.0, "must be > 0")?;
-        check("lambda", lambda, lambda >= 0.0, "must be ≥ 0")?;
+        hyper.check()?;
         let p = arch.params();
         Ok(Trainer {
             arch,
@@ -178,21 +217,9 @@ impl<'a> Trainer<'a> {
                     &mut self.grad,
                     &mut self.ws,
                 );
-                let factor = if v == Variant::NonPrivate as usize {
-                    1.0
-                } else {
-                    let norm = self.grad.iter().map(|g| g * g).sum::<f64>().sqrt();
-                    if norm > clip {
-                        if v == Variant::Private as usize {
-                            clipped.0 += 1;
-                        }
-                        clip / norm
-                    } else {
-                        1.0
-                    }
-                };
-                for (s, g) in sum.iter_mut().zip(&self.grad) {
-                    *s += factor * g;
+                let clip = (v != Variant::NonPrivate as usize).then_some(clip);
+                if add_clipped(sum, &self.grad, clip) && v == Variant::Private as usize {
+                    clipped.0 += 1;
                 }
             }
             self.evaluations += self.batch.len() as u64;
@@ -204,10 +231,14 @@ impl<'a> Trainer<'a> {
         }
         let normaliser = q * self.data.rows() as f64;
         for (v, theta) in at.theta.iter_mut().enumerate() {
-            for ((w, s), pen) in theta.iter_mut().zip(&self.sums[v]).zip(&self.penalised) {
-                let decay = if *pen { lambda * *w } else { 0.0 };
-                *w -= lr * (s / normaliser + decay);
-            }
+            descend(
+                theta,
+                &self.sums[v],
+                &self.penalised,
+                lr,
+                lambda,
+                normaliser,
+            );
             if theta.iter().any(|w| !w.is_finite()) {
                 return Err(Error::invalid(
                     "lr",

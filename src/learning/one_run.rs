@@ -3,12 +3,13 @@
 //! the final model as its score. [`crate::attacks::one_run`] turns the scores into ε.
 
 use crate::error::{Error, Result};
-use crate::learning::audit::Bug;
+use crate::learning::audit::{Bug, NoisyStep};
 use crate::learning::data::Dataset;
-use crate::learning::dpsgd::{poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM};
+use crate::learning::dpsgd::{
+    add_clipped, poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM,
+};
 use crate::learning::model::{log_loss, Architecture};
 use rand::Rng;
-use rand_distr::StandardNormal;
 
 /// The random stream of the canaries and of which of them join (`seed`'s other streams are the run's).
 pub const CANARY_STREAM: u64 = 8;
@@ -69,60 +70,29 @@ pub fn one_run_scores(
         rows.y.push(1.0);
     }
     let first_canary = data.rows();
-    let Hyper {
-        q,
-        sigma,
-        clip,
-        lr,
-        lambda,
-    } = hyper;
+    let Hyper { q, clip, .. } = hyper;
     let mut theta = arch.init(&mut stream(seed, INIT_STREAM));
     let penalised = arch.penalised();
     let (mut ws, mut grad) = (arch.workspace(), vec![0.0; arch.params()]);
     let mut sum = vec![0.0; arch.params()];
     let mut batch = Vec::new();
     let fixed = q * rows.rows() as f64;
+    let step = NoisyStep {
+        penalised: &penalised,
+        hyper,
+        fixed,
+        bug,
+    };
     for t in 1..=steps {
         let mut rng = stream(seed, FIRST_STEP_STREAM + t);
         poisson_batch(rows.rows(), q, &mut rng, &mut batch);
         sum.fill(0.0);
         for &i in &batch {
             arch.gradient(&theta, rows.row(i), rows.y[i], &mut grad, &mut ws);
-            let norm = grad.iter().map(|g| g * g).sum::<f64>().sqrt();
             let escapes = bug == Bug::UnclippedCanary && i >= first_canary;
-            let f = if norm > clip && !escapes {
-                clip / norm
-            } else {
-                1.0
-            };
-            for (s, g) in sum.iter_mut().zip(&grad) {
-                *s += f * g;
-            }
+            add_clipped(&mut sum, &grad, (!escapes).then_some(clip));
         }
-        let noise_sd = if bug == Bug::MeanNoise {
-            sigma * clip / fixed
-        } else {
-            sigma * clip
-        };
-        for s in sum.iter_mut() {
-            *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
-        }
-        let normaliser = if bug == Bug::RealisedBatch {
-            batch.len().max(1) as f64
-        } else {
-            fixed
-        };
-        for ((w, s), pen) in theta.iter_mut().zip(&sum).zip(&penalised) {
-            let decay = if *pen { lambda * *w } else { 0.0 };
-            *w -= lr * (s / normaliser + decay);
-        }
-        if theta.iter().any(|w| !w.is_finite()) {
-            return Err(Error::invalid(
-                "lr",
-                lr,
-                "makes the one-run audit diverge: lower the learning rate",
-            ));
-        }
+        step.apply(&mut theta, &mut sum, batch.len(), &mut rng)?;
     }
     let (mut ins, mut outs) = (Vec::new(), Vec::new());
     for (i, j) in joined.iter().enumerate() {
@@ -143,6 +113,7 @@ mod tests {
     use crate::accounting::pld::DEFAULT_INTERVAL;
     use crate::attacks::one_run::{epsilon_one_run, OneRunTest};
     use crate::attacks::scores::Sweep;
+    use rand_distr::StandardNormal;
 
     fn blobs() -> Dataset {
         let mut rng = stream(3, 1);

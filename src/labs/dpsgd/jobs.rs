@@ -175,6 +175,20 @@ impl Background {
         self.sigma_status = failure.unwrap_or_default();
     }
 
+    /// The PLD's band after T steps, once computed.
+    pub fn band(&self) -> Option<EpsilonBand> {
+        self.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0)
+    }
+
+    /// The tightest ε known so far and whether it is the PLD's certified one: the PLD's upper ε once
+    /// finite, `rdp` (the RDP accountant's ε) until then.
+    pub fn tightest_epsilon(&self, rdp: f64) -> (f64, bool) {
+        match self.band() {
+            Some(b) if b.upper.is_finite() => (b.upper, true),
+            _ => (rdp, false),
+        }
+    }
+
     /// What is being computed now, both jobs' status (empty when both are done).
     pub fn status(&self) -> String {
         match (self.pld_status.as_str(), self.sigma_status.as_str()) {

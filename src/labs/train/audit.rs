@@ -66,6 +66,18 @@ crate::choice! {
     }
 }
 
+impl BugKind {
+    /// The bug the training code plants.
+    pub fn planted(self) -> Bug {
+        match self {
+            BugKind::None => Bug::None,
+            BugKind::MeanNoise => Bug::MeanNoise,
+            BugKind::UnclippedCanary => Bug::UnclippedCanary,
+            BugKind::RealisedBatch => Bug::RealisedBatch,
+        }
+    }
+}
+
 /// The audit's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditParams {
@@ -260,12 +272,7 @@ pub fn audit_chunk(
             ThreatKind::Final => Threat::Final,
             ThreatKind::All => Threat::AllSteps,
         },
-        bug: match p.audit.bug {
-            BugKind::None => Bug::None,
-            BugKind::MeanNoise => Bug::MeanNoise,
-            BugKind::UnclippedCanary => Bug::UnclippedCanary,
-            BugKind::RealisedBatch => Bug::RealisedBatch,
-        },
+        bug: p.audit.bug.planted(),
     };
     setup.validate()?;
     // Audit seeds are the link's seed's: run k uses 2(seed·10⁶ + k) + 1 with the canary, 2(…) without.
@@ -297,12 +304,7 @@ pub fn audit_one_run(p: &TrainParams, csv: Option<&Dataset>) -> Result<OneRunRep
     let plan = Plan::new(p, &split)?;
     let m = p.audit.canaries as usize;
     let arch = p.architecture(split.train.dim + m);
-    let bug = match p.audit.bug {
-        BugKind::None => Bug::None,
-        BugKind::MeanNoise => Bug::MeanNoise,
-        BugKind::UnclippedCanary => Bug::UnclippedCanary,
-        BugKind::RealisedBatch => Bug::RealisedBatch,
-    };
+    let bug = p.audit.bug.planted();
     let (ins, outs) = crate::learning::one_run::one_run_scores(
         &arch,
         &split.train,

@@ -101,15 +101,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
             PathElement::new(vec![(x - cap, c.ci.1), (x + cap, c.ci.1)], stroke),
         ]
     }))?;
-    match corner {
-        Some(c) => draw_legend(
-            &chart.plotting_area().strip_coord_spec(),
-            &entries,
-            Some(c),
-            scale,
-        )?,
-        None => draw_legend(&band, &entries, None, scale)?,
-    }
+    draw_legend(&chart, &band, &entries, corner, scale)?;
     Ok(())
 }
 

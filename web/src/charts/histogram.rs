@@ -80,15 +80,7 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
         vec![(truth, 0.0), (truth, top)],
         line,
     )))?;
-    match corner {
-        Some(c) => draw_legend(
-            &chart.plotting_area().strip_coord_spec(),
-            &entries,
-            Some(c),
-            scale,
-        )?,
-        None => draw_legend(&band, &entries, None, scale)?,
-    }
+    draw_legend(&chart, &band, &entries, corner, scale)?;
     Ok(())
 }
 

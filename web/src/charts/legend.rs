@@ -216,8 +216,28 @@ pub(crate) fn band_above<DB: DrawingBackend>(
     root.split_vertically(size.1 + 2 * margin(scale))
 }
 
-/// Draws the legend box at `corner` of `area` (`None`: at the right of `area`, the band above a plot).
+/// Draws the legend where [`free_corner`] placed it: in that corner of the chart's plot, or (`None`)
+/// at the right of `band`, the band [`band_above`] cut above the plot.
 pub(crate) fn draw_legend<DB: DrawingBackend>(
+    chart: &Chart<DB>,
+    band: &DrawingArea<DB, Shift>,
+    entries: &[Entry],
+    corner: Option<Legend>,
+    scale: f64,
+) -> DrawResult<DB> {
+    match corner {
+        Some(_) => draw_box(
+            &chart.plotting_area().strip_coord_spec(),
+            entries,
+            corner,
+            scale,
+        ),
+        None => draw_box(band, entries, None, scale),
+    }
+}
+
+/// Draws the legend box at `corner` of `area` (`None`: at its upper right).
+fn draw_box<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     entries: &[Entry],
     corner: Option<Legend>,

@@ -391,15 +391,7 @@ pub fn draw_xy<DB: DrawingBackend>(
             )))?;
         }
     }
-    match corner {
-        Some(c) => draw_legend(
-            &chart.plotting_area().strip_coord_spec(),
-            &entries,
-            Some(c),
-            scale,
-        )?,
-        None => draw_legend(&band, &entries, None, scale)?,
-    }
+    draw_legend(&chart, &band, &entries, corner, scale)?;
     Ok(())
 }
 

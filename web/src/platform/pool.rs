@@ -71,6 +71,27 @@ pub fn run(
     }
 }
 
+/// Runs `job` to its end and returns its one result: the last update `pick` takes from it, or the
+/// job's failure; `None` when the job was cancelled or gave no such update.
+pub async fn outcome<T, E: ToString>(
+    group: &'static str,
+    job: &Job,
+    mut pick: impl FnMut(Update) -> Option<Result<T, E>>,
+) -> Option<Result<T, String>> {
+    let mut got = None;
+    match run(group, job, |u| {
+        if let Some(r) = pick(u) {
+            got = Some(r);
+        }
+    })
+    .await
+    {
+        Ok(()) => got.map(|r| r.map_err(|e| e.to_string())),
+        Err(JobEnd::Failed(e)) => Some(Err(e)),
+        Err(JobEnd::Cancelled) => None,
+    }
+}
+
 /// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).
 pub fn cancel(group: &'static str) {
     POOL.with_borrow_mut(|pool| {
@@ -123,7 +144,7 @@ impl LabJobs {
         self,
         job: Option<Job>,
         shown: leptos::prelude::RwSignal<Option<Result<T, String>>>,
-        mut pick: impl FnMut(Update) -> Option<Result<T, String>> + 'static,
+        pick: impl FnMut(Update) -> Option<Result<T, String>> + 'static,
     ) {
         use leptos::prelude::Set;
         let current = self.restart();
@@ -131,20 +152,9 @@ impl LabJobs {
         let Some(job) = job else { return };
         let group = self.group;
         leptos::task::spawn_local(async move {
-            let mut result = None;
-            let ended = run(group, &job, |u| {
-                if let Some(r) = pick(u) {
-                    result = Some(r);
-                }
-            })
-            .await;
-            if !current() {
-                return;
-            }
-            match ended {
-                Ok(()) => shown.set(result),
-                Err(JobEnd::Failed(e)) => shown.set(Some(Err(e))),
-                Err(JobEnd::Cancelled) => {}
+            let result = outcome(group, &job, pick).await;
+            if result.is_some() && current() {
+                shown.set(result);
             }
         });
     }

@@ -162,18 +162,12 @@ pub fn DpsgdLab() -> impl IntoView {
 fn dpsgd_headline(state: &DpsgdState) -> String {
     use crate::format::sig;
     let (sigma, steps, delta) = state.params.with(|p| (p.sigma, p.total_steps(), p.delta));
-    let pld = state.background.with(|b| {
-        b.pld
-            .as_ref()
-            .and_then(|r| r.as_ref().ok())
-            .map(|x| x.0.upper)
-    });
-    let (eps, how) = match pld {
-        Some(e) if e.is_finite() => (e, "certified by the PLD"),
-        _ => (
-            state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)),
-            "by RDP; the PLD is still composing",
-        ),
+    let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
+    let (eps, certified) = state.background.with(|b| b.tightest_epsilon(rdp));
+    let how = if certified {
+        "certified by the PLD"
+    } else {
+        "by RDP; the PLD is still composing"
     };
     format!(
         "σ = {} over {} steps gives ε ≤ {} at δ = {}, {how}.",

@@ -23,7 +23,7 @@ pub fn DpsgdResults() -> impl IntoView {
         Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
     let bg = lab.background;
-    let band = move || bg.with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0));
+    let band = move || bg.with(Background::band);
     let pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
     let pld_lower = Signal::derive(move || band().map_or(f64::NAN, |b| b.lower));
     let sigma_pld = Signal::derive(move || {

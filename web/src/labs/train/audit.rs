@@ -5,7 +5,7 @@
 use crate::charts::specs::train as specs;
 use crate::format::sig;
 use crate::labs::train::use_train;
-use crate::platform::pool::{self, JobEnd, LabJobs};
+use crate::platform::pool::{self, LabJobs};
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
@@ -62,19 +62,16 @@ pub fn TrainAudit() -> impl IntoView {
                 csv: csv.map(Box::new),
             };
             spawn_local(async move {
-                let mut got = None;
-                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
-                    if let JobUpdate::TrainAuditOneRun(r) = u {
-                        got = Some(r);
-                    }
+                let got = pool::outcome(GROUP, &job, |u| match u {
+                    JobUpdate::TrainAuditOneRun(r) => Some(r),
+                    _ => None,
                 })
                 .await;
                 if current() {
-                    progress.update(|g| match (ended, got) {
-                        (Ok(()), Some(Ok(r))) => g.one_run = Some(r),
-                        (Ok(()), Some(Err(e))) => g.failure = Some(e.to_string()),
-                        (Err(JobEnd::Failed(e)), _) => g.failure = Some(e),
-                        _ => {}
+                    progress.update(|g| match got {
+                        Some(Ok(r)) => g.one_run = Some(r),
+                        Some(Err(e)) => g.failure = Some(e),
+                        None => {}
                     });
                 }
             });
@@ -92,23 +89,20 @@ pub fn TrainAudit() -> impl IntoView {
             };
             let p = p.clone();
             spawn_local(async move {
-                let mut got = None;
-                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
-                    if let JobUpdate::TrainAudit(r) = u {
-                        got = Some(r);
-                    }
+                let got = pool::outcome(GROUP, &job, |u| match u {
+                    JobUpdate::TrainAudit(r) => Some(r),
+                    _ => None,
                 })
                 .await;
                 if !current() {
                     return;
                 }
-                match (ended, got) {
-                    (Ok(()), Some(Ok((_, ins, outs)))) => {
+                match got {
+                    Some(Ok((_, ins, outs))) => {
                         progress.update(|g| g.chunks[k] = Some((ins, outs)))
                     }
-                    (Ok(()), Some(Err(e))) => progress.update(|g| g.failure = Some(e.to_string())),
-                    (Err(JobEnd::Failed(e)), _) => progress.update(|g| g.failure = Some(e)),
-                    _ => return,
+                    Some(Err(e)) => progress.update(|g| g.failure = Some(e)),
+                    None => return,
                 }
                 // The last chunk in starts the summary.
                 let all = progress.with_untracked(|g| {
@@ -128,19 +122,12 @@ pub fn TrainAudit() -> impl IntoView {
                     ins,
                     outs,
                 };
-                let mut got = None;
-                let ended = pool::run(GROUP, &job, |u: JobUpdate| {
-                    if let JobUpdate::TrainAuditReport(r) = u {
-                        got = Some(r);
-                    }
+                let got = pool::outcome(GROUP, &job, |u| match u {
+                    JobUpdate::TrainAuditReport(r) => Some(r.map(|b| *b)),
+                    _ => None,
                 })
                 .await;
-                if current() {
-                    let summary = match (ended, got) {
-                        (Ok(()), Some(r)) => r.map(|b| *b).map_err(|e| e.to_string()),
-                        (Err(JobEnd::Failed(e)), _) => Err(e),
-                        _ => return,
-                    };
+                if let Some(summary) = got.filter(|_| current()) {
                     progress.update(|g| g.summary = Some(summary));
                 }
             });

@@ -245,24 +245,21 @@ pub fn TrainLab() -> impl IntoView {
                 sigma,
             };
             spawn_local(async move {
-                let mut result = None;
-                let ended = pool::run(SWEEP_GROUP, &job, |u: JobUpdate| {
-                    if let JobUpdate::TrainSweep(r) = u {
-                        result = Some(r);
-                    }
+                let got = pool::outcome(SWEEP_GROUP, &job, |u| match u {
+                    JobUpdate::TrainSweep(r) => Some(r),
+                    _ => None,
                 })
                 .await;
                 if !current() {
                     return;
                 }
-                let failure = match (ended, result) {
-                    (Ok(()), Some(Ok(point))) => {
+                let failure = match got {
+                    Some(Ok(point)) => {
                         state.sweep.update(|s| s.push(point));
                         None
                     }
-                    (Ok(()), Some(Err(e))) => Some(e.to_string()),
-                    (Err(JobEnd::Failed(e)), _) => Some(e),
-                    _ => None,
+                    Some(Err(e)) => Some(e),
+                    None => None,
                 };
                 state
                     .sweep_status
@@ -271,12 +268,7 @@ pub fn TrainLab() -> impl IntoView {
         }
     });
     let share_markdown = Signal::derive(move || {
-        let eps_pld = state.pld.with(|b| {
-            b.pld
-                .as_ref()
-                .and_then(|r| r.as_ref().ok())
-                .map(|x| x.0.upper)
-        });
+        let eps_pld = state.pld.with(|b| b.band().map(|x| x.upper));
         let eps_rdp = rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
         state
             .run
@@ -325,18 +317,12 @@ pub fn use_train() -> TrainState {
 /// planned steps cost (the PLD's certified bound once composed, RDP until then).
 fn train_headline(state: &TrainState) -> String {
     use crate::format::sig;
-    let pld = state.pld.with(|b| {
-        b.pld
-            .as_ref()
-            .and_then(|r| r.as_ref().ok())
-            .map(|x| x.0.upper)
-    });
-    let (eps, how) = match pld {
-        Some(e) if e.is_finite() => (e, "certified by the PLD"),
-        _ => (
-            state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)),
-            "by RDP",
-        ),
+    let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
+    let (eps, certified) = state.pld.with(|b| b.tightest_epsilon(rdp));
+    let how = if certified {
+        "certified by the PLD"
+    } else {
+        "by RDP"
     };
     let delta = state.accounting.with(|a| a.delta);
     state.run.with(|r| match r.last() {

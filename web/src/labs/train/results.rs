@@ -29,10 +29,7 @@ pub fn TrainResults() -> impl IntoView {
     };
     let planned = move || lab.steps.get().unwrap_or(0);
     let step = Signal::derive(move || run.with(|r| r.step() as f64));
-    let band = move || {
-        lab.pld
-            .with(|b| b.pld.as_ref().and_then(|r| r.as_ref().ok()).map(|x| x.0))
-    };
+    let band = move || lab.pld.with(Background::band);
     let eps_pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
     let eps_rdp = Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)));
     // Recomputed when the step moves, not on every update.
