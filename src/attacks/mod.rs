@@ -14,6 +14,7 @@ pub mod audit;
 pub mod audit_summary;
 pub mod estimators;
 pub mod last_iterate;
+pub mod membership;
 pub mod one_run;
 pub mod scores;
 

@@ -20,6 +20,7 @@ use crate::labs::tangent::parallel::{Columns, Plan};
 use crate::labs::tangent::{Report, TangentParams};
 use crate::labs::train::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
 use crate::labs::train::jobs::{sweep_point, SweepPoint};
+use crate::labs::train::mia::{mia_chunk, mia_report, MiaReport};
 use crate::labs::train::run::{train, TrainUpdate};
 use crate::labs::train::TrainParams;
 use crate::labs::wdp::jobs::wdp_fig2;
@@ -151,6 +152,26 @@ pub enum Job {
         /// Scores without.
         outs: Vec<f64>,
     },
+    /// Training lab: membership-attack models `first .. first + count` ([`mia_chunk`]).
+    TrainMia {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The first model.
+        first: u64,
+        /// How many models.
+        count: u64,
+    },
+    /// Training lab: the membership attacks' numbers from every model's φ ([`mia_report`]).
+    TrainMiaReport {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// Rows of the user's CSV (0 for the built-in data).
+        csv_rows: usize,
+        /// Each chunk's φ, in chunk order.
+        chunks: Vec<[Vec<f64>; 3]>,
+    },
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -190,6 +211,10 @@ pub enum Update {
     TrainAuditReport(Result<Box<AuditSummary>>),
     /// Training lab: the one-run audit's numbers.
     TrainAuditOneRun(Result<OneRunReport>),
+    /// Training lab: a chunk of membership-attack models (its first model, each trainer's φ).
+    TrainMia(Result<(u64, [Vec<f64>; 3])>),
+    /// Training lab: the membership attacks' numbers.
+    TrainMiaReport(Result<Box<MiaReport>>),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -292,6 +317,21 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
             outs,
         } => emit(Update::TrainAuditReport(
             audit_report(&params, csv_rows, &ins, &outs).map(Box::new),
+        )),
+        Job::TrainMia {
+            params,
+            csv,
+            first,
+            count,
+        } => emit(Update::TrainMia(
+            mia_chunk(&params, csv.as_deref(), first, count).map(|phi| (first, phi)),
+        )),
+        Job::TrainMiaReport {
+            params,
+            csv_rows,
+            chunks,
+        } => emit(Update::TrainMiaReport(
+            mia_report(&params, csv_rows, &chunks).map(Box::new),
         )),
     }
     Ok(())

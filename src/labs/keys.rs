@@ -43,7 +43,7 @@ impl Lab {
             Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
             Lab::Train => &[
                 "n", "hidden", "dim", "noise", "stop", "steps", "act", "q", "audit", "canary",
-                "threat", "runs", "conf", "bug", "canaries",
+                "threat", "runs", "conf", "bug", "canaries", "mia", "shadows",
             ],
             Lab::Compose => &["grid"],
             Lab::Tangent => &["wgrid", "data"],

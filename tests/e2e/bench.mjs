@@ -31,6 +31,8 @@ const CASES = [
   ['tangent (200², N=10⁴)', '?lab=tangent&model=linear2d&n=10000&wgrid=-3:3:200', 'tdp-norm-tv', 'tdp-status'],
   ['train', '?lab=train', 'train-q', 'train-status'],
   ['train (spiral, MLP 16,16)', '?lab=train&data=spiral&n=1000&model=mlp&hidden=16,16&steps=2000', 'train-q', 'train-status'],
+  ['train audit (1,000 + 1,000 runs)', '?lab=train&audit=runs&runs=1000', 'train-q', 'value:train-audit-eps-cp'],
+  ['train LiRA (64 shadow models)', '?lab=train&mia=lira&shadows=64', 'train-q', 'value:train-mia-auc'],
   ['about', '?lab=about', 'about-sides', null],
 ];
 

@@ -1,5 +1,5 @@
-// Dev helper (not a test): node tests/e2e/probe_audit.mjs — opens audit links, prints the numbers and
-// the wall time from the page's first paint to the audit's summary.
+// Dev helper (not a test): node tests/e2e/probe_audit.mjs '<link>' … — opens audit (or mia=) links, prints
+// the numbers and the wall time from the page's first paint to the audit's summary (or the attack's).
 import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
 
 const server = await serveDist();
@@ -8,11 +8,15 @@ const links = process.argv.slice(2).length ? process.argv.slice(2) : ['?lab=trai
 for (const link of links) {
   const page = await openLab(await newPage(browser), server.url, link, 'train-q');
   const t0 = Date.now();
-  await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="train-audit-eps-cp"]')?.dataset.value)), null, { timeout: 300_000 });
-  const ids = ['train-audit-runs', 'train-audit-eps-cp', 'train-audit-eps-gdp', 'train-audit-eps-theory', 'train-audit-eps-last-iterate', 'train-audit-tpr-low-fpr', 'train-audit-auc'];
+  const mia = link.includes('mia=');
+  const last = mia ? 'train-mia-auc' : 'train-audit-eps-cp';
+  await page.waitForFunction((id) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${id}"]`)?.dataset.value)), last, { timeout: 300_000 });
+  const ids = mia
+    ? ['train-mia-tpr-low-fpr', 'train-mia-auc', 'train-mia-tpr-low-fpr-baseline', 'train-mia-auc-baseline', 'train-mia-cap-tpr-low-fpr', 'train-mia-cap-auc']
+    : ['train-audit-runs', 'train-audit-eps-cp', 'train-audit-eps-gdp', 'train-audit-eps-theory', 'train-audit-eps-last-iterate', 'train-audit-tpr-low-fpr', 'train-audit-auc'];
   const v = {};
   for (const id of ids) v[id] = await valueOf(page, id);
-  v.contradiction = await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value');
+  if (!mia) v.contradiction = await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value');
   console.log(link, `${Date.now() - t0} ms`, JSON.stringify(v), page.problems);
   await page.close();
 }

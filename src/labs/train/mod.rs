@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod jobs;
+pub mod mia;
 mod params;
 pub mod report;
 pub mod run;

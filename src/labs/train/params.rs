@@ -125,6 +125,8 @@ pub struct TrainParams {
     pub sweep: Vec<f64>,
     /// The audit's settings.
     pub audit: super::audit::AuditParams,
+    /// The membership attack's settings.
+    pub mia: super::mia::MiaParams,
 }
 
 impl Default for TrainParams {
@@ -153,6 +155,7 @@ impl Default for TrainParams {
             seeds: 5,
             sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
             audit: super::audit::AuditParams::default(),
+            mia: super::mia::MiaParams::default(),
         }
     }
 }
@@ -349,6 +352,7 @@ impl LinkParams for TrainParams {
         let seeds = r.whole("seeds", d.seeds, 1, 20);
         let sweep = r.parse_with("sweep", d.sweep.clone(), |v| join(v), parse_sweep);
         let audit = super::audit::AuditParams::read(&mut r);
+        let mia = super::mia::MiaParams::read(&mut r);
         let mut p = TrainParams {
             data,
             n,
@@ -373,6 +377,7 @@ impl LinkParams for TrainParams {
             seeds,
             sweep,
             audit,
+            mia,
         };
         let rows = p.rows(0);
         if p.data != DataKind::Csv && p.q.is_none() && p.batch as usize > p.train_rows(0) {
@@ -442,6 +447,7 @@ impl LinkParams for TrainParams {
         q.set("seeds", self.seeds.to_string());
         q.set("sweep", join(&self.sweep));
         self.audit.write(&mut q);
+        self.mia.write(&mut q);
         q
     }
 }

@@ -3,6 +3,7 @@
 use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
 use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::labs::dpsgd::RdpReport;
+use dp_playground::labs::train::mia::MiaReport;
 use dp_playground::labs::train::run::{Norms, Point};
 use dp_playground::learning::dpsgd::Variant;
 
@@ -207,8 +208,7 @@ pub fn audit_histogram_chart(a: &AuditSummary) -> XyChart {
 /// The attack's ROC on log–log axes (where low false-positive rates show), beside chance.
 pub fn audit_roc_chart(a: &AuditSummary) -> XyChart {
     let floor = 1.0 / (10.0 * a.runs.max(1) as f64);
-    let log = |v: f64| v.max(floor).log10();
-    let roc: Vec<(f64, f64)> = a.roc.iter().map(|&(f, t)| (log(f), log(t))).collect();
+    let roc = log_roc(&a.roc, floor);
     let chance: Vec<(f64, f64)> = (0..=40)
         .map(|i| {
             let f = floor.log10() * (1.0 - i as f64 / 40.0);
@@ -226,6 +226,71 @@ pub fn audit_roc_chart(a: &AuditSummary) -> XyChart {
             Series::new("chance", PALETTE[6], Kind::Dashed, chance),
             Series::new("this attack (ROC hull)", PALETTE[0], Kind::Line, roc),
         ],
+        legend: Legend::LowerRight,
+        ..Default::default()
+    }
+}
+
+/// An ROC (FPR, TPR) drawn on log–log axes from FPR `floor` up: a straight segment of the ROC (a
+/// randomised threshold) bends on such axes, so each is sampled at ratios of at most 1.2 in FPR.
+fn log_roc(roc: &[(f64, f64)], floor: f64) -> Vec<(f64, f64)> {
+    let log = |v: f64| v.max(floor).log10();
+    let mut out = Vec::new();
+    for w in roc.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if x1 < floor || x1 <= x0 {
+            continue;
+        }
+        let start = x0.max(floor);
+        let pieces = ((x1 / start).ln() / 1.2f64.ln()).ceil().clamp(1.0, 40.0) as usize;
+        for k in 0..=pieces {
+            let x = start * (x1 / start).powf(k as f64 / pieces as f64);
+            out.push((log(x), log(y0 + (y1 - y0) * (x - x0) / (x1 - x0))));
+        }
+    }
+    out
+}
+
+/// The membership attack's ROC on log–log axes: each trainer's models attacked (the headlined attack),
+/// beside the cap the certified curve puts on the private models, and chance.
+pub fn mia_roc_chart(r: &MiaReport, headline: usize) -> XyChart {
+    let negatives = r.models as f64 * r.records as f64 / 2.0;
+    let floor = 1.0 / negatives.max(1.0);
+    let curve = |roc: &[(f64, f64)]| log_roc(roc, floor);
+    let chance: Vec<(f64, f64)> = (0..=40)
+        .map(|i| {
+            let f = floor.log10() * (1.0 - i as f64 / 40.0);
+            (f, f)
+        })
+        .collect();
+    let mut series = vec![Series::new("chance", PALETTE[6], Kind::Dashed, chance)];
+    if let Some(cap) = &r.cap {
+        series.push(Series::new(
+            "certified cap on any attack",
+            PALETTE[3],
+            Kind::Dashed,
+            curve(&cap.roc),
+        ));
+    }
+    if let Some(a) = r.attacks.get(headline) {
+        for v in Variant::ALL {
+            let i = v as usize;
+            series.push(Series::new(
+                v.title(),
+                PALETTE[COLOURS[i]],
+                Kind::Line,
+                curve(&a[i].roc),
+            ));
+        }
+    }
+    XyChart {
+        x_desc: "False-positive rate (log scale)".into(),
+        y_desc: "True-positive rate (log scale)".into(),
+        x_log10: true,
+        y_log10: true,
+        x_range: Some((floor.log10(), 0.0)),
+        y_range: Some((floor.log10(), 0.0)),
+        series,
         legend: Legend::LowerRight,
         ..Default::default()
     }
@@ -266,6 +331,10 @@ mod tests {
                 .unwrap();
         smoke(&audit_histogram_chart(&audit));
         smoke(&audit_roc_chart(&audit));
+        let mia = TrainParams::from_query(&Query::parse("mia=lira&shadows=8&epochs=2")).0;
+        let chunk = dp_playground::labs::train::mia::mia_chunk(&mia, None, 0, 8).unwrap();
+        let report = dp_playground::labs::train::mia::mia_report(&mia, 0, &[chunk]).unwrap();
+        smoke(&mia_roc_chart(&report, 2));
         let (c, v) = decision_grid(&p.architecture(2), &last.unwrap().theta[0], 3.0, 40);
         let map = boundary_map(c, v);
         let svg = crate::charts::svg_test::render(|root| {

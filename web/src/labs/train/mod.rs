@@ -4,6 +4,7 @@
 
 mod audit;
 mod controls;
+mod mia;
 mod results;
 
 use crate::labs::train::controls::TrainControls;
@@ -300,6 +301,7 @@ pub fn TrainLab() -> impl IntoView {
             <TrainResults />
             <AfterPaint frames=3>
                 <audit::TrainAudit />
+                <mia::TrainMia />
             </AfterPaint>
             <AfterPaint frames=4>
                 <SharePanel lab=Lab::Train markdown=share_markdown snippet=share_snippet />
