@@ -46,6 +46,12 @@ pub enum Threat {
     /// pull that coordinate little); for a record, the sum of its gradient's inner products with the
     /// updates.
     AllSteps,
+    /// Every step's update, scored by its size: minus the sum over steps and coordinates of the
+    /// squared noisy sum it reveals (read back with the fixed normaliser qn), in units of σC. Weak
+    /// against a correct DP-SGD (the canary adds C² to a sum of d·σ²C²), it sees a normaliser that
+    /// depends on the data: divided by the realised batch, the whole update shrinks when the canary
+    /// joins.
+    UpdateSize,
 }
 
 /// A planted implementation bug (the kinds audits have caught).
@@ -264,7 +270,7 @@ impl AuditSetup<'_> {
                 }
             }
             // Only the every-step adversary reads the update, so only it needs the parameters before.
-            let before = (self.threat == Threat::AllSteps).then(|| theta.clone());
+            let before = (self.threat != Threat::Final).then(|| theta.clone());
             let realised = batch.len() + usize::from(with_canary);
             step.apply(&mut theta, &mut sum, realised, &mut rng)?;
             if let Some(before) = before {
@@ -278,10 +284,14 @@ impl AuditSetup<'_> {
                     };
                     ((before[k] - theta[k]) / lr - decay) * fixed
                 };
+                let unit = sigma.max(1e-300) * clip;
                 score += match (&self.canary, &canary_grad) {
+                    _ if self.threat == Threat::UpdateSize => -(0..theta.len())
+                        .map(|k| (revealed(k) / unit).powi(2))
+                        .sum::<f64>(),
                     (Canary::Dirac { coord }, _) => {
                         // x ~ N(0, 1) without the canary, N(1/σ, 1) with it (other rows aside).
-                        let x = revealed(*coord) / (sigma.max(1e-300) * clip);
+                        let x = revealed(*coord) / unit;
                         let shift = 1.0 / sigma.max(1e-300);
                         ln_add_exp((-q).ln_1p(), q.ln() + shift * x - shift * shift / 2.0)
                     }
@@ -479,5 +489,52 @@ mod tests {
             cp > certified,
             "unclipped canary: CP {cp} vs certified {certified}"
         );
+    }
+
+    #[test]
+    fn a_normaliser_from_the_realised_batch_is_caught_on_a_tiny_data_set() {
+        // Four rows in 40 dimensions, every row in every step (q = 1): the normaliser is 4 without
+        // the canary and 5 with it under the bug, and the update's size tells them apart.
+        let rows = tiny().select(&[0, 1, 2, 3]);
+        let mut x = Vec::new();
+        for i in 0..4 {
+            x.extend((0..40).map(|k| rows.row(i)[k % 2] / (1 + k) as f64));
+        }
+        let wide = Dataset {
+            x,
+            y: rows.y.clone(),
+            dim: 40,
+            names: (0..40).map(|k| format!("x{k}")).collect(),
+        };
+        let data = with_blank_feature(&wide);
+        let arch = Architecture::logistic(data.dim);
+        let coord = quietest_coordinate(&arch, &data);
+        let hyper = Hyper {
+            q: 1.0,
+            sigma: 4.0,
+            clip: 1.0,
+            lr: 0.1,
+            lambda: 0.0,
+        };
+        let certified = dpsgd_epsilon(1.0, 4.0, 10, DELTA, DEFAULT_INTERVAL).unwrap();
+        let at = |bug| AuditSetup {
+            hyper,
+            steps: 10,
+            ..setup(
+                &arch,
+                &data,
+                Canary::Dirac { coord },
+                Threat::UpdateSize,
+                bug,
+            )
+        };
+        let (cp, _) = audit(&at(Bug::RealisedBatch), 500, 0);
+        eprintln!("realised batch, update size, 500 + 500 runs: CP {cp}, certified {certified}");
+        assert!(
+            cp > certified,
+            "realised batch: CP {cp} vs certified {certified}"
+        );
+        let (cp, _) = audit(&at(Bug::None), 500, 0);
+        assert!(cp < certified, "correct: CP {cp} vs certified {certified}");
     }
 }

@@ -38,8 +38,8 @@ test('an audit of the correct DP-SGD proves less than the accountant certifies',
   await page.close();
 });
 
-test('the page\'s bug audits catch noise added to the mean and an unclipped outlier', async () => {
-  for (const bug of ['mean-noise', 'unclipped']) {
+test('the page\'s bug audits catch noise added to the mean, an unclipped outlier and the realised batch', async () => {
+  for (const bug of ['mean-noise', 'unclipped', 'realised-batch']) {
     const page = await openLab(await newPage(browser), server.url, '?lab=train', 'train-q');
     await page.click(`[data-testid="train-audit-try-${bug}"]`);
     await done(page);

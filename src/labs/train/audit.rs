@@ -48,6 +48,8 @@ crate::choice! {
         Final = "final" | "last" => "The final model only",
         /// Every step's update.
         All = "all" | "steps" => "Every step's update",
+        /// Every step's update, by its size.
+        Size = "size" | "norm" => "Every step's update, by its size (tests the normaliser)",
     }
 }
 
@@ -74,6 +76,48 @@ impl BugKind {
             BugKind::MeanNoise => Bug::MeanNoise,
             BugKind::UnclippedCanary => Bug::UnclippedCanary,
             BugKind::RealisedBatch => Bug::RealisedBatch,
+        }
+    }
+}
+
+impl BugKind {
+    /// The link's settings of an audit that catches this bug (the page's "audits that catch a planted
+    /// bug"): the white-box canary seen at every step for noise added to the mean; the mislabeled
+    /// outlier in the final model for the unclipped canary; and for the realised batch, as in the
+    /// Opacus reports, a tiny data set (4 training rows of 40 features, all in every step: the
+    /// normaliser is 4 or 5) with the update's size as the score.
+    pub fn demo(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            BugKind::None => &[],
+            BugKind::MeanNoise => &[
+                ("audit", "runs"),
+                ("runs", "200"),
+                ("canary", "dirac"),
+                ("threat", "all"),
+                ("bug", "mean-noise"),
+            ],
+            BugKind::UnclippedCanary => &[
+                ("audit", "runs"),
+                ("runs", "200"),
+                ("canary", "outlier"),
+                ("threat", "final"),
+                ("bug", "unclipped-canary"),
+            ],
+            BugKind::RealisedBatch => &[
+                ("data", "highdim"),
+                ("n", "20"),
+                ("dim", "40"),
+                ("split", "0.2"),
+                ("batch", "4"),
+                ("sigma", "4"),
+                ("steps", "10"),
+                ("lr", "0.1"),
+                ("audit", "runs"),
+                ("runs", "500"),
+                ("canary", "dirac"),
+                ("threat", "size"),
+                ("bug", "realised-batch"),
+            ],
         }
     }
 }
@@ -147,7 +191,7 @@ impl AuditParams {
             |m| m.key().into(),
             |s| {
                 ThreatKind::from_key(s.trim())
-                    .ok_or_else(|| Error::invalid("threat", s, "must be final or all"))
+                    .ok_or_else(|| Error::invalid("threat", s, "must be final, all or size"))
             },
         );
         let runs = r.whole("runs", d.runs, 20, 2000);
@@ -271,6 +315,7 @@ pub fn audit_chunk(
         threat: match p.audit.threat {
             ThreatKind::Final => Threat::Final,
             ThreatKind::All => Threat::AllSteps,
+            ThreatKind::Size => Threat::UpdateSize,
         },
         bug: p.audit.bug.planted(),
     };
@@ -394,6 +439,36 @@ mod tests {
             r.eps_one_run <= r.eps_theory && r.eps_one_run_fdp <= r.eps_theory,
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn the_realised_batch_demo_catches_its_bug_and_passes_without_it() {
+        let link = BugKind::RealisedBatch
+            .demo()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&");
+        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
+        assert!(notices.is_empty(), "{notices:?}");
+        let run = |p: &TrainParams| {
+            let (ins, outs) = audit_chunk(p, None, 0, p.audit.runs).unwrap();
+            audit_report(p, 0, &ins, &outs).unwrap()
+        };
+        let caught = run(&p);
+        assert!(
+            caught.contradiction,
+            "{} vs {}",
+            caught.eps_cp, caught.eps_theory
+        );
+        let fixed = TrainParams {
+            audit: AuditParams {
+                bug: BugKind::None,
+                ..p.audit.clone()
+            },
+            ..p
+        };
+        assert!(!run(&fixed).contradiction);
     }
 
     #[test]

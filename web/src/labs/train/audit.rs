@@ -184,13 +184,15 @@ pub fn TrainAudit() -> impl IntoView {
             </p>
             <p class="help" hidden=move || lab.params.with(|p| p.audit.bug != BugKind::None) || url.options.with(|o| o.locked)>
                 "Audits that catch a planted bug: "
-                <a data-testid="train-audit-try-mean-noise" href=move || url.href_with(|q| {
-                    for (k, v) in [("audit", "runs"), ("runs", "200"), ("canary", "dirac"), ("threat", "all"), ("bug", "mean-noise")] { q.set(k, v); }
-                })>"noise added to the mean"</a>
-                " · "
-                <a data-testid="train-audit-try-unclipped" href=move || url.href_with(|q| {
-                    for (k, v) in [("audit", "runs"), ("runs", "200"), ("canary", "outlier"), ("threat", "final"), ("bug", "unclipped-canary")] { q.set(k, v); }
-                })>"an outlier whose gradient escapes clipping"</a>
+                {[(BugKind::MeanNoise, "mean-noise", "noise added to the mean"),
+                  (BugKind::UnclippedCanary, "unclipped", "an outlier whose gradient escapes clipping"),
+                  (BugKind::RealisedBatch, "realised-batch", "the realised batch as the normaliser (a tiny data set)")]
+                    .into_iter().enumerate().map(|(i, (bug, id, text))| view! {
+                        {(i > 0).then_some(" · ")}
+                        <a data-testid=format!("train-audit-try-{id}") href=move || url.href_with(|q| {
+                            for &(k, v) in bug.demo() { q.set(k, v); }
+                        })>{text}</a>
+                    }).collect_view()}
             </p>
             <div class="audit-controls">
                 <SelectField label="Audit" key="audit" options=choices(&AuditMode::ALL, AuditMode::key, AuditMode::title)
