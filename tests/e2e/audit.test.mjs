@@ -75,3 +75,18 @@ test('one run with many canaries proves a lower bound from one training run', as
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a canary the user places: its features from the link, a misfit refused in words', async () => {
+  const page = await openLab(await newPage(browser), server.url,
+    '?lab=train&data=gaussians&audit=runs&canary=point&canary_at=4,4&canary_label=0&threat=final&runs=40', 'train-q');
+  await done(page);
+  assert.equal(await page.inputValue('[data-testid="input-canary_at"]'), '4,4');
+  const [cp, theory, tpr1] = await Promise.all(['train-audit-eps-cp', 'train-audit-eps-theory', 'train-audit-tpr-1pct-fpr'].map((id) => valueOf(page, id)));
+  assert.ok(cp <= theory && tpr1 >= 0 && tpr1 <= 1);
+  await page.fill('[data-testid="input-canary_at"]', '1,2,3');
+  await page.waitForFunction(() => /lists 3 features; the data have 2/.test(document.querySelector('[data-testid="train-audit-status"]')?.textContent ?? ''));
+  await page.fill('[data-testid="input-canary_at"]', 'x');
+  assert.ok(await page.isVisible('[data-testid="notice-canary_at"]'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

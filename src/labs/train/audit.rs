@@ -37,6 +37,8 @@ crate::choice! {
         Dirac = "dirac" | "gradient" => "Dirac gradient canary (white-box)",
         /// A mislabeled outlier record.
         Outlier = "outlier" | "record" => "Mislabeled outlier record",
+        /// A record the user places (`canary_at`, `canary_label`).
+        Point = "point" | "placed" => "A record you place",
     }
 }
 
@@ -139,6 +141,11 @@ pub struct AuditParams {
     pub bug: BugKind,
     /// Canaries of the one-run audit (`canaries`, 10 to 1,000).
     pub canaries: u64,
+    /// The placed canary's features in standardised units (`canary_at`; features not given are 0,
+    /// the training mean).
+    pub point: Vec<f64>,
+    /// The placed canary's label (`canary_label`, 0 or 1).
+    pub label: u8,
 }
 
 impl Default for AuditParams {
@@ -151,13 +158,23 @@ impl Default for AuditParams {
             conf: 0.95,
             bug: BugKind::None,
             canaries: 256,
+            point: vec![3.0, 3.0],
+            label: 0,
         }
     }
 }
 
 /// The keys the audit reads (printed only when it is on).
-pub const AUDIT_KEYS: [&str; 7] = [
-    "audit", "canary", "threat", "runs", "conf", "bug", "canaries",
+pub const AUDIT_KEYS: [&str; 9] = [
+    "audit",
+    "canary",
+    "threat",
+    "runs",
+    "conf",
+    "bug",
+    "canaries",
+    "canary_at",
+    "canary_label",
 ];
 
 /// Runs per worker job.
@@ -182,7 +199,7 @@ impl AuditParams {
             |m| m.key().into(),
             |s| {
                 CanaryKind::from_key(s.trim())
-                    .ok_or_else(|| Error::invalid("canary", s, "must be dirac or outlier"))
+                    .ok_or_else(|| Error::invalid("canary", s, "must be dirac, outlier or point"))
             },
         );
         let threat = r.parse_with(
@@ -219,6 +236,8 @@ impl AuditParams {
                 })
             },
         );
+        let point = r.parse_with("canary_at", d.point, |v| join_numbers(v), parse_point);
+        let label = r.whole("canary_label", u64::from(d.label), 0, 1) as u8;
         AuditParams {
             mode,
             canary,
@@ -227,6 +246,8 @@ impl AuditParams {
             conf,
             bug,
             canaries,
+            point,
+            label,
         }
     }
 
@@ -244,6 +265,10 @@ impl AuditParams {
         if self.mode == AuditMode::OneRun {
             q.set("canaries", self.canaries.to_string());
         }
+        if self.canary == CanaryKind::Point {
+            q.set("canary_at", join_numbers(&self.point));
+            q.set("canary_label", self.label.to_string());
+        }
     }
 
     /// The chunks of runs, as (first, count).
@@ -252,6 +277,49 @@ impl AuditParams {
             .map(|k| (k * CHUNK, CHUNK.min(self.runs - k * CHUNK)))
             .collect()
     }
+}
+
+/// The most features a placed canary lists.
+const MAX_POINT: usize = 1000;
+
+/// `canary_at`: 1 to 1,000 comma-separated finite numbers, each within ±100 (standard deviations).
+fn parse_point(s: &str) -> Result<Vec<f64>> {
+    let v = s
+        .split(',')
+        .map(|c| parse_number("canary_at", c.trim()))
+        .collect::<Result<Vec<f64>>>();
+    match v {
+        Ok(v) if !v.is_empty() && v.len() <= MAX_POINT && v.iter().all(|x| x.abs() <= 100.0) => Ok(v),
+        _ => Err(Error::invalid(
+            "canary_at",
+            s,
+            "must be the canary's features in standard deviations from the mean, comma-separated (e.g. 3,-2), each within ±100",
+        )),
+    }
+}
+
+fn join_numbers(v: &[f64]) -> String {
+    v.iter().map(|x| fmt_f64(*x)).collect::<Vec<_>>().join(",")
+}
+
+/// The placed canary on `dim` features: the link's values, the rest 0 (the training mean).
+///
+/// # Errors
+/// More values than the data has features.
+fn placed(p: &AuditParams, dim: usize) -> Result<Canary> {
+    if p.point.len() > dim {
+        return Err(Error::invalid(
+            "canary_at",
+            join_numbers(&p.point),
+            format!("lists {} features; the data have {dim}", p.point.len()),
+        ));
+    }
+    let mut x = p.point.clone();
+    x.resize(dim, 0.0);
+    Ok(Canary::Row {
+        x,
+        y: f64::from(p.label),
+    })
 }
 
 /// The lab's split for the audit: with the Dirac canary, every row gains a blank feature whose weight
@@ -264,7 +332,7 @@ fn audit_split(p: &TrainParams, csv: Option<&Dataset>) -> Result<Split> {
             test: with_blank_feature(&split.test),
             ..split
         },
-        CanaryKind::Outlier => split,
+        CanaryKind::Outlier | CanaryKind::Point => split,
     })
 }
 
@@ -305,6 +373,7 @@ pub fn audit_chunk(
             coord: quietest_coordinate(&plan.arch, &split.train),
         },
         CanaryKind::Outlier => mislabeled_outlier(&split.train),
+        CanaryKind::Point => placed(&p.audit, split.train.dim)?,
     };
     let setup = AuditSetup {
         arch: &plan.arch,
@@ -421,9 +490,9 @@ mod tests {
             .to_query_string()
             .contains("audit"));
         let (p, notices) = TrainParams::from_query(&Query::parse(
-            "audit=maybe&runs=5&conf=2&bug=x&canary=x&threat=x",
+            "audit=maybe&runs=5&conf=2&bug=x&canary=x&threat=x&canary_at=1,NaN&canary_label=2",
         ));
-        assert_eq!(notices.len(), 6);
+        assert_eq!(notices.len(), 8);
         assert_eq!(p.audit, AuditParams::default());
         let (p, notices) = TrainParams::from_query(&Query::parse("audit=one-run&canaries=100"));
         assert!(notices.is_empty());
@@ -439,6 +508,22 @@ mod tests {
             r.eps_one_run <= r.eps_theory && r.eps_one_run_fdp <= r.eps_theory,
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_placed_canary_round_trips_and_must_fit_the_data() {
+        let link = "data=gaussians&audit=runs&canary=point&canary_at=3,-1.5&canary_label=1&runs=20&steps=30";
+        let (p, notices) = TrainParams::from_query(&Query::parse(link));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!((p.audit.point.clone(), p.audit.label), (vec![3.0, -1.5], 1));
+        assert_eq!(TrainParams::from_query(&p.to_query()).0, p);
+        let (ins, outs) = audit_chunk(&p, None, 0, 4).unwrap();
+        assert!(ins.iter().chain(&outs).all(|s| s.is_finite()));
+        // One value: the other feature sits at the mean. Three: refused when the audit runs.
+        let one = TrainParams::from_query(&Query::parse(&link.replace("3,-1.5", "2"))).0;
+        assert!(audit_chunk(&one, None, 0, 2).is_ok());
+        let three = TrainParams::from_query(&Query::parse(&link.replace("3,-1.5", "1,2,3"))).0;
+        assert!(audit_chunk(&three, None, 0, 2).is_err());
     }
 
     #[test]

@@ -201,6 +201,13 @@ pub fn TrainAudit() -> impl IntoView {
                     <div hidden=move || !many()>
                     <SelectField label="Canary" key="canary" options=choices(&CanaryKind::ALL, CanaryKind::key, CanaryKind::title)
                         value=Signal::derive(move || lab.params.with(|p| p.audit.canary.key().to_owned())) error=lab.error_for("canary") />
+                    <div hidden=move || lab.params.with(|p| p.audit.canary != CanaryKind::Point)>
+                        <NumberField label="The canary's features (standard deviations from the mean)" key="canary_at"
+                            value=shown("canary_at", |p| p.audit.point.iter().map(|x| fmt_f64(*x)).collect::<Vec<_>>().join(","))
+                            error=lab.error_for("canary_at") help="Comma-separated, in the data's order; features not listed sit at the mean." />
+                        <NumberField label="The canary's label (0 or 1)" key="canary_label" value=shown("canary_label", |p| p.audit.label.to_string())
+                            error=lab.error_for("canary_label") />
+                    </div>
                     <SelectField label="The adversary sees" key="threat" options=choices(&ThreatKind::ALL, ThreatKind::key, ThreatKind::title)
                         value=Signal::derive(move || lab.params.with(|p| p.audit.threat.key().to_owned())) error=lab.error_for("threat") />
                     <NumberField label="Runs with the canary (and as many without)" key="runs" value=shown("runs", |p| p.audit.runs.to_string())
@@ -240,6 +247,7 @@ pub fn TrainAudit() -> impl IntoView {
                     <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory" value=value(|s| s.eps_theory) />
                     <Stat label="ε for the final model only (last-iterate heuristic)" testid="train-audit-eps-last-iterate" value=value(|s| s.eps_last_iterate) />
                     <Stat label="TPR at 0.1% FPR" testid="train-audit-tpr-low-fpr" value=value(|s| s.tpr_low_fpr.0) />
+                    <Stat label="TPR at 1% FPR" testid="train-audit-tpr-1pct-fpr" value=value(|s| s.tpr_low_fpr.1) />
                     <Stat label="AUC" testid="train-audit-auc" value=value(|s| s.auc) />
                 </div>
                 <p data-testid="train-audit-contradiction" data-value=move || summary().map_or("", |s| if s.contradiction { "1" } else { "0" })
