@@ -14,6 +14,7 @@ use crate::labs::compose::ComposedPld;
 use crate::labs::dpsgd::jobs::PldJob;
 use crate::labs::dpsgd::jobs::{self as dpsgd_jobs, DpsgdUpdate};
 use crate::labs::dpsgd::DpsgdParams;
+use crate::labs::rr::shuffle::{shuffle_point, ShufflePoint};
 use crate::labs::rr::{repetitions, Repetitions, RrParams};
 use crate::labs::tangent::background::{langevin, sweeps_and_grid, Extra};
 use crate::labs::tangent::parallel::{Columns, Plan};
@@ -89,6 +90,8 @@ pub enum Job {
     /// Randomized-response lab: the repeated surveys of a link whose repetitions do not fit on the
     /// page ([`crate::labs::rr::repetitions`]; up to 10⁷ binomial draws, 50 ms at K = 50, R = 1000).
     RrRepetitions(RrParams),
+    /// Randomized-response lab: the shuffle model's bounds at n respondents ([`shuffle_point`]).
+    RrShuffle(RrParams, u64),
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`dpsgd_jobs::dpsgd_pld`]).
     DpsgdPld(PldJob),
     /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`dpsgd_jobs::dpsgd_sigma`]).
@@ -191,6 +194,8 @@ pub enum Update {
     TangentExtra(Extra),
     /// Randomized-response lab: the repeated surveys, or why not.
     RrRepetitions(Result<Repetitions>),
+    /// Randomized-response lab: the shuffle model's bounds at one n, or why not.
+    RrShuffle(Result<ShufflePoint>),
     /// DP-SGD lab: a result.
     Dpsgd(DpsgdUpdate),
     /// Composition lab: the composed PLD pair, or why not.
@@ -273,6 +278,7 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
             emit(Update::ManyQueries(simulate_max_errors(k_max, seed)))
         }
         Job::RrRepetitions(p) => emit(Update::RrRepetitions(repetitions(&p))),
+        Job::RrShuffle(p, n) => emit(Update::RrShuffle(shuffle_point(&p, n))),
         Job::DpsgdPld(job) => dpsgd_jobs::dpsgd_pld(job, &mut |u| emit(Update::Dpsgd(u))),
         Job::DpsgdSigma(p) => dpsgd_jobs::dpsgd_sigma(&p, &mut |u| emit(Update::Dpsgd(u))),
         Job::ComposePld(list, grid) => {

@@ -40,6 +40,7 @@ impl Lab {
     pub fn optional_keys(self) -> &'static [&'static str] {
         match self {
             Lab::Dpsgd => &["q", "steps", "grid"],
+            Lab::RandomizedResponse => &["shuffle", "delta"],
             Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
             Lab::Train => &[
                 "n",

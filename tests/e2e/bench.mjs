@@ -18,6 +18,8 @@ const browser = await launchBrowser();
 const CASES = [
   ['rr', '?lab=rr', 'rr-p-truth', null],
   ['rr (heavy)', '?lab=rr&n=1e7&k=50&reps=1000&seed=1', 'rr-p-truth', 'rr-status'],
+  ['rr shuffle (n = 10⁵)', '?lab=rr&shuffle=1&n=100000&eps=4', 'rr-p-truth', 'value:rr-shuffle-eps'],
+  ['rr shuffle (n = 10⁷)', '?lab=rr&shuffle=1&n=10000000&eps=1', 'rr-p-truth', 'value:rr-shuffle-eps'],
   ['mechanisms', '?lab=mechanisms', 'mech-sigma-analytic', null],
   ['compose', '?lab=compose', 'compose-eps-basic', 'compose-status'],
   ['compose (heavy)', '?lab=compose&list=lap:0.01*100000,gauss:2*1000&delta=1e-5', 'compose-eps-basic', 'compose-status'],

@@ -5,6 +5,7 @@
 pub mod params;
 mod report;
 pub mod share;
+pub mod shuffle;
 
 pub use params::{default_truth, format_truth, RrParams, MAX_N, MAX_REPS, MIN_REPS};
 pub use report::{

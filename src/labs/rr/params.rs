@@ -35,6 +35,8 @@ pub struct RrParams {
     pub cat: usize,
     /// Whether respondents are drawn from the population or fixed (`population`).
     pub population: Population,
+    /// The shuffle model (`shuffle`, `delta`).
+    pub shuffle: super::shuffle::ShuffleParams,
 }
 
 impl Default for RrParams {
@@ -48,6 +50,7 @@ impl Default for RrParams {
             seed: 42,
             cat: 0,
             population: Population::Iid,
+            shuffle: super::shuffle::ShuffleParams::default(),
         }
     }
 }
@@ -79,6 +82,7 @@ impl RrParams {
             seed,
             cat: 0,
             population: Population::Iid,
+            shuffle: super::shuffle::ShuffleParams::default(),
         })
     }
 
@@ -315,6 +319,7 @@ impl LinkParams for RrParams {
         let seed = r.parse("seed", d.seed, parse_seed);
         let cat = r.parse("cat", d.cat, |s| parse_cat(s, k));
         let population = r.parse("population", d.population, Population::parse);
+        let shuffle = super::shuffle::ShuffleParams::read(&mut r);
         r.finish(RrParams {
             eps,
             k,
@@ -324,11 +329,12 @@ impl LinkParams for RrParams {
             seed,
             cat,
             population,
+            shuffle,
         })
     }
 
     fn to_query(&self) -> Query {
-        Query::default()
+        let mut q = Query::default()
             .with("lab", "rr")
             .with("eps", fmt_f64(self.eps))
             .with("k", self.k.to_string())
@@ -337,7 +343,9 @@ impl LinkParams for RrParams {
             .with("reps", self.reps.to_string())
             .with("seed", self.seed.to_string())
             .with("cat", self.cat.to_string())
-            .with("population", self.population.key())
+            .with("population", self.population.key());
+        self.shuffle.write(&mut q);
+        q
     }
 }
 
@@ -397,6 +405,7 @@ mod tests {
             seed: u64::MAX,
             cat: 3,
             population: Population::Fixed,
+            shuffle: Default::default(),
         };
         let (back, notices) = RrParams::from_query(&Query::parse(&p.to_query().to_query_string()));
         assert!(notices.is_empty(), "{notices:?}");

@@ -377,6 +377,7 @@ mod tests {
             seed: 0,
             cat: 49,
             population: Population::Fixed,
+            shuffle: Default::default(),
         };
         let huge = RrParams {
             eps: 100.0,
@@ -387,6 +388,7 @@ mod tests {
             seed: 1,
             cat: 1,
             population: Population::Iid,
+            shuffle: Default::default(),
         };
         let huge_fixed = RrParams {
             population: Population::Fixed,

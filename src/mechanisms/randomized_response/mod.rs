@@ -7,6 +7,7 @@
 //! the *other* K−1 categories, as here; a uniform draw over all K categories would make the truthful report
 //! more likely than p (see [`SLIDE_NOTE`]).
 
+pub mod shuffle;
 mod simulate;
 
 pub use simulate::{

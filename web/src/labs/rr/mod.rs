@@ -4,6 +4,7 @@
 mod controls;
 mod privacy;
 mod results;
+mod shuffle;
 
 use crate::labs::rr::controls::RrControls;
 use crate::labs::rr::privacy::RrPrivacy;
@@ -125,6 +126,7 @@ pub fn RrLab() -> impl IntoView {
         >
             <RrResults />
             <AfterPaint frames=3>
+                <shuffle::RrShuffle />
                 <SharePanel lab=Lab::RandomizedResponse markdown=Signal::derive(move || {
                     state.report.with(|r| r.as_ref().map(|r| dp_playground::labs::rr::share::markdown(&state.params.get(), r)).unwrap_or_default())
                 }) />

@@ -1,0 +1,157 @@
+//! The shuffle model (`shuffle=1`): the survey's reports shuffled before the analyst sees them, and
+//! the central (ε, δ) that buys, at the link's n and against n, computed in the worker pool.
+
+use crate::charts::specs::rr as specs;
+use crate::format::sig;
+use crate::labs::rr::use_rr;
+use crate::platform::pool::{self, LabJobs};
+use crate::platform::url::use_url;
+use crate::widgets::number_field::NumberField;
+use crate::widgets::stat::Stat;
+use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::rr::shuffle::{curve_sizes, ShufflePoint};
+use dp_playground::link::query::fmt_f64;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The pool's name for these jobs.
+const GROUP: &str = "rr-shuffle";
+
+/// The bounds at the link's n, and the curve's points as they arrive.
+#[derive(Clone, Default)]
+struct Progress {
+    here: Option<Result<ShufflePoint, String>>,
+    curve: Vec<Option<ShufflePoint>>,
+}
+
+/// The shuffle-model section.
+#[component]
+pub fn RrShuffle() -> impl IntoView {
+    let rr = use_rr();
+    let url = use_url();
+    let progress = RwSignal::new(Progress::default());
+    // The bounds read ε0, K, n and δ only.
+    let key = Memo::new(move |_| {
+        rr.params.with(|p| {
+            p.shuffle
+                .on
+                .then(|| (p.eps.to_bits(), p.k, p.n, p.shuffle.delta.to_bits()))
+        })
+    });
+    let jobs = LabJobs::new(GROUP);
+    Effect::new(move |_| {
+        let on = key.get();
+        let current = jobs.restart();
+        progress.set(Progress::default());
+        if on.is_none() {
+            return;
+        }
+        let p = rr.params.get_untracked();
+        let sizes = curve_sizes();
+        progress.update(|g| g.curve = vec![None; sizes.len()]);
+        let here = Job::RrShuffle(p.clone(), p.n);
+        spawn_local(async move {
+            let got = pool::outcome(GROUP, &here, |u| match u {
+                JobUpdate::RrShuffle(r) => Some(r),
+                _ => None,
+            })
+            .await;
+            if current() {
+                progress.update(|g| g.here = got);
+            }
+        });
+        for (k, n) in sizes.into_iter().enumerate() {
+            let job = Job::RrShuffle(p.clone(), n);
+            spawn_local(async move {
+                let got = pool::outcome(GROUP, &job, |u| match u {
+                    JobUpdate::RrShuffle(r) => Some(r),
+                    _ => None,
+                })
+                .await;
+                if let Some(Ok(point)) = got.filter(|_| current()) {
+                    progress.update(|g| g.curve[k] = Some(point));
+                }
+            });
+        }
+    });
+    let on = move || rr.params.with(|p| p.shuffle.on);
+    let here = move || progress.with(|g| g.here.clone().and_then(Result::ok));
+    let value = move |f: fn(&ShufflePoint) -> f64| {
+        Signal::derive(move || here().map_or(f64::NAN, |p| f(&p)))
+    };
+    let done = move || progress.with(|g| g.curve.iter().flatten().count());
+    let total = move || progress.with(|g| g.curve.len());
+    let status = move || {
+        progress.with(|g| match &g.here {
+            Some(Err(e)) => format!("The shuffle bounds failed: {e}"),
+            None if !g.curve.is_empty() => {
+                "Computing the shuffled survey's central ε in a background worker…".into()
+            }
+            _ if done() < total() => {
+                format!("Drawing ε against n: {} of {} sizes…", done(), total())
+            }
+            _ => String::new(),
+        })
+    };
+    let chart = Memo::new(move |_| {
+        let points: Vec<ShufflePoint> =
+            progress.with(|g| g.curve.iter().flatten().cloned().collect());
+        (points.len() >= 2).then(|| specs::shuffle_chart(&points, rr.params.with(|p| p.eps)))
+    });
+    let binary = move || rr.params.with(|p| p.k == 2);
+    let switch = move || {
+        let on = on();
+        view! {
+            <label class="toggle">
+                <input type="checkbox" data-testid="rr-shuffle-toggle" prop:checked=on
+                    on:change=move |ev| {
+                        let checked = event_target_checked(&ev);
+                        url.update(|q| {
+                            if checked { q.set("shuffle", "1") } else { q.remove("shuffle"); q.remove("delta") }
+                        });
+                    } />
+                " Shuffle the reports before the analyst sees them"
+            </label>
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="shuffle-title" data-testid="rr-shuffle">
+            <h3 id="shuffle-title">"The shuffle model: hiding in the crowd"</h3>
+            <p class="explain">
+                "Each report is ε0-private on its own (ε0 = ε above). If a shuffler strips who sent what and passes on "
+                "only the jumbled reports, an analyst who sees them all learns less about any one person: the survey "
+                "as a whole is (ε, δ)-private for a central ε far below ε0 when n is large."
+            </p>
+            {switch}
+            <div hidden=move || !on()>
+                <NumberField label="Central δ" key="delta"
+                    value=url.raw_or("delta", move || rr.params.with(|p| fmt_f64(p.shuffle.delta)))
+                    error=rr.error_for("delta") help="Below 1; 10⁻⁶ by default." />
+                <p class="status" role="status" data-testid="rr-shuffle-status">{status}</p>
+                <div class="stats">
+                    <Stat label="central ε, K-RR pair (certified upper bound)" testid="rr-shuffle-eps" value=value(|p| p.eps_krr) />
+                    <Stat label="clones of 2023 (upper bound)" testid="rr-shuffle-eps-fmt2023" value=value(|p| p.eps_fmt2023) />
+                    <Stat label="clones of 2021 (upper bound)" testid="rr-shuffle-eps-fmt2021" value=value(|p| p.eps_fmt2021) />
+                    <Stat label="closed form (upper bound)" testid="rr-shuffle-eps-closed" value=value(|p| p.eps_closed) />
+                    <Stat label="one neighbouring pair (lower bound, K = 2)" testid="rr-shuffle-eps-lower"
+                        value=Signal::derive(move || here().and_then(|p| p.eps_lower).unwrap_or(f64::NAN)) />
+                </div>
+                <p class="help">
+                    {move || format!(
+                        "Upper bounds: the survey is at worst this private. The K-RR pair (Wang et al. 2024) is the tightest for K-ary RR; \
+                         the clones of Feldman, McMillan & Talwar (2021, 2023) hold for any ε0-private report, and their closed form gives ε0 \
+                         back until n ≥ 16 ln(4/δ)·e^ε0. {}",
+                        if binary() {
+                            "The lower bound is the exact ε of one pair of neighbouring surveys (one person's answer 0 or 1, everyone else's 0): the true ε is at least this."
+                        } else {
+                            "No lower bound is shown for K > 2."
+                        })}
+                </p>
+                <XyCanvas testid="rr-shuffle-chart" title="Central ε against the number of respondents"
+                    alt=Signal::derive(move || format!("At n = {}: central ε ≤ {}.", rr.params.with(|p| p.n), sig(value(|p| p.eps_krr).get(), 3)))
+                    chart=chart csv_name="rr-shuffle.csv" />
+            </div>
+        </section>
+    }
+}
