@@ -115,7 +115,7 @@ impl ClonePair {
     /// α = P(C = m − 1)·p·a + P(C = m)·b/2, β = P(C = m − 1)·a + P(C = m)·b/2, b = 1 − a − p·a.
     /// x_i/y_i = i/(m − i) grows with i and α ≥ β, so P − e^ε Q > 0 exactly on a tail i ≥ i*, and
     /// δ = Σ_m [(α − e^ε β)·P(Bin(m − 1, ½) ≥ i* − 1) + (β − e^ε α)·P(Bin(m − 1, ½) ≥ i*)]. The sum runs
-    /// over C's [`window`], and the mass outside it is added; each m's term gets 4 ulps of its
+    /// over C's window (mean ± 9 sd + 30), and the mass outside it is added; each m's term gets 4 ulps of its
     /// positive part added against cancellation. The direction Q against P gives the same δ (swap 0
     /// and 1).
     pub fn delta(&self, n: u64, eps: f64) -> f64 {
