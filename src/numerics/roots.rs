@@ -95,6 +95,61 @@ pub fn try_bisect<E>(
     Ok(Bracket { lo, hi })
 }
 
+/// Where a decreasing `g` crosses 0 in [lo, hi], given g(lo) > 0 ≥ g(hi): the Illinois variant of
+/// regula falsi (Dowell & Jarratt, BIT 1971). Each step tries the secant point and keeps the bracket
+/// (lo where g > 0, hi where g ≤ 0); an end kept twice running has its value halved, so the bracket
+/// shrinks superlinearly for a smooth g where [`bisect`] halves it once per call. A secant point
+/// outside the bracket, or a non-finite value, falls back to the midpoint. Stops once
+/// hi − lo ≤ `tol`·|hi| or after `max_calls` calls of g (not counting the two ends').
+///
+/// ```
+/// use dp_playground::numerics::roots::illinois;
+/// let mut calls = 0;
+/// let b = illinois(1.0, 2.0, 1e-12, 100, |x| { calls += 1; 2.0 - x * x });
+/// assert!(b.lo * b.lo < 2.0 && b.hi * b.hi >= 2.0 && b.hi - b.lo < 1e-11 && calls < 20);
+/// ```
+pub fn illinois(
+    mut lo: f64,
+    mut hi: f64,
+    tol: f64,
+    max_calls: u32,
+    mut g: impl FnMut(f64) -> f64,
+) -> Bracket {
+    let (mut g_lo, mut g_hi) = (g(lo), g(hi));
+    // Which end the last step moved: -1 lo, 1 hi.
+    let mut moved = 0;
+    for _ in 0..max_calls {
+        if hi - lo <= tol * hi.abs() {
+            break;
+        }
+        let secant = hi - g_hi * (hi - lo) / (g_hi - g_lo);
+        let x = if secant > lo && secant < hi && secant.is_finite() {
+            secant
+        } else {
+            0.5 * (lo + hi)
+        };
+        let gx = g(x);
+        if gx > 0.0 {
+            (lo, g_lo) = (x, gx);
+            if moved == -1 {
+                g_hi *= 0.5;
+            }
+            moved = -1;
+        } else {
+            (hi, g_hi) = (x, gx);
+            if moved == 1 {
+                g_lo *= 0.5;
+            }
+            moved = 1;
+        }
+        if !(g_lo.is_finite() && g_hi.is_finite()) {
+            // Fall back to halving: a secant through an infinite end is meaningless.
+            (g_lo, g_hi) = (1.0, -1.0);
+        }
+    }
+    Bracket { lo, hi }
+}
+
 /// The smallest integer in (lo, hi] where a monotone predicate holds, given that it fails at lo and
 /// holds at hi: [`bisect`] on the integers, for counts (k queries).
 pub fn bisect_integer(mut lo: usize, mut hi: usize, mut above: impl FnMut(usize) -> bool) -> usize {

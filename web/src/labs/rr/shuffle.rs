@@ -123,11 +123,15 @@ pub fn RrShuffle() -> impl IntoView {
                 "only the jumbled reports, an analyst who sees them all learns less about any one person: the survey "
                 "as a whole is (ε, δ)-private for a central ε far below ε0 when n is large."
             </p>
-            {switch}
+            <div class="section-controls">
+                {switch}
+                <div hidden=move || !on()>
+                    <NumberField label="Central δ" key="delta"
+                        value=url.raw_or("delta", move || rr.params.with(|p| fmt_f64(p.shuffle.delta)))
+                        error=rr.error_for("delta") help="Below 1; 10⁻⁶ by default." />
+                </div>
+            </div>
             <div hidden=move || !on()>
-                <NumberField label="Central δ" key="delta"
-                    value=url.raw_or("delta", move || rr.params.with(|p| fmt_f64(p.shuffle.delta)))
-                    error=rr.error_for("delta") help="Below 1; 10⁻⁶ by default." />
                 <p class="status" role="status" data-testid="rr-shuffle-status">{status}</p>
                 <div class="stats">
                     <Stat label="central ε, K-RR pair (certified upper bound)" testid="rr-shuffle-eps" value=value(|p| p.eps_krr) />

@@ -194,7 +194,7 @@ pub fn TrainAudit() -> impl IntoView {
                         })>{text}</a>
                     }).collect_view()}
             </p>
-            <div class="audit-controls">
+            <div class="section-controls">
                 <SelectField label="Audit" key="audit" options=choices(&AuditMode::ALL, AuditMode::key, AuditMode::title)
                     value=Signal::derive(move || lab.params.with(|p| p.audit.mode.key().to_owned())) error=lab.error_for("audit") />
                 <div hidden=move || !on()>

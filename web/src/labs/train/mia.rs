@@ -191,7 +191,7 @@ pub fn TrainMia() -> impl IntoView {
                     for (k, v) in [("mia", "lira"), ("data", "highdim"), ("n", "200"), ("dim", "100"), ("lambda", "0"), ("epochs", "100")] { q.set(k, v); }
                 })>"a model with nearly as many weights as training rows, trained without regularisation"</a>
             </p>
-            <div class="audit-controls">
+            <div class="section-controls">
                 <SelectField label="Membership attack" key="mia" options=choices(&MiaMode::ALL, MiaMode::key, MiaMode::title)
                     value=Signal::derive(move || lab.params.with(|p| p.mia.mode.key().to_owned())) error=lab.error_for("mia") />
                 <div hidden=move || !on()>
