@@ -166,6 +166,8 @@ pub struct Trainer<'a> {
     batch: Vec<usize>,
     /// Per-example gradients computed so far (each model's count).
     pub evaluations: u64,
+    /// The noisy sum's divisor: qn, n the training rows, unless set otherwise.
+    normaliser: f64,
 }
 
 impl<'a> Trainer<'a> {
@@ -187,7 +189,16 @@ impl<'a> Trainer<'a> {
             sums: [vec![0.0; p], vec![0.0; p], vec![0.0; p]],
             batch: Vec::new(),
             evaluations: 0,
+            normaliser: hyper.q * data.rows() as f64,
         })
+    }
+
+    /// The trainer with a fixed divisor of its own instead of qn: for a trainer whose rows are a
+    /// random subset (the membership attack's halves), whose size must not set the normaliser (it
+    /// would depend on whether a record joined; the accounting assumes a fixed one).
+    pub fn with_normaliser(mut self, normaliser: f64) -> Self {
+        self.normaliser = normaliser;
+        self
     }
 
     /// Takes step `at.step + 1` for all three models; `clipped` counts the private model's clipped
@@ -229,7 +240,7 @@ impl<'a> Trainer<'a> {
         for s in self.sums[Variant::Private as usize].iter_mut() {
             *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
         }
-        let normaliser = q * self.data.rows() as f64;
+        let normaliser = self.normaliser;
         for (v, theta) in at.theta.iter_mut().enumerate() {
             descend(
                 theta,

@@ -124,7 +124,9 @@ pub fn mia_chunk(
         let mask = members(p, k, pool.rows());
         let idx: Vec<usize> = (0..pool.rows()).filter(|&i| mask[i]).collect();
         let half = pool.select(&idx);
-        let mut trainer = Trainer::new(&plan.arch, &half, plan.hyper, seed)?;
+        // The normaliser is the expected half's q·n/2, the same with or without any one record.
+        let mut trainer = Trainer::new(&plan.arch, &half, plan.hyper, seed)?
+            .with_normaliser(plan.hyper.q * pool.rows() as f64 / 2.0);
         let mut at = Checkpoint::start(&plan.arch, seed);
         let mut clipped = (0, 0);
         while at.step < plan.steps {

@@ -90,7 +90,8 @@ fn window(n: u64, q: f64) -> (i64, i64, f64) {
 /// by about one half: carried by Pascal's rule, P(Bin(N + 1, ½) ≥ k) = P(Bin(N, ½) ≥ k) +
 /// ½·P(Bin(N, ½) = k − 1), and moved along k by one probability at a time, instead of an incomplete
 /// beta function per m. Recomputed exactly every [`HalfTail::RESET`] steps, after a jump of k, or
-/// when the carried value leaves [0, 1], so rounding cannot build up (each step's relative error is
+/// when a subtraction cancels most of the tail or the carried value leaves [0, 1], so rounding
+/// cannot build up (each step's relative error is
 /// a few ulps, amplified at most by the tail's ratio between neighbours).
 #[derive(Debug, Default)]
 struct HalfTail {
@@ -105,20 +106,29 @@ impl HalfTail {
     const RESET: u32 = 32;
 
     fn at(&mut self, n: u64, k: i64) -> f64 {
+        // The ends are exact (and a carried value there would be rounding noise).
+        if k <= 0 || k > n as i64 {
+            self.at = None;
+            return if k <= 0 { 1.0 } else { 0.0 };
+        }
         let carried = match self.at {
             Some((m, j, s)) if m + 1 == n && (k - j).abs() <= 4 && self.carried < Self::RESET => {
                 // From N = n − 1 to n at j, then along k.
                 let mut s = s + 0.5 * binomial_pmf(m, 0.5, j - 1);
                 let mut j = j;
+                let mut cancelled = false;
                 while j < k {
-                    s -= binomial_pmf(n, 0.5, j);
+                    let pmf = binomial_pmf(n, 0.5, j);
+                    s -= pmf;
+                    // Most of the tail gone in one subtraction: its digits with it.
+                    cancelled |= s < 1e-3 * pmf;
                     j += 1;
                 }
                 while j > k {
                     j -= 1;
                     s += binomial_pmf(n, 0.5, j);
                 }
-                (0.0..=1.0).contains(&s).then_some(s)
+                (!cancelled && (0.0..=1.0).contains(&s)).then_some(s)
             }
             _ => None,
         };
@@ -212,19 +222,19 @@ pub fn binary_pair_delta(eps0: f64, n: u64, eps: f64) -> f64 {
         return 0.0;
     }
     let (p, e) = (eps0.exp(), eps.exp());
+    // 1 − s is q, written as such: for ε0 past 37, s rounds to 1 and 1 − s to 0.
     let (q, s, m) = (1.0 / (p + 1.0), p / (p + 1.0), n - 1);
     // ρ(k) = f(k − 1)/f(k) crosses `r` at k = r·n·q/((1 − q) + r·q).
     let crossing = |r: f64| r * n as f64 * q / ((1.0 - q) + r * q);
-    let r = (e * s - (1.0 - s)) / (s - e * (1.0 - s));
+    let r = (e * s - q) / (s - e * q);
     // P against Q: k ≥ k* with ρ(k) > r. T(j) = P(B ≥ j).
     let k_up = crossing(r).floor() as i64 + 1;
     let t = |j: i64| binomial_upper(m, q, j);
-    let pq = s * t(k_up - 1) + (1.0 - s) * t(k_up) - e * ((1.0 - s) * t(k_up - 1) + s * t(k_up));
+    let pq = s * t(k_up - 1) + q * t(k_up) - e * (q * t(k_up - 1) + s * t(k_up));
     // Q against P: k ≤ k** with ρ(k) < 1/r. L(j) = P(B ≤ j).
     let k_down = crossing(1.0 / r).ceil() as i64 - 1;
     let l = |j: i64| binomial_lower(m, q, j);
-    let qp =
-        (1.0 - s) * l(k_down - 1) + s * l(k_down) - e * (s * l(k_down - 1) + (1.0 - s) * l(k_down));
+    let qp = q * l(k_down - 1) + s * l(k_down) - e * (s * l(k_down - 1) + q * l(k_down));
     pq.max(qp).max(0.0)
 }
 
@@ -373,5 +383,11 @@ mod tests {
         assert_eq!(pair.delta(1, 0.5), 1.0);
         assert_eq!(epsilon_upper(pair, 1, 1e-6), 1.0);
         assert_eq!(binary_pair_delta(1.0, 100, 2.0), 0.0);
+        // Large ε0: s = p/(p + 1) rounds to 1, and the lower bound must still not pass what any
+        // ε0-DP mechanism allows, ε0 + ln(1 − δ).
+        for eps0 in [30.0, 40.0, 100.0] {
+            let lower = epsilon_lower(eps0, 1000, 0.01);
+            assert!(lower <= eps0 + (-0.01f64).ln_1p(), "ε0 {eps0}: {lower}");
+        }
     }
 }
