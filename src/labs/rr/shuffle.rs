@@ -28,9 +28,6 @@ impl Default for ShuffleParams {
     }
 }
 
-/// The keys it reads (printed only when it is on).
-pub const SHUFFLE_KEYS: [&str; 2] = ["shuffle", "delta"];
-
 impl ShuffleParams {
     /// Reads `shuffle` and `delta`.
     pub fn read(r: &mut Reader) -> ShuffleParams {

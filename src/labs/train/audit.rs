@@ -164,19 +164,6 @@ impl Default for AuditParams {
     }
 }
 
-/// The keys the audit reads (printed only when it is on).
-pub const AUDIT_KEYS: [&str; 9] = [
-    "audit",
-    "canary",
-    "threat",
-    "runs",
-    "conf",
-    "bug",
-    "canaries",
-    "canary_at",
-    "canary_label",
-];
-
 /// Runs per worker job.
 pub const CHUNK: u64 = 50;
 

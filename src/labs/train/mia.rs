@@ -49,9 +49,6 @@ impl Default for MiaParams {
     }
 }
 
-/// The keys the membership attack reads (printed only when it is on).
-pub const MIA_KEYS: [&str; 2] = ["mia", "shadows"];
-
 /// Models per worker job.
 pub const CHUNK: u64 = 8;
 

@@ -92,6 +92,25 @@ pub async fn outcome<T, E: ToString>(
     }
 }
 
+/// Runs `jobs` side by side (the chunks of one computation), handing each one's result to
+/// `on_each(k, result)` as it arrives (for progress, or a failure); resolves to every result in the
+/// jobs' order once all have succeeded, or `None` when any failed or was cancelled.
+pub async fn gather<T: Clone, E: ToString>(
+    group: &'static str,
+    jobs: Vec<Job>,
+    pick: impl Fn(Update) -> Option<Result<T, E>> + Copy,
+    on_each: impl Fn(usize, &Result<T, String>) + Copy,
+) -> Option<Vec<T>> {
+    let runs = jobs.iter().enumerate().map(|(k, job)| async move {
+        let got = outcome(group, job, pick).await;
+        if let Some(r) = &got {
+            on_each(k, r);
+        }
+        got.and_then(Result::ok)
+    });
+    futures::future::join_all(runs).await.into_iter().collect()
+}
+
 /// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).
 pub fn cancel(group: &'static str) {
     POOL.with_borrow_mut(|pool| {

@@ -209,12 +209,27 @@ pub fn audit_histogram_chart(a: &AuditSummary) -> XyChart {
 pub fn audit_roc_chart(a: &AuditSummary) -> XyChart {
     let floor = 1.0 / (10.0 * a.runs.max(1) as f64);
     let roc = log_roc(&a.roc, floor);
+    roc_frame(
+        floor,
+        vec![Series::new(
+            "this attack (ROC hull)",
+            PALETTE[0],
+            Kind::Line,
+            roc,
+        )],
+    )
+}
+
+/// Log–log ROC axes from FPR and TPR `floor` to 1, chance's diagonal, then `series`.
+fn roc_frame(floor: f64, series: Vec<Series>) -> XyChart {
     let chance: Vec<(f64, f64)> = (0..=40)
         .map(|i| {
             let f = floor.log10() * (1.0 - i as f64 / 40.0);
             (f, f)
         })
         .collect();
+    let mut all = vec![Series::new("chance", PALETTE[6], Kind::Dashed, chance)];
+    all.extend(series);
     XyChart {
         x_desc: "False-positive rate (log scale)".into(),
         y_desc: "True-positive rate (log scale)".into(),
@@ -222,10 +237,7 @@ pub fn audit_roc_chart(a: &AuditSummary) -> XyChart {
         y_log10: true,
         x_range: Some((floor.log10(), 0.0)),
         y_range: Some((floor.log10(), 0.0)),
-        series: vec![
-            Series::new("chance", PALETTE[6], Kind::Dashed, chance),
-            Series::new("this attack (ROC hull)", PALETTE[0], Kind::Line, roc),
-        ],
+        series: all,
         legend: Legend::LowerRight,
         ..Default::default()
     }
@@ -257,13 +269,7 @@ pub fn mia_roc_chart(r: &MiaReport, headline: usize) -> XyChart {
     let negatives = r.models as f64 * r.records as f64 / 2.0;
     let floor = 1.0 / negatives.max(1.0);
     let curve = |roc: &[(f64, f64)]| log_roc(roc, floor);
-    let chance: Vec<(f64, f64)> = (0..=40)
-        .map(|i| {
-            let f = floor.log10() * (1.0 - i as f64 / 40.0);
-            (f, f)
-        })
-        .collect();
-    let mut series = vec![Series::new("chance", PALETTE[6], Kind::Dashed, chance)];
+    let mut series = Vec::new();
     if let Some(cap) = &r.cap {
         series.push(Series::new(
             "certified cap on any attack",
@@ -283,17 +289,7 @@ pub fn mia_roc_chart(r: &MiaReport, headline: usize) -> XyChart {
             ));
         }
     }
-    XyChart {
-        x_desc: "False-positive rate (log scale)".into(),
-        y_desc: "True-positive rate (log scale)".into(),
-        x_log10: true,
-        y_log10: true,
-        x_range: Some((floor.log10(), 0.0)),
-        y_range: Some((floor.log10(), 0.0)),
-        series,
-        legend: Legend::LowerRight,
-        ..Default::default()
-    }
+    roc_frame(floor, series)
 }
 
 #[cfg(test)]

@@ -80,58 +80,52 @@ pub fn TrainAudit() -> impl IntoView {
         let chunks = p.audit.chunks();
         progress.update(|g| g.chunks = vec![None; chunks.len()]);
         let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
-        for (k, (first, count)) in chunks.into_iter().enumerate() {
-            let job = Job::TrainAudit {
+        let jobs = chunks
+            .into_iter()
+            .map(|(first, count)| Job::TrainAudit {
                 params: Box::new(p.clone()),
                 csv: csv.clone().map(Box::new),
                 first,
                 count,
+            })
+            .collect();
+        spawn_local(async move {
+            let pick = |u| match u {
+                JobUpdate::TrainAudit(r) => Some(r.map(|(_, ins, outs)| (ins, outs))),
+                _ => None,
             };
-            let p = p.clone();
-            spawn_local(async move {
-                let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::TrainAudit(r) => Some(r),
-                    _ => None,
-                })
-                .await;
-                if !current() {
-                    return;
+            let each = move |k: usize, r: &Result<(Vec<f64>, Vec<f64>), String>| {
+                if current() {
+                    progress.update(|g| match r {
+                        Ok(scores) => g.chunks[k] = Some(scores.clone()),
+                        Err(e) => g.failure = Some(e.clone()),
+                    });
                 }
-                match got {
-                    Some(Ok((_, ins, outs))) => {
-                        progress.update(|g| g.chunks[k] = Some((ins, outs)))
-                    }
-                    Some(Err(e)) => progress.update(|g| g.failure = Some(e)),
-                    None => return,
-                }
-                // The last chunk in starts the summary.
-                let all = progress.with_untracked(|g| {
-                    g.chunks.iter().all(Option::is_some).then(|| {
-                        let (mut ins, mut outs) = (Vec::new(), Vec::new());
-                        for (i, o) in g.chunks.iter().flatten() {
-                            ins.extend_from_slice(i);
-                            outs.extend_from_slice(o);
-                        }
-                        (ins, outs)
-                    })
-                });
-                let Some((ins, outs)) = all else { return };
-                let job = Job::TrainAuditReport {
-                    params: Box::new(p),
-                    csv_rows,
-                    ins,
-                    outs,
-                };
-                let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::TrainAuditReport(r) => Some(r.map(|b| *b)),
-                    _ => None,
-                })
-                .await;
-                if let Some(summary) = got.filter(|_| current()) {
-                    progress.update(|g| g.summary = Some(summary));
-                }
-            });
-        }
+            };
+            let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
+                return;
+            };
+            // Every chunk in: the summary.
+            let (mut ins, mut outs) = (Vec::new(), Vec::new());
+            for (i, o) in &chunks {
+                ins.extend_from_slice(i);
+                outs.extend_from_slice(o);
+            }
+            let job = Job::TrainAuditReport {
+                params: Box::new(p),
+                csv_rows,
+                ins,
+                outs,
+            };
+            let got = pool::outcome(GROUP, &job, |u| match u {
+                JobUpdate::TrainAuditReport(r) => Some(r.map(|b| *b)),
+                _ => None,
+            })
+            .await;
+            if let Some(summary) = got.filter(|_| current()) {
+                progress.update(|g| g.summary = Some(summary));
+            }
+        });
     });
     let on = move || lab.params.with(|p| p.audit.mode != AuditMode::Off);
     let many = move || lab.params.with(|p| p.audit.mode == AuditMode::Runs);

@@ -58,51 +58,46 @@ pub fn TrainMia() -> impl IntoView {
         let chunks = p.mia.chunks();
         progress.update(|g| g.chunks = vec![None; chunks.len()]);
         let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
-        for (k, (first, count)) in chunks.into_iter().enumerate() {
-            let job = Job::TrainMia {
+        let jobs = chunks
+            .into_iter()
+            .map(|(first, count)| Job::TrainMia {
                 params: Box::new(p.clone()),
                 csv: csv.clone().map(Box::new),
                 first,
                 count,
+            })
+            .collect();
+        spawn_local(async move {
+            let pick = |u| match u {
+                JobUpdate::TrainMia(r) => Some(r.map(|(_, phi)| phi)),
+                _ => None,
             };
-            let p = p.clone();
-            spawn_local(async move {
-                let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::TrainMia(r) => Some(r),
-                    _ => None,
-                })
-                .await;
-                if !current() {
-                    return;
+            let each = move |k: usize, r: &Result<[Vec<f64>; 3], String>| {
+                if current() {
+                    progress.update(|g| match r {
+                        Ok(phi) => g.chunks[k] = Some(phi.clone()),
+                        Err(e) => g.failure = Some(e.clone()),
+                    });
                 }
-                match got {
-                    Some(Ok((_, phi))) => progress.update(|g| g.chunks[k] = Some(phi)),
-                    Some(Err(e)) => progress.update(|g| g.failure = Some(e)),
-                    None => return,
-                }
-                // The last chunk in starts the report.
-                let all = progress.with_untracked(|g| {
-                    g.chunks
-                        .iter()
-                        .all(Option::is_some)
-                        .then(|| g.chunks.iter().flatten().cloned().collect::<Vec<_>>())
-                });
-                let Some(chunks) = all else { return };
-                let job = Job::TrainMiaReport {
-                    params: Box::new(p),
-                    csv_rows,
-                    chunks,
-                };
-                let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::TrainMiaReport(r) => Some(r.map(|b| *b)),
-                    _ => None,
-                })
-                .await;
-                if let Some(report) = got.filter(|_| current()) {
-                    progress.update(|g| g.report = Some(report));
-                }
-            });
-        }
+            };
+            let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
+                return;
+            };
+            // Every model in: the report.
+            let job = Job::TrainMiaReport {
+                params: Box::new(p),
+                csv_rows,
+                chunks,
+            };
+            let got = pool::outcome(GROUP, &job, |u| match u {
+                JobUpdate::TrainMiaReport(r) => Some(r.map(|b| *b)),
+                _ => None,
+            })
+            .await;
+            if let Some(report) = got.filter(|_| current()) {
+                progress.update(|g| g.report = Some(report));
+            }
+        });
     });
     let on = move || lab.params.with(|p| p.mia.mode != MiaMode::Off);
     let headline = move || lab.params.with(|p| MiaReport::headline(p.mia.mode));
