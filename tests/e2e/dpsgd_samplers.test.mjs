@@ -68,12 +68,28 @@ test('a sampler the lab does not know falls back to Poisson with a notice', asyn
 });
 
 test('the training lab trains with shuffled batches and shows their own ε, a lower bound', async () => {
-  const page = await openLab(await newPage(browser), server.url, '?lab=train&sampler=shuffle&epochs=5', 'train-q');
+  // stop=1 cannot hold without an upper bound: it is dropped with a notice, and the run takes all its steps.
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&sampler=shuffle&epochs=5&stop=1', 'train-q');
   await page.waitForFunction(() => document.querySelector('[data-testid="train-eps-sampler-side"]')?.dataset.value === 'lower', null, { timeout: 120_000 });
   const eps = await valueOf(page, 'train-eps-sampler');
   assert.ok(Number.isFinite(eps) && eps > 0, `shuffled ε ≥ ${eps}`);
   assert.match(await page.textContent('[data-testid="train-sampler"]'), /do not apply/);
+  assert.match(await page.textContent('[data-testid="notice-stop"]'), /only a lower bound/);
+  // The headline states the run's own ε as what it is, not the Poisson accountants' bound.
+  assert.match(await page.textContent('[data-testid="lab-headline"]'), /ε ≥ .*lower bound/);
+  // No certified accountant, so no "spent so far".
+  assert.ok(Number.isNaN(await valueOf(page, 'train-eps-now')));
   assert.equal(await page.$eval('[data-testid="select-sampler"]', (el) => el.value), 'shuffle');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the training lab stops fixed-size batches at the target by their own certified ε', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&sampler=fixed&sigma=4&epochs=20&stop=1&target_eps=3', 'train-q');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-eps-sampler-side"]')?.dataset.value === 'upper', null, { timeout: 120_000 });
+  const [planned, own] = [await valueOf(page, 'train-planned-steps'), await valueOf(page, 'train-eps-sampler')];
+  assert.ok(planned > 0 && own <= 3, `stops after ${planned} steps at ε ≤ ${own}`);
+  assert.match(await page.textContent('[data-testid="lab-headline"]'), /ε ≤ .*certified for this run's sampler/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

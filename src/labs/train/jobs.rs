@@ -3,6 +3,7 @@
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
 use super::params::TrainParams;
+use super::report::StepEpsilon;
 use super::run::{prepare_data, Plan};
 use crate::accounting::samplers::{sampler_epsilon, Sampler};
 use crate::error::Result;
@@ -18,7 +19,8 @@ pub struct SweepPoint {
     pub sigma: f64,
     /// ε by the PLD accountant (certified upper bound) at the link's q, T, δ.
     pub eps: f64,
-    /// ε by the RDP accountant.
+    /// ε by the RDP accountant for the run's sampler ([`StepEpsilon`]: cyclic's is exact), NaN for a
+    /// sampler without a certified upper bound.
     pub eps_rdp: f64,
     /// Test accuracy of the private, clipping-only and non-private models, one entry per seed (NaN
     /// for a run that diverged).
@@ -74,7 +76,11 @@ pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result
         } else {
             sampler_epsilon(&accounting.sampler_setting(), p.sampler)?.headline()
         },
-        eps_rdp: rdp_report(&accounting)?.eps,
+        eps_rdp: if p.sampler == Sampler::Poisson {
+            rdp_report(&accounting)?.eps
+        } else {
+            StepEpsilon::for_run(&accounting).map_or(f64::NAN, |r| r.epsilon(plan.steps, p.delta))
+        },
         test_acc,
     })
 }

@@ -1,6 +1,7 @@
 //! The training lab's parameters from the link: the data, the model, DP-SGD's knobs, the accountant's
 //! δ and target, the seeds and the σ sweep.
 
+use super::report::StepEpsilon;
 use crate::accounting::samplers::Sampler;
 use crate::error::{Error, Result};
 use crate::labs::dpsgd::{DpsgdParams, Neighbour};
@@ -238,23 +239,22 @@ impl TrainParams {
         })
     }
 
-    /// The steps the run takes: T, or with `stop`, the most steps whose RDP ε is within the target
-    /// ([`super::run::steps_within_target`]).
+    /// The steps the run takes: T, or with `stop`, the most steps whose certified ε for the run's
+    /// sampler is within the target ([`super::run::steps_within_target`]).
     ///
     /// # Errors
-    /// A target below one step's ε.
+    /// A target below one step's ε, or `stop` with a sampler that has no certified upper bound (the
+    /// link's reader turns `stop` off for those, with a notice).
     pub fn planned_steps(&self, csv_rows: usize) -> Result<u64> {
         let steps = self.total_steps(csv_rows);
-        if self.stop {
-            super::run::steps_within_target(
-                self.rate(csv_rows),
-                self.sigma,
-                steps,
-                self.delta,
-                self.target_eps,
-            )
-        } else {
-            Ok(steps)
+        if !self.stop {
+            return Ok(steps);
+        }
+        match StepEpsilon::for_run(&self.accounting(csv_rows, steps)) {
+            Some(rule) => {
+                super::run::steps_within_target(&rule, steps, self.delta, self.target_eps)
+            }
+            None => Err(Error::invalid("stop", "1", no_stop_rule(self.sampler))),
         }
     }
 
@@ -296,6 +296,15 @@ impl TrainParams {
             tuning: None,
         }
     }
+}
+
+/// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε is known (or computed).
+fn no_stop_rule(sampler: Sampler) -> String {
+    format!(
+        "stop=1 needs a certified upper bound on ε, and batches drawn as `sampler={}` have only a lower \
+         bound: the run takes all its steps (choose poisson, fixed or cyclic to stop at the target).",
+        sampler.key()
+    )
 }
 
 impl LinkParams for TrainParams {
@@ -395,6 +404,10 @@ impl LinkParams for TrainParams {
             audit,
             mia,
         };
+        if p.stop && !StepEpsilon::exists_for(p.sampler) {
+            r.notice("stop", no_stop_rule(p.sampler));
+            p.stop = false;
+        }
         let rows = p.rows(0);
         if p.data != DataKind::Csv && p.q.is_none() && p.batch as usize > p.train_rows(0) {
             r.notice(

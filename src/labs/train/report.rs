@@ -4,6 +4,7 @@
 
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
 use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
+use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
 use crate::learning::model::{sigmoid, Architecture};
@@ -109,6 +110,98 @@ pub fn decision_grid(
         }
     }
     (centres, values)
+}
+
+/// How the page states the planned steps' ε: the relation (≤, = or ≥), the number, and where it comes
+/// from. Poisson batches: the PLD's certified bound once composed (`poisson.1`), RDP's until then;
+/// another sampler: its own statement (`own`, `None` while it is computed: NaN), never the Poisson
+/// accountants', which do not hold for it.
+pub fn epsilon_statement(
+    sampler: Sampler,
+    own: Option<&SamplerEpsilon>,
+    poisson: (f64, bool),
+) -> (&'static str, f64, &'static str) {
+    match (sampler, own) {
+        (Sampler::Poisson, _) if poisson.1 => ("≤", poisson.0, "certified by the PLD"),
+        (Sampler::Poisson, _) => ("≤", poisson.0, "by RDP"),
+        (_, None) => ("≤", f64::NAN, "for this run's sampler (being computed)"),
+        (_, Some(e)) => match e.kind {
+            Kind::Exact => ("=", e.lower, "exactly, for this run's sampler"),
+            Kind::Upper => ("≤", e.headline(), "certified for this run's sampler"),
+            Kind::Lower => (
+                "≥",
+                e.lower,
+                "a lower bound for this run's sampler (no upper bound is known for it)",
+            ),
+        },
+    }
+}
+
+/// ε after any number of steps for the run's own sampler, by a certified accountant cheap enough to
+/// ask at every step: the "ε spent so far" read-out and the stop rule.
+///
+/// - Poisson: RDP at (q, σ) ([`StepRdp`]).
+/// - Fixed-size batches (the training lab's add/remove relation): RDP of the Poisson pair at (γ, σ/2),
+///   which is exactly the pair [`crate::accounting::samplers`] bounds them by (removing a record hands
+///   its slot to another, so the sum moves by up to 2C).
+/// - Cyclic: exact, the Gaussian mechanism at σ/√⌈t/b⌉ (b = round(1/q) batches per epoch).
+/// - Shuffled and balls in bins: none. Only lower bounds are known (or, for balls in bins, computed
+///   here), so no rule can promise to stay within a target.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepEpsilon {
+    /// Composed Rényi curves, converted at δ (a certified upper bound).
+    Rdp(StepRdp),
+    /// The cyclic sampler's exact ε.
+    Cyclic {
+        /// The noise multiplier.
+        sigma: f64,
+        /// Batches per epoch.
+        batches: u64,
+    },
+}
+
+impl StepEpsilon {
+    /// Whether `sampler` has one (under add/remove, the training lab's relation).
+    pub fn exists_for(sampler: Sampler) -> bool {
+        matches!(sampler, Sampler::Poisson | Sampler::Fixed | Sampler::Cyclic)
+    }
+
+    /// The accountant for the run `a` describes (its sampler, accounted rate and σ); `None` for a
+    /// sampler with no certified upper bound.
+    pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
+        let setting = a.sampler_setting();
+        match a.sampler {
+            // dp_accounting's replace-one Poisson convention, as the DP-SGD lab's: sensitivity 2.
+            Sampler::Poisson if setting.replace_one => {
+                Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma / 2.0)))
+            }
+            Sampler::Poisson => Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma))),
+            Sampler::Fixed if !setting.replace_one => {
+                Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma / 2.0)))
+            }
+            Sampler::Cyclic if !setting.replace_one => Some(StepEpsilon::Cyclic {
+                sigma: a.sigma,
+                batches: setting.batches_per_epoch(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// ε at δ after `steps` steps: 0 before the first step, NaN when δ is out of domain.
+    pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
+        match self {
+            StepEpsilon::Rdp(r) => r.epsilon(steps, delta),
+            _ if steps == 0 => 0.0,
+            _ if !(delta > 0.0 && delta < 1.0) => f64::NAN,
+            StepEpsilon::Cyclic { sigma, batches } => {
+                let seen = steps.div_ceil(*batches) as f64;
+                crate::accounting::entry::Entry::Gaussian {
+                    sigma: sigma / seen.sqrt(),
+                }
+                .eps_for(delta)
+            }
+        }
+    }
 }
 
 /// The RDP accountant's per-step Rényi curve of the Poisson-subsampled Gaussian (q, σ) on

@@ -84,17 +84,23 @@ impl Plan {
     }
 }
 
-/// The most steps t ≤ `max` whose RDP ε (dp_accounting's orders, the improved conversion) at δ is at
-/// most `target`: the "stop when ε reaches the target" rule. RDP's ε is a certified upper bound, and
-/// the PLD's certified ε at the same t lies below it, so the run never passes the target. Bisection on
-/// t (ε grows with t); the returned t is the bracket's lower end, the side where ε ≤ target.
+/// The most steps t ≤ `max` whose certified ε at δ is at most `target`, by the run's own sampler's
+/// accountant ([`super::report::StepEpsilon`]: RDP on dp_accounting's orders with the improved
+/// conversion, or cyclic's exact ε): the "stop when ε reaches the target" rule. RDP's ε is a certified
+/// upper bound, and the PLD's certified ε at the same t lies below it, so the run never passes the
+/// target. Bisection on t (ε does not decrease with t; cyclic's is a step function of the epochs); the
+/// returned t is the bracket's lower end, the side where ε ≤ target.
 ///
 /// # Errors
 /// A target below one step's ε, or δ out of domain.
-pub fn steps_within_target(q: f64, sigma: f64, max: u64, delta: f64, target: f64) -> Result<u64> {
-    let rdp = super::report::StepRdp::new(q, sigma);
+pub fn steps_within_target(
+    rule: &super::report::StepEpsilon,
+    max: u64,
+    delta: f64,
+    target: f64,
+) -> Result<u64> {
     let eps_at = |t: u64| -> f64 {
-        let e = rdp.epsilon(t, delta);
+        let e = rule.epsilon(t, delta);
         if e.is_nan() {
             f64::INFINITY
         } else {

@@ -3,15 +3,19 @@
 
 use super::params::{ModelKind, TrainParams};
 use super::run::{Point, Prepared};
+use crate::accounting::samplers::{Sampler, SamplerEpsilon};
 use crate::link::query::fmt_f64;
 
-/// The key numbers as a Markdown table (`eps_pld` while the accountant runs: `None`).
+/// The key numbers as a Markdown table (`eps_pld` while the accountant runs: `None`). With batches
+/// that are not Poisson samples, the Poisson accountants' rows say they do not apply and the run's own
+/// sampler's statement (`own`, `None` while computed) is its ε row, with its kind.
 pub fn markdown(
     p: &TrainParams,
     prepared: Option<&Prepared>,
     last: Option<&Point>,
     eps_pld: Option<f64>,
     eps_rdp: f64,
+    own: Option<&SamplerEpsilon>,
 ) -> String {
     let sig = crate::labs::rr::share::sig;
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
@@ -37,9 +41,22 @@ pub fn markdown(
             last.map_or("(training)".into(), |pt| pt.step.to_string()),
         ),
         ("δ".into(), fmt_f64(p.delta)),
-        ("ε, PLD accountant (certified upper)".into(), opt(eps_pld)),
-        ("ε, RDP accountant".into(), sig(eps_rdp)),
+        ("batches".into(), p.sampler.title().to_string()),
     ];
+    if p.sampler == Sampler::Poisson {
+        table.push(("ε, PLD accountant (certified upper)".into(), opt(eps_pld)));
+        table.push(("ε, RDP accountant".into(), sig(eps_rdp)));
+    } else {
+        let (rel, eps, how) = super::report::epsilon_statement(p.sampler, own, (f64::NAN, false));
+        table.push((
+            format!("ε, {how}"),
+            own.map_or("(computing)".into(), |_| format!("{rel} {}", sig(eps))),
+        ));
+        table.push((
+            "ε under Poisson sampling (PLD, RDP; does not apply to this run)".into(),
+            format!("{}, {}", opt(eps_pld), sig(eps_rdp)),
+        ));
+    }
     if let Some(pt) = last {
         for (v, name) in ["DP-SGD", "clipping only", "non-private"]
             .iter()

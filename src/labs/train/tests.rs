@@ -2,6 +2,7 @@
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
 use super::jobs::{summarise, sweep_point};
+use super::report::{StepEpsilon, StepRdp};
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
 use crate::jobs::{decode, encode, run, Job, Update};
@@ -226,14 +227,15 @@ fn stopping_at_the_target_never_passes_it() {
         p.rate(BREAST_CANCER_ROWS),
         p.total_steps(BREAST_CANCER_ROWS),
     );
-    let t = steps_within_target(q, p.sigma, steps, p.delta, 1.5).unwrap();
+    let rule = StepEpsilon::Rdp(StepRdp::new(q, p.sigma));
+    let t = steps_within_target(&rule, steps, p.delta, 1.5).unwrap();
     let eps = |t: u64| {
         crate::labs::dpsgd::rdp_report(&p.accounting(BREAST_CANCER_ROWS, t))
             .unwrap()
             .eps_grid
     };
     assert!(t < steps && eps(t) <= 1.5 && eps(t + 1) > 1.5, "{t}");
-    assert!(steps_within_target(q, p.sigma, steps, p.delta, 1e-4).is_err());
+    assert!(steps_within_target(&rule, steps, p.delta, 1e-4).is_err());
     let out = collect(Job::Train {
         params: Box::new(p),
         csv: None,
@@ -317,8 +319,31 @@ fn exports_carry_the_model() {
     assert!(json.matches(',').count() > 90);
     let snippet = opacus_snippet(&p, 30, 569, 427);
     assert!(snippet.contains("noise_multiplier=2,") && snippet.contains("torch.nn.Linear(30, 1)"));
-    let md = markdown(&p, Some(&prepared), None, None, 2.0);
-    assert!(md.contains("(computing)"));
+    let md = markdown(&p, Some(&prepared), None, None, 2.0, None);
+    assert!(md.contains("(computing)") && md.contains("certified upper"));
+    // Shuffled batches: the run's own lower bound is the ε row, the Poisson numbers are marked as
+    // not applying.
+    use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
+    let shuffled = TrainParams {
+        sampler: Sampler::Shuffle,
+        ..p
+    };
+    let own = SamplerEpsilon {
+        sampler: Sampler::Shuffle,
+        kind: Kind::Lower,
+        lower: 7.25,
+        upper: None,
+        epochs: 3.0,
+    };
+    let md = markdown(&shuffled, Some(&prepared), None, Some(1.5), 2.0, Some(&own));
+    assert!(
+        md.contains("| ≥ 7.25 |") && md.contains("a lower bound"),
+        "{md}"
+    );
+    assert!(
+        md.contains("does not apply") && !md.contains("certified upper"),
+        "{md}"
+    );
 }
 
 /// The training lab trains with the sampler it accounts for: shuffled batches learn as well as
@@ -357,4 +382,59 @@ fn shuffled_batches_train_and_carry_their_own_epsilon() {
         acc(&poisson)
     );
     assert_ne!(point.test_acc, poisson.test_acc);
+}
+
+/// The stop rule follows the run's sampler: fixed-size batches stop by the Poisson pair at σ/2 (their
+/// certified bound under add/remove), cyclic ones by the exact ε at whole epochs, each never past the
+/// target by the sampler's own certified statement (the DP-SGD lab's accountant); shuffled batches,
+/// with a lower bound only, have no stop rule: the link's `stop=1` is dropped with a notice.
+#[test]
+fn the_stop_rule_follows_the_sampler() {
+    use crate::accounting::samplers::{sampler_epsilon, Sampler};
+    for (sampler, target) in [(Sampler::Fixed, 3.0), (Sampler::Cyclic, 3.0)] {
+        let link = format!(
+            "stop=1&target_eps={target}&sigma=4&epochs=20&sampler={}",
+            sampler.key()
+        );
+        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
+        assert!(notices.is_empty() && p.stop, "{notices:?}");
+        let (all, t) = (
+            p.total_steps(BREAST_CANCER_ROWS),
+            p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
+        );
+        let eps = |t: u64| {
+            let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
+            sampler_epsilon(&setting, sampler).unwrap().headline()
+        };
+        assert!(t < all, "{sampler:?}: {t} of {all}");
+        assert!(eps(t) <= target, "{sampler:?}: ε({t}) = {}", eps(t));
+        // Cyclic: the next whole epoch passes the target; fixed: RDP is above the PLD, so the next
+        // step's certified PLD ε may still be within it, but the rule's own ε is not.
+        let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+        assert!(
+            rule.epsilon(t, p.delta) <= target && rule.epsilon(t + 1, p.delta) > target
+                || sampler == Sampler::Cyclic
+        );
+        if sampler == Sampler::Cyclic {
+            let b = p
+                .accounting(BREAST_CANCER_ROWS, t)
+                .sampler_setting()
+                .batches_per_epoch();
+            assert_eq!(t % b, 0, "whole epochs");
+            assert!(eps(t + 1) > target);
+        }
+    }
+    for sampler in [Sampler::Shuffle, Sampler::ShuffleOnce, Sampler::Balls] {
+        let link = format!("stop=1&sampler={}", sampler.key());
+        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
+        assert!(!p.stop);
+        assert_eq!(notices.len(), 1);
+        assert!(
+            notices[0].message.contains("only a lower bound"),
+            "{}",
+            notices[0].message
+        );
+        let forced = TrainParams { stop: true, ..p };
+        assert!(forced.planned_steps(BREAST_CANCER_ROWS).is_err());
+    }
 }

@@ -19,7 +19,7 @@ use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams, RdpReport};
 use dp_playground::labs::train::jobs::SweepPoint;
-use dp_playground::labs::train::report::RunState;
+use dp_playground::labs::train::report::{epsilon_statement, RunState};
 use dp_playground::labs::train::run::TrainUpdate;
 use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
 use dp_playground::labs::Lab;
@@ -271,9 +271,21 @@ pub fn TrainLab() -> impl IntoView {
     let share_markdown = Signal::derive(move || {
         let eps_pld = state.pld.with(|b| b.band().map(|x| x.upper));
         let eps_rdp = rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
-        state
-            .run
-            .with(|r| params.with(|p| markdown(p, r.prepared.as_ref(), r.last(), eps_pld, eps_rdp)))
+        let own = state
+            .pld
+            .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
+        state.run.with(|r| {
+            params.with(|p| {
+                markdown(
+                    p,
+                    r.prepared.as_ref(),
+                    r.last(),
+                    eps_pld,
+                    eps_rdp,
+                    own.as_ref(),
+                )
+            })
+        })
     });
     let share_snippet = Signal::derive(move || {
         let (dim, t) = state
@@ -320,17 +332,16 @@ pub fn use_train() -> TrainState {
 fn train_headline(state: &TrainState) -> String {
     use crate::format::sig;
     let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
-    let (eps, certified) = state.pld.with(|b| b.tightest_epsilon(rdp));
-    // With batches that are not Poisson samples the Poisson accountants' ε does not hold: say so.
-    let how = match (state.pld.with(|b| b.sampler.is_some()), certified) {
-        (true, _) => "under Poisson sampling, which this run does not use (its own ε is below)",
-        (_, true) => "certified by the PLD",
-        _ => "by RDP",
-    };
+    let poisson = state.pld.with(|b| b.tightest_epsilon(rdp));
+    let own = state
+        .pld
+        .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
+    let sampler = state.params.with(|p| p.sampler);
+    let (rel, eps, how) = epsilon_statement(sampler, own.as_ref(), poisson);
     let delta = state.accounting.with(|a| a.delta);
     state.run.with(|r| match r.last() {
         Some(p) => format!(
-            "After {} steps the private model's test accuracy is {} (non-private {}), at ε ≤ {} for δ = {} over the planned steps, {how}.",
+            "After {} steps the private model's test accuracy is {} (non-private {}), at ε {rel} {} for δ = {} over the planned steps, {how}.",
             crate::format::count(r.step()),
             sig(p.test_acc[0], 3),
             sig(p.test_acc[2], 3),
@@ -338,7 +349,7 @@ fn train_headline(state: &TrainState) -> String {
             sig(delta, 3)
         ),
         None => format!(
-            "Training costs ε ≤ {} at δ = {} over the planned steps, {how}; press Train to see what it buys in accuracy.",
+            "Training costs ε {rel} {} at δ = {} over the planned steps, {how}; press Train to see what it buys in accuracy.",
             sig(eps, 4),
             sig(delta, 3)
         ),

@@ -13,7 +13,7 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::samplers::Sampler;
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::train::jobs::summarise;
-use dp_playground::labs::train::report::{decision_grid, StepRdp};
+use dp_playground::labs::train::report::{decision_grid, StepEpsilon};
 use dp_playground::labs::train::run::Point;
 use dp_playground::labs::train::weights_json;
 use dp_playground::link::query::LinkParams;
@@ -39,10 +39,14 @@ pub fn TrainResults() -> impl IntoView {
     let eps_rdp = Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps)));
     // Recomputed when the step moves, not on every update.
     let step_now = Memo::new(move |_| run.with(|r| r.step()));
-    let step_rdp = Memo::new(move |_| lab.accounting.with(|a| StepRdp::new(a.rate(), a.sigma)));
+    // The run's own sampler's certified accountant (none for shuffled batches: NaN).
+    let step_eps = Memo::new(move |_| lab.accounting.with(StepEpsilon::for_run));
     let eps_now_memo = Memo::new(move |_| {
         let delta = lab.accounting.with(|a| a.delta);
-        step_rdp.with(|r| r.epsilon(step_now.get(), delta))
+        step_eps.with(|r| {
+            r.as_ref()
+                .map_or(f64::NAN, |r| r.epsilon(step_now.get(), delta))
+        })
     });
     let eps_now = Signal::from(eps_now_memo);
     let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
@@ -198,7 +202,7 @@ pub fn TrainResults() -> impl IntoView {
         <StatGroup title="What it cost in privacy">
             <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" value=eps_pld />
             <Stat label="ε after the planned steps, RDP" testid="train-eps-rdp" value=eps_rdp />
-            <Stat label="ε spent so far, RDP" testid="train-eps-now" value=eps_now />
+            <Stat label="ε spent so far (this run's sampler, certified)" testid="train-eps-now" value=eps_now />
             <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
             <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
         </StatGroup>
