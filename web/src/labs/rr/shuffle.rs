@@ -4,7 +4,9 @@
 use crate::charts::specs::rr as specs;
 use crate::format::sig;
 use crate::labs::rr::use_rr;
+use crate::platform::browser::now_ms;
 use crate::platform::pool::{self, LabJobs};
+use crate::widgets::diagnostics::Diagnostics;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
@@ -22,6 +24,8 @@ const GROUP: &str = "rr-shuffle";
 #[derive(Clone, Default)]
 struct Progress {
     here: Option<Result<ShufflePoint, String>>,
+    /// From the link's-n job's submission to its result (ms), workers' start included.
+    here_ms: f64,
     curve: Vec<Option<ShufflePoint>>,
 }
 
@@ -51,6 +55,7 @@ pub fn RrShuffle() -> impl IntoView {
         let sizes = curve_sizes();
         progress.update(|g| g.curve = vec![None; sizes.len()]);
         let here = Job::RrShuffle(p.clone(), p.n);
+        let start = now_ms();
         spawn_local(async move {
             let got = pool::outcome(GROUP, &here, |u| match u {
                 JobUpdate::RrShuffle(r) => Some(r),
@@ -58,7 +63,10 @@ pub fn RrShuffle() -> impl IntoView {
             })
             .await;
             if current() {
-                progress.update(|g| g.here = got);
+                progress.update(|g| {
+                    g.here = got;
+                    g.here_ms = now_ms() - start;
+                });
             }
         });
         for (k, n) in sizes.into_iter().enumerate() {
@@ -152,6 +160,10 @@ pub fn RrShuffle() -> impl IntoView {
                             "No lower bound is shown for K > 2."
                         })}
                 </p>
+                <Diagnostics>
+                    <Stat label="the bounds at the link's n took (ms, from the request, workers' start included)" testid="rr-shuffle-ms"
+                        value=Signal::derive(move || progress.with(|g| if g.here.is_some() { g.here_ms } else { f64::NAN })) digits=3 />
+                </Diagnostics>
                 <XyCanvas testid="rr-shuffle-chart" title="Central ε against the number of respondents"
                     alt=Signal::derive(move || format!("At n = {}: central ε ≤ {}.", rr.params.with(|p| p.n), sig(value(|p| p.eps_krr).get(), 3)))
                     chart=chart csv_name="rr-shuffle.csv" />
