@@ -9,6 +9,7 @@
 mod common;
 use common::{median_ms, report};
 use dp_playground::accounting::entry::parse_list;
+use dp_playground::accounting::pld::dpsgd::dpsgd_band_with_steps;
 use dp_playground::accounting::pld::{
     dpsgd_epsilon, dpsgd_epsilon_band, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
@@ -40,6 +41,31 @@ fn main() {
     }
     let abadi = DpsgdParams::default();
     let (q, t) = (abadi.rate(), abadi.total_steps());
+    // Issue 26: the DP-SGD lab's ε-against-steps curve (its four fractions of T): one composition per
+    // point (the upper ε at each count on its own grid) against the band's one-step PLDs composed to
+    // every count from one forward transform.
+    for (q, sigma, steps) in [(0.01, 1.0, 100_000u64), (q, abadi.sigma, t)] {
+        let at: Vec<u64> = [0.125, 0.25, 0.5, 0.75]
+            .iter()
+            .map(|f| ((steps as f64) * f).ceil() as u64)
+            .collect();
+        let each = median_ms(3, || {
+            for &k in &at {
+                std::hint::black_box(dpsgd_epsilon(q, sigma, k, 1e-5, DEFAULT_INTERVAL).ok());
+            }
+        });
+        let (_, one_steps) =
+            dpsgd_band_with_steps(q, sigma, steps, 1e-5, DEFAULT_INTERVAL).unwrap();
+        let shared = median_ms(3, || {
+            std::hint::black_box(one_steps.curve(&at).ok());
+        });
+        report(
+            &format!("ε curve, 4 points, q={q:.4} T={steps}: one PLD each"),
+            each,
+            w,
+        );
+        report("  from the band's one-step PLDs", shared, w);
+    }
     for target in [1.0, 2.0, 8.0] {
         let mut evaluations = 0;
         let mut sigma = f64::NAN;

@@ -66,6 +66,20 @@ pub(crate) fn compose_capped(
     side: Side,
 ) -> Result<Pld> {
     let (_, tail) = tails(steps, delta)?;
+    let (pld, window) = fitted(build, steps, delta, interval, side)?;
+    Ok(pld.self_compose_in(steps, tail, window))
+}
+
+/// The one-step PLD [`compose_capped`] composes, on its widened grid, and the window of its `steps`
+/// compositions.
+fn fitted(
+    build: &dyn Fn(f64, Side) -> Result<Pld>,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+    side: Side,
+) -> Result<(Pld, Window)> {
+    let (_, tail) = tails(steps, delta)?;
     let cap = if interval < DEFAULT_INTERVAL {
         MAX_POINTS_FINE
     } else {
@@ -89,7 +103,35 @@ pub(crate) fn compose_capped(
         pld = build(width, side)?;
         window = Window::of(&[(&pld, steps)], tail);
     }
-    Ok(pld.self_compose_in(steps, tail, window))
+    Ok((pld, window))
+}
+
+/// The certified upper ε of DP-SGD after each count of steps in `at` (as [`dpsgd_epsilon`] gives it,
+/// both directions), from one discretization per direction: the one-step PLD on the grid the largest
+/// count T needs, composed to each count. A count below T keeps T's grid (as wide as its own or
+/// wider) and T's per-step truncation (t·tail/T ≤ tail at +∞), so each point is a certified upper
+/// bound, above the one its own grid gives by at most the discretization's error at T. The counts
+/// share one forward transform ([`Pld::self_compose_each`]); the curve cost a discretization and a
+/// composition per point and direction before (four points: twice the band's own time).
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`] for T; a count of 0.
+pub fn dpsgd_epsilon_curve(
+    q: f64,
+    sigma: f64,
+    at: &[u64],
+    delta: f64,
+    interval: f64,
+) -> Result<Vec<f64>> {
+    let most = at.iter().copied().max().unwrap_or(1);
+    let (step_tail, _) = tails(most, delta)?;
+    let mut singles = Vec::new();
+    for direction in [Direction::Remove, Direction::Add] {
+        let build =
+            |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
+        singles.push(fitted(&build, most, delta, interval, Side::Upper)?.0);
+    }
+    curve_from_steps(&singles, most, at, delta)
 }
 
 /// ε of T steps of DP-SGD (Poisson rate q, noise multiplier σ, add/remove neighbours) at δ, from both
@@ -106,13 +148,32 @@ pub fn dpsgd_epsilon_band(
     delta: f64,
     interval: f64,
 ) -> Result<EpsilonBand> {
+    Ok(dpsgd_band_and_steps(q, sigma, steps, delta, interval)?.0)
+}
+
+/// [`dpsgd_epsilon_band`], and each direction's one-step upper PLD on the grid it used (for
+/// [`curve_from_steps`]).
+fn dpsgd_band_and_steps(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(EpsilonBand, Vec<Pld>)> {
+    let (step_tail, tail) = tails(steps, delta)?;
     let mut worst: Option<(f64, Direction, f64)> = None;
+    let mut singles = Vec::new();
     for direction in [Direction::Remove, Direction::Add] {
-        let pld = composed(q, sigma, steps, delta, interval, direction, Side::Upper)?;
-        let eps = pld.epsilon_for_delta(delta);
+        let build =
+            |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
+        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper)?;
+        let eps = one
+            .self_compose_in(steps, tail, window)
+            .epsilon_for_delta(delta);
         if worst.is_none_or(|w| eps > w.0) {
-            worst = Some((eps, direction, pld.interval()));
+            worst = Some((eps, direction, one.interval()));
         }
+        singles.push(one);
     }
     let Some((upper, direction, used)) = worst else {
         return Err(Error::invalid("steps", steps, "must be at least 1"));
@@ -120,11 +181,74 @@ pub fn dpsgd_epsilon_band(
     let lower = composed(q, sigma, steps, delta, used, direction, Side::Lower)?
         .epsilon_for_delta(delta)
         .min(upper);
-    Ok(EpsilonBand {
+    let band = EpsilonBand {
         upper,
         lower,
         interval: used,
-    })
+    };
+    Ok((band, singles))
+}
+
+/// The band after T steps, and what it composed: each direction's one-step upper PLD, from which
+/// [`OneSteps::curve`] reads ε at fewer steps with no discretization more.
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`].
+pub fn dpsgd_band_with_steps(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(EpsilonBand, OneSteps)> {
+    let (band, singles) = dpsgd_band_and_steps(q, sigma, steps, delta, interval)?;
+    Ok((
+        band,
+        OneSteps {
+            singles,
+            steps,
+            delta,
+        },
+    ))
+}
+
+/// Both directions' one-step upper PLDs of a band (see [`dpsgd_band_with_steps`]).
+#[derive(Debug, Clone)]
+pub struct OneSteps {
+    singles: Vec<Pld>,
+    steps: u64,
+    delta: f64,
+}
+
+impl OneSteps {
+    /// The certified upper ε after each count of `at` (each in 1..=T), as [`dpsgd_epsilon_curve`]
+    /// gives it.
+    ///
+    /// # Errors
+    /// A count of 0 or above T.
+    pub fn curve(&self, at: &[u64]) -> Result<Vec<f64>> {
+        curve_from_steps(&self.singles, self.steps, at, self.delta)
+    }
+}
+
+/// ε after each count of `at` (in 1..=`steps`) from the one-step upper PLDs of both directions, each
+/// truncated for `steps` compositions.
+fn curve_from_steps(singles: &[Pld], steps: u64, at: &[u64], delta: f64) -> Result<Vec<f64>> {
+    if let Some(&bad) = at.iter().find(|&&t| t == 0 || t > steps) {
+        return Err(Error::invalid(
+            "steps",
+            bad,
+            "must be between 1 and the run's steps",
+        ));
+    }
+    let (_, tail) = tails(steps, delta)?;
+    let mut eps = vec![0.0f64; at.len()];
+    for one in singles {
+        for (e, pld) in eps.iter_mut().zip(one.self_compose_each(at, tail)) {
+            *e = e.max(pld.epsilon_for_delta(delta));
+        }
+    }
+    Ok(eps)
 }
 
 /// Both directions from both sides after T steps (remove, then add): `(upper, lower)`, on the grid
@@ -624,5 +748,41 @@ mod tests {
     fn tiny_delta_is_refused_not_infinite() {
         assert!(dpsgd_epsilon_band(0.01, 1.0, 100, 1e-12, DEFAULT_INTERVAL).is_err());
         assert!(dpsgd_epsilon_band(0.01, 1.0, 0, 1e-5, DEFAULT_INTERVAL).is_err());
+    }
+
+    /// The curve from one discretization: at T it is the band's upper ε bit for bit (same grid, same
+    /// tails); below T every point is still inside [own lower, own upper + T's band width], the band
+    /// each count gets on its own grid (so above the exact ε, and close to the tightest bound).
+    #[test]
+    fn the_curve_from_one_discretization_stays_certified() {
+        for (q, sigma, steps) in [
+            (0.01, 1.0, 20_000u64),
+            (256.0 / 60_000.0, 1.1, 14_063),
+            (0.1, 3.0, 300),
+        ] {
+            let at: Vec<u64> = [0.125, 0.25, 0.5, 0.75, 1.0]
+                .iter()
+                .map(|f| ((steps as f64) * f).ceil() as u64)
+                .collect();
+            let curve = dpsgd_epsilon_curve(q, sigma, &at, 1e-5, DEFAULT_INTERVAL).unwrap();
+            let (at_t, one_steps) =
+                dpsgd_band_with_steps(q, sigma, steps, 1e-5, DEFAULT_INTERVAL).unwrap();
+            assert_eq!(curve[4].to_bits(), at_t.upper.to_bits(), "q {q} σ {sigma}");
+            // The band's own one-step PLDs give the same curve.
+            let reused = one_steps.curve(&at).unwrap();
+            assert!(reused
+                .iter()
+                .zip(&curve)
+                .all(|(a, b)| a.to_bits() == b.to_bits()));
+            assert!(one_steps.curve(&[steps + 1]).is_err());
+            for (&t, &e) in at.iter().zip(&curve) {
+                let own = dpsgd_epsilon_band(q, sigma, t, 1e-5, DEFAULT_INTERVAL).unwrap();
+                assert!(
+                    own.lower <= e && e <= own.upper + at_t.width() + 1e-12,
+                    "q {q} σ {sigma} t {t}: {e} against {own:?}"
+                );
+            }
+        }
+        assert!(dpsgd_epsilon_curve(0.01, 1.0, &[0, 10], 1e-5, DEFAULT_INTERVAL).is_err());
     }
 }

@@ -46,6 +46,35 @@ pub(super) fn convolve_powers(
         .collect()
 }
 
+/// [`convolve_powers`] of one PLD for each (count, `lo`, `out_len`) of `reads`, all on `size` points,
+/// from one forward transform.
+pub(super) fn convolve_each(pld: &Pld, reads: &[(u64, i64, usize)], size: usize) -> Vec<Vec<f64>> {
+    let (forward, inverse) =
+        PLANNER.with_borrow_mut(|p| (p.plan_fft_forward(size), p.plan_fft_inverse(size)));
+    let mut input = vec![0.0; size];
+    input[..pld.probs.len()].copy_from_slice(&pld.probs);
+    let mut spectrum = forward.make_output_vec();
+    let _ = forward.process(&mut input, &mut spectrum);
+    let mut output = inverse.make_output_vec();
+    let scale = 1.0 / size as f64;
+    let counts: Vec<u64> = reads.iter().map(|r| r.0).collect();
+    let powers = powers_each(&mut spectrum, &counts);
+    reads
+        .iter()
+        .zip(powers)
+        .map(|(&(_, lo, out_len), mut product)| {
+            for i in [0, size / 2] {
+                product[i].im = 0.0;
+            }
+            let _ = inverse.process(&mut product, &mut output);
+            let start = lo.rem_euclid(size as i64) as usize;
+            (0..out_len)
+                .map(|k| output[(start + k) % size] * scale)
+                .collect()
+        })
+        .collect()
+}
+
 /// `product[i] *= base[i]^n` for every i, by repeated squaring (⌈log₂ n⌉ squarings and as many
 /// products: cheaper than polar form's three transcendental functions, and as accurate for |z| ≤ 1).
 /// Every point takes the same steps, so they run level by level across the array, independent of one
@@ -56,6 +85,50 @@ fn multiply_by_powers(product: &mut [Complex<f64>], base: &mut [Complex<f64>], n
     // In blocks, each a call of its own: see `powers_of_block`.
     for (p, b) in product.chunks_mut(BLOCK).zip(base.chunks_mut(BLOCK)) {
         powers_of_block(p, b, n);
+    }
+}
+
+/// `base[i]^n` for every i and each n of `counts`, as [`multiply_by_powers`] gives each (the same
+/// products in the same order, a vanished point 0): the squarings are shared, each count multiplying
+/// in the levels of its set bits. `base` is left squared.
+fn powers_each(base: &mut [Complex<f64>], counts: &[u64]) -> Vec<Vec<Complex<f64>>> {
+    let mut out: Vec<Vec<Complex<f64>>> = counts
+        .iter()
+        .map(|_| vec![Complex::new(1.0, 0.0); base.len()])
+        .collect();
+    for (k, b) in base.chunks_mut(BLOCK).enumerate() {
+        let mut block: Vec<&mut [Complex<f64>]> = out
+            .iter_mut()
+            .map(|o| &mut o[k * BLOCK..k * BLOCK + b.len()])
+            .collect();
+        powers_each_block(b, counts, &mut block);
+    }
+    out
+}
+
+/// [`powers_each`] on one block (a call of its own, as [`powers_of_block`]).
+#[inline(never)]
+fn powers_each_block(base: &mut [Complex<f64>], counts: &[u64], out: &mut [&mut [Complex<f64>]]) {
+    let zero = Complex::new(0.0, 0.0);
+    let mut level = 0;
+    loop {
+        for (&n, acc) in counts.iter().zip(out.iter_mut()) {
+            if (n >> level) & 1 == 1 {
+                for (a, b) in acc.iter_mut().zip(base.iter()) {
+                    *a *= *b;
+                }
+            }
+        }
+        level += 1;
+        if counts.iter().all(|&n| level >= 64 || n >> level == 0) {
+            return;
+        }
+        for b in base.iter_mut() {
+            *b = *b * *b;
+            if b.norm_sqr() < 1e-300 {
+                *b = zero;
+            }
+        }
     }
 }
 
@@ -107,6 +180,23 @@ mod tests {
             }
         }
         acc
+    }
+
+    #[test]
+    fn shared_powers_equal_each_power_alone() {
+        let points: Vec<Complex<f64>> = (0..5000)
+            .map(|k| Complex::from_polar(1.0 - k as f64 / 5200.0, 0.37 * k as f64))
+            .collect();
+        let counts = [1u64, 2, 7, 1000, 1758, 3516, 7032, 10_548, 1 << 40];
+        let shared = powers_each(&mut points.clone(), &counts);
+        for (&n, got) in counts.iter().zip(&shared) {
+            let mut want = vec![Complex::new(1.0, 0.0); points.len()];
+            multiply_by_powers(&mut want, &mut points.clone(), n);
+            for (g, w) in got.iter().zip(&want) {
+                // Equal, up to the sign of a vanished point's zeros.
+                assert!(g.re == w.re && g.im == w.im, "n = {n}: {g} vs {w}");
+            }
+        }
     }
 
     #[test]

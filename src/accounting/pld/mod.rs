@@ -166,7 +166,7 @@ impl Pld {
     /// sized the grid by it do not compute it twice).
     fn compose_in(parts: &[(&Pld, u64)], tail: f64, window: Window) -> Pld {
         let parts: Vec<(&Pld, u64)> = parts.iter().copied().filter(|(_, k)| *k > 0).collect();
-        let Some(&(first, _)) = parts.first() else {
+        if parts.is_empty() {
             return Pld {
                 interval: DEFAULT_INTERVAL,
                 lower: 0,
@@ -174,9 +174,7 @@ impl Pld {
                 infinity: 0.0,
                 side: Side::Upper,
             };
-        };
-        let side = first.side;
-        let interval = first.interval;
+        }
         let Window { lo, hi } = window;
         let out_len = (hi - lo + 1) as usize;
         let size = out_len
@@ -184,6 +182,57 @@ impl Pld {
             .next_power_of_two()
             .max(2);
         let raw = fft::convolve_powers(&parts, size, lo, out_len);
+        Pld::from_transformed(&parts, raw, size, lo, tail)
+    }
+
+    /// This PLD composed with itself each of `counts` times, each exactly as [`Pld::self_compose`]
+    /// does on its own window, from one forward transform on the size the largest window needs (an
+    /// ε-against-steps curve costs one transform, a power and an inverse per point).
+    pub fn self_compose_each(&self, counts: &[u64], tail: f64) -> Vec<Pld> {
+        let windows: Vec<Option<Window>> = counts
+            .iter()
+            .zip(Window::each(self, counts, tail))
+            .map(|(&t, w)| (t > 1).then_some(w))
+            .collect();
+        let size = windows
+            .iter()
+            .flatten()
+            .map(|w| w.points() as usize)
+            .chain([self.probs.len()])
+            .max()
+            .unwrap_or(1)
+            .next_power_of_two()
+            .max(2);
+        let reads: Vec<(u64, i64, usize)> = counts
+            .iter()
+            .zip(&windows)
+            .filter_map(|(&t, w)| w.map(|w| (t, w.lo, w.points() as usize)))
+            .collect();
+        let mut raws = fft::convolve_each(self, &reads, size).into_iter();
+        counts
+            .iter()
+            .zip(&windows)
+            .map(|(&t, w)| match (w, raws.next()) {
+                (Some(w), Some(raw)) if t > 1 => {
+                    Pld::from_transformed(&[(self, t)], raw, size, w.lo, tail)
+                }
+                _ => self.clone(),
+            })
+            .collect()
+    }
+
+    /// The composed PLD from the inverse transform's read-out `raw` (window from `lo`, transforms of
+    /// `size` points): rounding noise bounded and moved to the side's safe side, the truncated mass
+    /// counted.
+    fn from_transformed(
+        parts: &[(&Pld, u64)],
+        raw: Vec<f64>,
+        size: usize,
+        lo: i64,
+        tail: f64,
+    ) -> Pld {
+        let (first, _) = parts[0];
+        let (side, interval) = (first.side, first.interval);
         // Rounding noise of the transforms and powers: twice the largest negative output (the exact
         // values are ≥ 0, and the noise is symmetric about them), at least u·log₂N·‖p‖₂. The lower
         // side subtracts it from every point; the upper side adds it to every point.
@@ -336,6 +385,23 @@ impl Window {
         Window { lo, hi }
     }
 
+    /// [`Window::of`] for `pld` composed each of `counts` times (each > 0), from one MGF table: a
+    /// self-composition's ln MGF is the count times the PLD's.
+    pub(crate) fn each(pld: &Pld, counts: &[u64], tail: f64) -> Vec<Window> {
+        let ln_mgfs: Vec<(f64, f64)> = chernoff_lambdas(pld.probs.len())
+            .map(|lambda| (lambda, mgf(&pld.probs, lambda.exp()).ln()))
+            .collect();
+        counts
+            .iter()
+            .map(|&t| {
+                let span = (pld.probs.len() as i64 - 1) * t as i64 + 1;
+                let scaled = ln_mgfs.iter().map(|&(l, m)| (l, t as f64 * m));
+                let (lo, hi) = window_of_mgfs(scaled, span, tail);
+                Window { lo, hi }
+            })
+            .collect()
+    }
+
     /// How many grid points it holds.
     pub(crate) fn points(self) -> f64 {
         (self.hi - self.lo + 1) as f64
@@ -349,25 +415,34 @@ impl Window {
 /// window of `lap:0.01*100000` came out ~40× too wide (the grid was widened to match, and the band
 /// with it).
 fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i64) {
-    let longest = parts
-        .iter()
-        .map(|(p, _)| p.probs.len())
-        .max()
-        .unwrap_or(1)
-        .max(2);
-    let mut upper = span - 1;
-    let mut lower = 0i64;
-    let scales = (1..=20)
-        .map(f64::from)
-        .chain((1..=18).map(|j| 0.5f64.powi(j)))
-        .flat_map(|x| [x, -x]);
-    for scale in scales {
-        let lambda = scale / longest as f64;
+    let longest = parts.iter().map(|(p, _)| p.probs.len()).max().unwrap_or(1);
+    let ln_mgfs = chernoff_lambdas(longest).map(|lambda| {
         let step = lambda.exp();
         let mut ln_mgf = 0.0;
         for (pld, times) in parts {
             ln_mgf += *times as f64 * mgf(&pld.probs, step).ln();
         }
+        (lambda, ln_mgf)
+    });
+    window_of_mgfs(ln_mgfs, span, tail)
+}
+
+/// The λ at which [`chernoff_window_many`] bounds the tails, for parts at most `longest` points long.
+fn chernoff_lambdas(longest: usize) -> impl Iterator<Item = f64> {
+    let longest = longest.max(2) as f64;
+    (1..=20)
+        .map(f64::from)
+        .chain((1..=18).map(|j| 0.5f64.powi(j)))
+        .flat_map(|x| [x, -x])
+        .map(move |scale| scale / longest)
+}
+
+/// The window from the composition's ln MGF at each λ (`(λ, ln M(λ))`), for a composed span of `span`
+/// points.
+fn window_of_mgfs(ln_mgfs: impl Iterator<Item = (f64, f64)>, span: i64, tail: f64) -> (i64, i64) {
+    let mut upper = span - 1;
+    let mut lower = 0i64;
+    for (lambda, ln_mgf) in ln_mgfs {
         let bound = (ln_mgf + (2.0 / tail).ln()) / lambda;
         if !bound.is_finite() {
             continue;

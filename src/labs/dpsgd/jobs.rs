@@ -2,7 +2,8 @@
 //! own worker and streams its results as they are ready.
 
 use super::{sigma_for_target, sigma_search_pld, DpsgdParams};
-use crate::accounting::pld::{dpsgd_epsilon, dpsgd_epsilon_band, EpsilonBand, DEFAULT_INTERVAL};
+use crate::accounting::pld::dpsgd::dpsgd_band_with_steps;
+use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
 use crate::accounting::samplers::{sampler_epsilon, Sampler, SamplerEpsilon, SamplerSetting};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -83,17 +84,23 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
     if let Some((setting, sampler)) = sampler {
         emit(DpsgdUpdate::Sampler(sampler_epsilon(&setting, sampler)));
     }
-    emit(DpsgdUpdate::Pld(dpsgd_epsilon_band(
-        rate, sigma, steps, delta, grid,
-    )));
-    for (i, fraction) in CURVE_FRACTIONS.into_iter().enumerate() {
-        emit(DpsgdUpdate::PldStatus(format!(
-            "PLD accountant: the ε-versus-steps curve, {}/{}…",
-            i + 1,
-            CURVE_FRACTIONS.len()
-        )));
-        let t = ((steps as f64) * fraction).ceil().max(1.0) as u64;
-        if let Ok(e) = dpsgd_epsilon(rate, sigma, t, delta, grid) {
+    let at: Vec<u64> = CURVE_FRACTIONS
+        .iter()
+        .map(|f| ((steps as f64) * f).ceil().max(1.0) as u64)
+        .collect();
+    // The curve reuses the band's one-step PLDs.
+    let curve = match dpsgd_band_with_steps(rate, sigma, steps, delta, grid) {
+        Ok((band, one_steps)) => {
+            emit(DpsgdUpdate::Pld(Ok(band)));
+            one_steps
+        }
+        Err(e) => return emit(DpsgdUpdate::Pld(Err(e))),
+    };
+    emit(DpsgdUpdate::PldStatus(
+        "PLD accountant: the ε-versus-steps curve…".into(),
+    ));
+    if let Ok(eps) = curve.curve(&at) {
+        for (t, e) in at.into_iter().zip(eps) {
             emit(DpsgdUpdate::CurvePoint(t as f64, e));
         }
     }
