@@ -39,13 +39,29 @@ fn composed(
     side: Side,
 ) -> Result<Pld> {
     let (step_tail, _) = tails(steps, delta)?;
+    // The lower side is composed on the width its upper side fitted.
+    let fit = match side {
+        Side::Upper => Fit::Widen,
+        Side::Lower => Fit::Fitted,
+    };
     compose_capped(
         &|width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side),
         steps,
         delta,
         interval,
         side,
+        fit,
     )
+}
+
+/// Whether [`compose_capped`] is given a grid width still to fit to the FFT, or one an upper side
+/// already fitted (a band's lower side, on its upper side's grid).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fit {
+    /// Widen as needed, reading how much off a grid [`ESTIMATE_COARSENING`] times coarser first.
+    Widen,
+    /// The width fits (checked, and widened only if it does not): no estimate.
+    Fitted,
 }
 
 /// `steps` compositions of the one-step PLD that `build(width, side)` discretizes, on a grid widened
@@ -53,20 +69,22 @@ fn composed(
 /// than the default was asked for); both sides stay certified at any width, the band widens. `build`
 /// must truncate at most `tail / steps` of the mass (see [`tails`]).
 ///
-/// How much to widen is read, on the upper side, off a grid [`ESTIMATE_COARSENING`] times coarser (its
+/// With [`Fit::Widen`], how much to widen is read off a grid [`ESTIMATE_COARSENING`] times coarser (its
 /// window in loss units is the fine one's to a fraction of a percent; T = 10⁵ spent a quarter of its
-/// band's time discretizing a grid it then threw away). The width it gives is checked on the grid
-/// actually used and widened again if short, so the FFT's bound always holds. The lower side is called
-/// with the upper side's width, which fits.
+/// band's time discretizing a grid it then threw away, and the shuffled sampler's lower bound at
+/// Abadi et al.'s settings two thirds of its time). The width it gives is checked on the grid
+/// actually used and widened again if short, so the FFT's bound always holds. A band's lower side is
+/// called with the upper side's width, which fits ([`Fit::Fitted`]).
 pub(crate) fn compose_capped(
     build: &dyn Fn(f64, Side) -> Result<Pld>,
     steps: u64,
     delta: f64,
     interval: f64,
     side: Side,
+    fit: Fit,
 ) -> Result<Pld> {
     let (_, tail) = tails(steps, delta)?;
-    let (pld, window) = fitted(build, steps, delta, interval, side)?;
+    let (pld, window) = fitted(build, steps, delta, interval, side, fit)?;
     Ok(pld.self_compose_in(steps, tail, window))
 }
 
@@ -78,6 +96,7 @@ fn fitted(
     delta: f64,
     interval: f64,
     side: Side,
+    fit: Fit,
 ) -> Result<(Pld, Window)> {
     let (_, tail) = tails(steps, delta)?;
     let cap = if interval < DEFAULT_INTERVAL {
@@ -86,8 +105,8 @@ fn fitted(
         MAX_POINTS
     } as f64;
     let mut width = interval;
-    if side == Side::Upper && steps > 1 {
-        let coarse = build(interval * ESTIMATE_COARSENING, Side::Upper)?;
+    if fit == Fit::Widen && steps > 1 {
+        let coarse = build(interval * ESTIMATE_COARSENING, side)?;
         let estimate = Window::of(&[(&coarse, steps)], tail).points() * ESTIMATE_COARSENING;
         // Near the cap the fine grid decides, as it would without the estimate.
         if estimate > 1.1 * cap {
@@ -129,7 +148,7 @@ pub fn dpsgd_epsilon_curve(
     for direction in [Direction::Remove, Direction::Add] {
         let build =
             |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
-        singles.push(fitted(&build, most, delta, interval, Side::Upper)?.0);
+        singles.push(fitted(&build, most, delta, interval, Side::Upper, Fit::Widen)?.0);
     }
     curve_from_steps(&singles, most, at, delta)
 }
@@ -166,7 +185,7 @@ fn dpsgd_band_and_steps(
     for direction in [Direction::Remove, Direction::Add] {
         let build =
             |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
-        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper)?;
+        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper, Fit::Widen)?;
         let eps = one
             .self_compose_in(steps, tail, window)
             .epsilon_for_delta(delta);

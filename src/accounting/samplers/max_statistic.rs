@@ -9,7 +9,7 @@
 //! binned pair is dominated by the true one and its ε is a lower bound; epochs reshuffled
 //! independently compose (the composition of dominated pairs is dominated).
 
-use crate::accounting::pld::dpsgd::{compose_capped, tails};
+use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::{Pld, Side, MAX_POINTS};
 use crate::error::{Error, Result};
 use crate::numerics::roots::{bisect, Split, Until};
@@ -152,7 +152,7 @@ impl MaxPair {
                 let width = interval.max(span / MAX_POINTS as f64);
                 build(width, Side::Lower)?.epsilon_for_delta(delta)
             } else {
-                compose_capped(&build, epochs, delta, interval, Side::Lower)?
+                compose_capped(&build, epochs, delta, interval, Side::Lower, Fit::Widen)?
                     .epsilon_for_delta(delta)
             };
             worst = worst.max(eps);

@@ -17,7 +17,7 @@ pub mod schedule;
 pub mod users;
 
 use crate::accounting::entry::Entry;
-use crate::accounting::pld::dpsgd::{compose_capped, tails};
+use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::{dpsgd_epsilon_band, Direction, Side, SigmaSearch};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::sigma_analytic;
@@ -217,6 +217,7 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
                 s.delta,
                 s.interval,
                 Side::Upper,
+                Fit::Widen,
             )?
             .epsilon_for_delta(s.delta);
             let lower = band(s.q, s.sigma / 2.0)?.lower.min(upper);

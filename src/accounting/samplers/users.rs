@@ -7,7 +7,7 @@
 //! Beside it, two baselines: the group-privacy lemma on the record-level guarantee, and a user's
 //! records always sampled together (one record of sensitivity k at rate q).
 
-use crate::accounting::pld::dpsgd::{compose_capped, tails};
+use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::{dpsgd_plds, Direction, EpsilonBand, Pld, Side};
 use crate::error::{Error, Result};
 use crate::numerics::roots::{bisect, Split, Until};
@@ -249,13 +249,20 @@ pub fn user_epsilon(
 ) -> Result<UserEpsilon> {
     let mixture = UserMixture::new(k, q, sigma)?;
     let (step_tail, _) = tails(steps, delta)?;
+    // The lower side is composed on the width its upper side fitted.
     let composed = |direction, width, side| {
+        let fit = if side == Side::Upper {
+            Fit::Widen
+        } else {
+            Fit::Fitted
+        };
         compose_capped(
             &|w, s| mixture.pld(direction, w, step_tail, s),
             steps,
             delta,
             width,
             side,
+            fit,
         )
     };
     let mut worst: Option<(f64, Direction, f64)> = None;
