@@ -63,35 +63,50 @@ pub fn curves_chart(points: &[Point], loss: bool) -> XyChart {
     }
 }
 
-/// ε against the step: the RDP accountant's curve, the PLD's certified points, the target, and the
-/// step reached.
-pub fn eps_chart(rdp: &RdpReport, pld: &[(f64, f64)], target: f64, step: u64) -> XyChart {
+/// ε against the step: the Poisson accountants' curves (RDP's line, the PLD's certified points) and
+/// the target; with batches that are not Poisson samples (`own`: the run's sampler's ε at T and what
+/// kind of number it is, `None` for Poisson) those curves are labelled as not this run's and the run's
+/// own ε is a point at T.
+pub fn eps_chart(
+    rdp: &RdpReport,
+    pld: &[(f64, f64)],
+    target: f64,
+    step: u64,
+    own: Option<(f64, f64, &str)>,
+) -> XyChart {
     let last = rdp.by_steps.last().map_or(1.0, |p| p.0);
+    let (rdp_name, pld_name) = if own.is_some() {
+        (
+            "RDP, Poisson sampling (not this run's)",
+            "PLD, Poisson sampling (not this run's)",
+        )
+    } else {
+        ("RDP accountant", "PLD accountant (certified)")
+    };
+    let mut series = vec![
+        Series::new(rdp_name, PALETTE[1], Kind::Line, rdp.by_steps.clone()),
+        Series::new(pld_name, PALETTE[0], Kind::Points, pld.to_vec()),
+        Series::new(
+            "target ε",
+            PALETTE[4],
+            Kind::Dashed,
+            vec![(0.0, target), (last, target)],
+        ),
+    ];
+    if let Some((t, eps, kind)) = own.filter(|o| o.1.is_finite()) {
+        series.push(Series::new(
+            format!("this run's sampler ({kind})"),
+            PALETTE[3],
+            Kind::Points,
+            vec![(t, eps)],
+        ));
+    }
     XyChart {
         x_desc: "Steps".into(),
         y_desc: "ε at the link's δ".into(),
         legend: Legend::LowerRight,
         markers: vec![(step as f64, format!("step {step}"))],
-        series: vec![
-            Series::new(
-                "RDP accountant",
-                PALETTE[1],
-                Kind::Line,
-                rdp.by_steps.clone(),
-            ),
-            Series::new(
-                "PLD accountant (certified)",
-                PALETTE[0],
-                Kind::Points,
-                pld.to_vec(),
-            ),
-            Series::new(
-                "target ε",
-                PALETTE[4],
-                Kind::Dashed,
-                vec![(0.0, target), (last, target)],
-            ),
-        ],
+        series,
         ..Default::default()
     }
 }
@@ -318,7 +333,14 @@ mod tests {
         smoke(&curves_chart(&points, false));
         smoke(&curves_chart(&points, true));
         let rdp = rdp_report(&p.accounting(0, 50)).unwrap();
-        smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40));
+        smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40, None));
+        smoke(&eps_chart(
+            &rdp,
+            &[(25.0, 0.5)],
+            3.0,
+            40,
+            Some((50.0, 4.0, "lower bound")),
+        ));
         smoke(&norms_chart(&norms.unwrap(), p.clip));
         smoke(&utility_chart(
             &[(0.5, 0.8, 0.02), (2.0, 0.9, 0.01)],

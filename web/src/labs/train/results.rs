@@ -100,11 +100,21 @@ pub fn TrainResults() -> impl IntoView {
         lab.rdp.with(|r| {
             r.as_ref().ok().map(|r| {
                 lab.pld.with(|b| {
+                    // The run's own sampler's ε at T, when not Poisson (NaN until computed).
+                    let own = (lab.params.with(|p| p.sampler) != Sampler::Poisson).then(|| {
+                        let e = b.sampler.as_ref().and_then(|r| r.as_ref().ok());
+                        (
+                            planned() as f64,
+                            e.map_or(f64::NAN, |e| e.headline()),
+                            e.map_or("", |e| kind_words(e.kind)),
+                        )
+                    });
                     specs::eps_chart(
                         r,
                         &b.pld_points,
                         lab.params.with(|p| p.target_eps),
                         run.with(|x| x.step()),
+                        own,
                     )
                 })
             })
@@ -277,5 +287,15 @@ pub fn TrainResults() -> impl IntoView {
                 "Standardisation reads the training rows' mean and spread without privacy, as most DP-SGD tutorials do."
             </p>
         </AfterPaint>
+    }
+}
+
+/// A sampler's kind of ε in the chart's legend.
+fn kind_words(kind: dp_playground::accounting::samplers::Kind) -> &'static str {
+    use dp_playground::accounting::samplers::Kind;
+    match kind {
+        Kind::Exact => "exact",
+        Kind::Upper => "certified upper bound",
+        Kind::Lower => "lower bound",
     }
 }
