@@ -803,5 +803,22 @@ mod tests {
             }
         }
         assert!(dpsgd_epsilon_curve(0.01, 1.0, &[0, 10], 1e-5, DEFAULT_INTERVAL).is_err());
+        // Short runs put count 1 (no composition) before the others, and counts repeat: each
+        // count still gets its own composition (the review found 1 taking 2's, and 2 and 3 one
+        // step's ε, at T = 4).
+        for steps in [2u64, 4, 8, 9] {
+            let at: Vec<u64> = [0.125, 0.25, 0.5, 0.75, 1.0]
+                .iter()
+                .map(|f| ((steps as f64) * f).ceil().max(1.0) as u64)
+                .collect();
+            let curve = dpsgd_epsilon_curve(0.2, 0.8, &at, 1e-5, DEFAULT_INTERVAL).unwrap();
+            for (&t, &e) in at.iter().zip(&curve) {
+                let alone = dpsgd_epsilon(0.2, 0.8, t, 1e-5, DEFAULT_INTERVAL).unwrap();
+                assert!(
+                    (e - alone).abs() <= 1e-9 * alone,
+                    "T {steps}, t {t}: {e} against {alone} alone ({at:?})"
+                );
+            }
+        }
     }
 }

@@ -187,7 +187,8 @@ impl Pld {
 
     /// This PLD composed with itself each of `counts` times, each exactly as [`Pld::self_compose`]
     /// does on its own window, from one forward transform on the size the largest window needs (an
-    /// ε-against-steps curve costs one transform, a power and an inverse per point).
+    /// ε-against-steps curve costs one transform, a power and an inverse per point). A count of 0 or 1
+    /// gives this PLD itself (as [`Pld::self_compose`] does).
     pub fn self_compose_each(&self, counts: &[u64], tail: f64) -> Vec<Pld> {
         let windows: Vec<Option<Window>> = counts
             .iter()
@@ -208,15 +209,17 @@ impl Pld {
             .zip(&windows)
             .filter_map(|(&t, w)| w.map(|w| (t, w.lo, w.points() as usize)))
             .collect();
+        // One read-out per count above 1, in order: taken only by those counts.
         let mut raws = fft::convolve_each(self, &reads, size).into_iter();
         counts
             .iter()
             .zip(&windows)
-            .map(|(&t, w)| match (w, raws.next()) {
-                (Some(w), Some(raw)) if t > 1 => {
-                    Pld::from_transformed(&[(self, t)], raw, size, w.lo, tail)
-                }
-                _ => self.clone(),
+            .map(|(&t, w)| {
+                w.and_then(|w| {
+                    let raw = raws.next()?;
+                    Some(Pld::from_transformed(&[(self, t)], raw, size, w.lo, tail))
+                })
+                .unwrap_or_else(|| self.clone())
             })
             .collect()
     }

@@ -17,9 +17,10 @@ use serde::{Deserialize, Serialize};
 pub struct SweepPoint {
     /// The noise multiplier.
     pub sigma: f64,
-    /// ε by the PLD accountant (certified upper bound) at the link's q, T, δ.
+    /// ε at the link's q, T, δ: the PLD accountant's certified upper bound for Poisson batches, else the
+    /// run's sampler's own headline (a lower bound for shuffled batches).
     pub eps: f64,
-    /// ε by the RDP accountant for the run's sampler ([`StepEpsilon`]: cyclic's is exact), NaN for a
+    /// ε by the RDP accountant for the run's sampler ([`StepEpsilon`]), NaN for a
     /// sampler without a certified upper bound.
     pub eps_rdp: f64,
     /// Test accuracy of the private, clipping-only and non-private models, one entry per seed (NaN

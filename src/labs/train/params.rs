@@ -298,11 +298,18 @@ impl TrainParams {
     }
 }
 
-/// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε is known (or computed).
+/// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε under add/remove is known
+/// (or computed).
 fn no_stop_rule(sampler: Sampler) -> String {
+    let why = if sampler == Sampler::Cyclic {
+        "have an exact ε only for zero-out neighbours (under add/remove a removed row moves every later \
+         row to another batch)"
+    } else {
+        "have only a lower bound"
+    };
     format!(
-        "stop=1 needs a certified upper bound on ε, and batches drawn as `sampler={}` have only a lower \
-         bound: the run takes all its steps (choose poisson, fixed or cyclic to stop at the target).",
+        "stop=1 needs a certified upper bound on ε, and batches drawn as `sampler={}` {why}: the run \
+         takes all its steps (choose poisson or fixed to stop at the target).",
         sampler.key()
     )
 }

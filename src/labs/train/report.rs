@@ -126,7 +126,11 @@ pub fn epsilon_statement(
         (Sampler::Poisson, _) => ("≤", poisson.0, "by RDP"),
         (_, None) => ("≤", f64::NAN, "for this run's sampler (being computed)"),
         (_, Some(e)) => match e.kind {
-            Kind::Exact => ("=", e.lower, "exactly, for this run's sampler"),
+            Kind::Exact => (
+                "=",
+                e.lower,
+                "exactly for zero-out neighbours (a removed record's slot stays), for this run's sampler",
+            ),
             Kind::Upper => ("≤", e.headline(), "certified for this run's sampler"),
             Kind::Lower => (
                 "≥",
@@ -143,64 +147,37 @@ pub fn epsilon_statement(
 /// - Poisson: RDP at (q, σ) ([`StepRdp`]).
 /// - Fixed-size batches (the training lab's add/remove relation): RDP of the Poisson pair at (γ, σ/2),
 ///   which is exactly the pair [`crate::accounting::samplers`] bounds them by (removing a record hands
-///   its slot to another, so the sum moves by up to 2C).
-/// - Cyclic: exact, the Gaussian mechanism at σ/√⌈t/b⌉ (b = round(1/q) batches per epoch).
-/// - Shuffled and balls in bins: none. Only lower bounds are known (or, for balls in bins, computed
-///   here), so no rule can promise to stay within a target.
+///   its slot to another, so the sum moves by up to 2C; the batch size is public).
+/// - Every other sampler: none. Shuffled and balls-in-bins batches have lower bounds only; cyclic
+///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
+///   row from the trainer's fixed order moves every later row to another batch, so under add/remove no
+///   bound is known.
 #[derive(Debug, Clone, PartialEq)]
-pub enum StepEpsilon {
-    /// Composed Rényi curves, converted at δ (a certified upper bound).
-    Rdp(StepRdp),
-    /// The cyclic sampler's exact ε.
-    Cyclic {
-        /// The noise multiplier.
-        sigma: f64,
-        /// Batches per epoch.
-        batches: u64,
-    },
-}
+pub struct StepEpsilon(StepRdp);
 
 impl StepEpsilon {
     /// Whether `sampler` has one (under add/remove, the training lab's relation).
     pub fn exists_for(sampler: Sampler) -> bool {
-        matches!(sampler, Sampler::Poisson | Sampler::Fixed | Sampler::Cyclic)
+        matches!(sampler, Sampler::Poisson | Sampler::Fixed)
     }
 
     /// The accountant for the run `a` describes (its sampler, accounted rate and σ); `None` for a
     /// sampler with no certified upper bound.
     pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
         let setting = a.sampler_setting();
-        match a.sampler {
-            // dp_accounting's replace-one Poisson convention, as the DP-SGD lab's: sensitivity 2.
-            Sampler::Poisson if setting.replace_one => {
-                Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma / 2.0)))
-            }
-            Sampler::Poisson => Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma))),
-            Sampler::Fixed if !setting.replace_one => {
-                Some(StepEpsilon::Rdp(StepRdp::new(setting.q, a.sigma / 2.0)))
-            }
-            Sampler::Cyclic if !setting.replace_one => Some(StepEpsilon::Cyclic {
-                sigma: a.sigma,
-                batches: setting.batches_per_epoch(),
-            }),
-            _ => None,
-        }
+        // dp_accounting's replace-one Poisson convention, as the DP-SGD lab's: sensitivity 2; the
+        // fixed-size pair has sensitivity 2 under add/remove.
+        let sigma = match (a.sampler, setting.replace_one) {
+            (Sampler::Poisson, false) => a.sigma,
+            (Sampler::Poisson, true) | (Sampler::Fixed, false) => a.sigma / 2.0,
+            _ => return None,
+        };
+        Some(StepEpsilon(StepRdp::new(setting.q, sigma)))
     }
 
     /// ε at δ after `steps` steps: 0 before the first step, NaN when δ is out of domain.
     pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
-        match self {
-            StepEpsilon::Rdp(r) => r.epsilon(steps, delta),
-            _ if steps == 0 => 0.0,
-            _ if !(delta > 0.0 && delta < 1.0) => f64::NAN,
-            StepEpsilon::Cyclic { sigma, batches } => {
-                let seen = steps.div_ceil(*batches) as f64;
-                crate::accounting::entry::Entry::Gaussian {
-                    sigma: sigma / seen.sqrt(),
-                }
-                .eps_for(delta)
-            }
-        }
+        self.0.epsilon(steps, delta)
     }
 }
 

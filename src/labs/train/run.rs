@@ -86,10 +86,9 @@ impl Plan {
 
 /// The most steps t ≤ `max` whose certified ε at δ is at most `target`, by the run's own sampler's
 /// accountant ([`super::report::StepEpsilon`]: RDP on dp_accounting's orders with the improved
-/// conversion, or cyclic's exact ε): the "stop when ε reaches the target" rule. RDP's ε is a certified
-/// upper bound, and the PLD's certified ε at the same t lies below it, so the run never passes the
-/// target. Bisection on t (ε does not decrease with t; cyclic's is a step function of the epochs); the
-/// returned t is the bracket's lower end, the side where ε ≤ target.
+/// conversion): the "stop when ε reaches the target" rule. RDP's ε is a certified upper bound, and
+/// the same pair's PLD ε at the same t lies below it, so the run never passes the target. Bisection on
+/// t (ε grows with t); the returned t is the bracket's lower end, the side where ε ≤ target.
 ///
 /// # Errors
 /// A target below one step's ε, or δ out of domain.

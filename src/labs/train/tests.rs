@@ -2,7 +2,7 @@
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
 use super::jobs::{summarise, sweep_point};
-use super::report::{StepEpsilon, StepRdp};
+use super::report::StepEpsilon;
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
 use crate::jobs::{decode, encode, run, Job, Update};
@@ -223,11 +223,8 @@ fn the_sweep_is_the_same_in_any_order() {
 #[test]
 fn stopping_at_the_target_never_passes_it() {
     let p = TrainParams::from_query(&Query::parse("stop=1&target_eps=1.5&sigma=1.5")).0;
-    let (q, steps) = (
-        p.rate(BREAST_CANCER_ROWS),
-        p.total_steps(BREAST_CANCER_ROWS),
-    );
-    let rule = StepEpsilon::Rdp(StepRdp::new(q, p.sigma));
+    let steps = p.total_steps(BREAST_CANCER_ROWS);
+    let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, steps)).unwrap();
     let t = steps_within_target(&rule, steps, p.delta, 1.5).unwrap();
     let eps = |t: u64| {
         crate::labs::dpsgd::rdp_report(&p.accounting(BREAST_CANCER_ROWS, t))
@@ -385,55 +382,46 @@ fn shuffled_batches_train_and_carry_their_own_epsilon() {
 }
 
 /// The stop rule follows the run's sampler: fixed-size batches stop by the Poisson pair at σ/2 (their
-/// certified bound under add/remove), cyclic ones by the exact ε at whole epochs, each never past the
-/// target by the sampler's own certified statement (the DP-SGD lab's accountant); shuffled batches,
-/// with a lower bound only, have no stop rule: the link's `stop=1` is dropped with a notice.
+/// certified bound under add/remove), never past the target by the DP-SGD lab's own accountant;
+/// shuffled and balls-in-bins batches (lower bounds only) and cyclic ones (exact for zero-out
+/// neighbours only) have no stop rule: the link's `stop=1` is dropped with a notice.
 #[test]
 fn the_stop_rule_follows_the_sampler() {
     use crate::accounting::samplers::{sampler_epsilon, Sampler};
-    for (sampler, target) in [(Sampler::Fixed, 3.0), (Sampler::Cyclic, 3.0)] {
-        let link = format!(
-            "stop=1&target_eps={target}&sigma=4&epochs=20&sampler={}",
-            sampler.key()
-        );
-        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
-        assert!(notices.is_empty() && p.stop, "{notices:?}");
-        let (all, t) = (
-            p.total_steps(BREAST_CANCER_ROWS),
-            p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
-        );
-        let eps = |t: u64| {
-            let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
-            sampler_epsilon(&setting, sampler).unwrap().headline()
-        };
-        assert!(t < all, "{sampler:?}: {t} of {all}");
-        assert!(eps(t) <= target, "{sampler:?}: ε({t}) = {}", eps(t));
-        // Cyclic: the next whole epoch passes the target; fixed: RDP is above the PLD, so the next
-        // step's certified PLD ε may still be within it, but the rule's own ε is not.
-        let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
-        assert!(
-            rule.epsilon(t, p.delta) <= target && rule.epsilon(t + 1, p.delta) > target
-                || sampler == Sampler::Cyclic
-        );
-        if sampler == Sampler::Cyclic {
-            let b = p
-                .accounting(BREAST_CANCER_ROWS, t)
-                .sampler_setting()
-                .batches_per_epoch();
-            assert_eq!(t % b, 0, "whole epochs");
-            assert!(eps(t + 1) > target);
-        }
-    }
-    for sampler in [Sampler::Shuffle, Sampler::ShuffleOnce, Sampler::Balls] {
+    let link = "stop=1&target_eps=3&sigma=4&epochs=20&sampler=fixed";
+    let (p, notices) = TrainParams::from_query(&Query::parse(link));
+    assert!(notices.is_empty() && p.stop, "{notices:?}");
+    let (all, t) = (
+        p.total_steps(BREAST_CANCER_ROWS),
+        p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
+    );
+    let certified = |t: u64| {
+        let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
+        sampler_epsilon(&setting, Sampler::Fixed)
+            .unwrap()
+            .headline()
+    };
+    assert!(t < all, "{t} of {all}");
+    assert!(certified(t) <= 3.0, "ε({t}) = {}", certified(t));
+    // RDP lies above the PLD: the rule's own ε passes the target at the next step.
+    let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+    assert!(rule.epsilon(t, p.delta) <= 3.0 && rule.epsilon(t + 1, p.delta) > 3.0);
+    for sampler in [
+        Sampler::Shuffle,
+        Sampler::ShuffleOnce,
+        Sampler::Balls,
+        Sampler::Cyclic,
+    ] {
         let link = format!("stop=1&sampler={}", sampler.key());
         let (p, notices) = TrainParams::from_query(&Query::parse(&link));
         assert!(!p.stop);
         assert_eq!(notices.len(), 1);
-        assert!(
-            notices[0].message.contains("only a lower bound"),
-            "{}",
-            notices[0].message
-        );
+        let why = if sampler == Sampler::Cyclic {
+            "zero-out"
+        } else {
+            "only a lower bound"
+        };
+        assert!(notices[0].message.contains(why), "{}", notices[0].message);
         let forced = TrainParams { stop: true, ..p };
         assert!(forced.planned_steps(BREAST_CANCER_ROWS).is_err());
     }
