@@ -15,6 +15,7 @@ use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use dp_playground::accounting::samplers::Sampler;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams, RdpReport};
@@ -299,10 +300,14 @@ pub fn TrainLab() -> impl IntoView {
     view! {
         <LabPage heading_id="train-title" title="Training with DP-SGD: what privacy costs in accuracy"
             headline=Signal::derive(move || train_headline(&state))
-            intro=|| view! {
+            intro=move || view! {
                 <p>
-                    "This page trains for real, in your browser: each step samples every training row with "
-                    "probability q, clips each row's gradient to norm C, adds Gaussian noise of standard deviation "
+                    "This page trains for real, in your browser: each step "
+                    {move || match params.with(|p| p.sampler) {
+                        Sampler::Poisson => "samples every training row with probability q".to_string(),
+                        s => format!("draws its batch as the sampler picked does ({})", s.title()),
+                    }}
+                    ", clips each row's gradient to norm C, adds Gaussian noise of standard deviation "
                     "σ·C to their sum and divides by the expected batch size q·n, exactly the mechanism the "
                     "accountants count. Beside it the same batches train a model with clipping only and one "
                     "without privacy, so that clipping's bias and the noise's cost show apart."
