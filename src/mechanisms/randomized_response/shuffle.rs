@@ -234,11 +234,17 @@ impl ClonePair {
 }
 
 impl Weights {
-    /// [`ClonePair::delta`] at ε, rounded up.
+    /// [`ClonePair::delta`] at ε, rounded up, with the tails carried ([`HalfTail`]).
     fn delta(&self, eps: f64) -> f64 {
+        let mut tail = HalfTail::default();
+        self.delta_with(eps, |n, k| tail.at(n, k))
+    }
+
+    /// The sum at ε, with `tail(N, k)` giving (P(Bin(N, ½) ≥ k), P(Bin(N, ½) = k − 1)), asked for in
+    /// increasing N.
+    fn delta_with(&self, eps: f64, mut tail: impl FnMut(u64, i64) -> (f64, f64)) -> f64 {
         let e = eps.exp();
         let mut delta = 2.0 * self.outside;
-        let mut tail = HalfTail::default();
         for (i, (&alpha, &beta)) in self.alpha.iter().zip(&self.beta).enumerate() {
             let m = self.first + i as i64;
             let (ca, cb) = (alpha - e * beta, beta - e * alpha);
@@ -248,9 +254,8 @@ impl Weights {
             // The tail starts past i/(m − i) = R = −cb/ca, i.e. i > mR/(1 + R).
             let ratio = -cb / ca;
             let start = ((m as f64 * ratio / (1.0 + ratio)).floor() as i64 + 1).clamp(1, m);
-            let (upper, at_edge) = tail.at((m - 1) as u64, start);
-            let first = upper + at_edge;
-            let positive = ca * first;
+            let (upper, at_edge) = tail((m - 1) as u64, start);
+            let positive = ca * (upper + at_edge);
             delta += (positive + cb * upper).max(0.0) + 4.0 * f64::EPSILON * positive;
         }
         delta.min(1.0)
@@ -399,21 +404,9 @@ mod tests {
     /// The sum with every tail and probability exact (an incomplete beta function and a log-gamma per
     /// m): the reference for the carried ones.
     fn exact_sum(w: &Weights, eps: f64) -> f64 {
-        let e = eps.exp();
-        let mut delta = 2.0 * w.outside;
-        for (i, (&alpha, &beta)) in w.alpha.iter().zip(&w.beta).enumerate() {
-            let m = w.first + i as i64;
-            let (ca, cb) = (alpha - e * beta, beta - e * alpha);
-            if ca <= 0.0 {
-                continue;
-            }
-            let ratio = -cb / ca;
-            let start = ((m as f64 * ratio / (1.0 + ratio)).floor() as i64 + 1).clamp(1, m);
-            let upper = binomial_upper((m - 1) as u64, 0.5, start);
-            let positive = ca * (upper + binomial_pmf((m - 1) as u64, 0.5, start - 1));
-            delta += (positive + cb * upper).max(0.0) + 4.0 * f64::EPSILON * positive;
-        }
-        delta.min(1.0)
+        w.delta_with(eps, |n, k| {
+            (binomial_upper(n, 0.5, k), binomial_pmf(n, 0.5, k - 1))
+        })
     }
 
     #[test]
