@@ -45,13 +45,24 @@ fn composed(
         Side::Lower => Fit::Fitted,
     };
     compose_capped(
-        &|width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side),
+        &one_step(q, sigma, direction, step_tail),
         steps,
         delta,
         interval,
         side,
         fit,
     )
+}
+
+/// One subsampled Gaussian step's PLD in `direction`, truncated at `step_tail`, as
+/// `build(width, side)` for [`compose_capped`] and [`fitted`].
+fn one_step(
+    q: f64,
+    sigma: f64,
+    direction: Direction,
+    step_tail: f64,
+) -> impl Fn(f64, Side) -> Result<Pld> {
+    move |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side)
 }
 
 /// Whether [`compose_capped`] is given a grid width still to fit to the FFT, or one an upper side
@@ -146,11 +157,15 @@ pub fn dpsgd_epsilon_curve(
     let (step_tail, _) = tails(most, delta)?;
     let mut singles = Vec::new();
     for direction in [Direction::Remove, Direction::Add] {
-        let build =
-            |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
+        let build = one_step(q, sigma, direction, step_tail);
         singles.push(fitted(&build, most, delta, interval, Side::Upper, Fit::Widen)?.0);
     }
-    curve_from_steps(&singles, most, at, delta)
+    OneSteps {
+        singles,
+        steps: most,
+        delta,
+    }
+    .curve(at)
 }
 
 /// ε of T steps of DP-SGD (Poisson rate q, noise multiplier σ, add/remove neighbours) at δ, from both
@@ -167,24 +182,26 @@ pub fn dpsgd_epsilon_band(
     delta: f64,
     interval: f64,
 ) -> Result<EpsilonBand> {
-    Ok(dpsgd_band_and_steps(q, sigma, steps, delta, interval)?.0)
+    Ok(dpsgd_band_with_steps(q, sigma, steps, delta, interval)?.0)
 }
 
-/// [`dpsgd_epsilon_band`], and each direction's one-step upper PLD on the grid it used (for
-/// [`curve_from_steps`]).
-fn dpsgd_band_and_steps(
+/// The band after T steps, and what it composed: each direction's one-step upper PLD on the grid it
+/// used, from which [`OneSteps::curve`] reads ε at fewer steps with no discretization more.
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`].
+pub fn dpsgd_band_with_steps(
     q: f64,
     sigma: f64,
     steps: u64,
     delta: f64,
     interval: f64,
-) -> Result<(EpsilonBand, Vec<Pld>)> {
+) -> Result<(EpsilonBand, OneSteps)> {
     let (step_tail, tail) = tails(steps, delta)?;
     let mut worst: Option<(f64, Direction, f64)> = None;
     let mut singles = Vec::new();
     for direction in [Direction::Remove, Direction::Add] {
-        let build =
-            |width, side| Pld::subsampled_gaussian(q, sigma, direction, width, step_tail, side);
+        let build = one_step(q, sigma, direction, step_tail);
         let (one, window) = fitted(&build, steps, delta, interval, Side::Upper, Fit::Widen)?;
         let eps = one
             .self_compose_in(steps, tail, window)
@@ -205,30 +222,12 @@ fn dpsgd_band_and_steps(
         lower,
         interval: used,
     };
-    Ok((band, singles))
-}
-
-/// The band after T steps, and what it composed: each direction's one-step upper PLD, from which
-/// [`OneSteps::curve`] reads ε at fewer steps with no discretization more.
-///
-/// # Errors
-/// As [`dpsgd_epsilon_band`].
-pub fn dpsgd_band_with_steps(
-    q: f64,
-    sigma: f64,
-    steps: u64,
-    delta: f64,
-    interval: f64,
-) -> Result<(EpsilonBand, OneSteps)> {
-    let (band, singles) = dpsgd_band_and_steps(q, sigma, steps, delta, interval)?;
-    Ok((
-        band,
-        OneSteps {
-            singles,
-            steps,
-            delta,
-        },
-    ))
+    let one_steps = OneSteps {
+        singles,
+        steps,
+        delta,
+    };
+    Ok((band, one_steps))
 }
 
 /// Both directions' one-step upper PLDs of a band (see [`dpsgd_band_with_steps`]).
@@ -246,28 +245,23 @@ impl OneSteps {
     /// # Errors
     /// A count of 0 or above T.
     pub fn curve(&self, at: &[u64]) -> Result<Vec<f64>> {
-        curve_from_steps(&self.singles, self.steps, at, self.delta)
-    }
-}
-
-/// ε after each count of `at` (in 1..=`steps`) from the one-step upper PLDs of both directions, each
-/// truncated for `steps` compositions.
-fn curve_from_steps(singles: &[Pld], steps: u64, at: &[u64], delta: f64) -> Result<Vec<f64>> {
-    if let Some(&bad) = at.iter().find(|&&t| t == 0 || t > steps) {
-        return Err(Error::invalid(
-            "steps",
-            bad,
-            "must be between 1 and the run's steps",
-        ));
-    }
-    let (_, tail) = tails(steps, delta)?;
-    let mut eps = vec![0.0f64; at.len()];
-    for one in singles {
-        for (e, pld) in eps.iter_mut().zip(one.self_compose_each(at, tail)) {
-            *e = e.max(pld.epsilon_for_delta(delta));
+        if let Some(&bad) = at.iter().find(|&&t| t == 0 || t > self.steps) {
+            return Err(Error::invalid(
+                "steps",
+                bad,
+                "must be between 1 and the run's steps",
+            ));
         }
+        // Each part truncated for T compositions: t·tail/T ≤ tail at +∞.
+        let (_, tail) = tails(self.steps, self.delta)?;
+        let mut eps = vec![0.0f64; at.len()];
+        for one in &self.singles {
+            for (e, pld) in eps.iter_mut().zip(one.self_compose_each(at, tail)) {
+                *e = e.max(pld.epsilon_for_delta(self.delta));
+            }
+        }
+        Ok(eps)
     }
-    Ok(eps)
 }
 
 /// Both directions from both sides after T steps (remove, then add): `(upper, lower)`, on the grid
