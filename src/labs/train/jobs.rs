@@ -3,7 +3,7 @@
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
 use super::params::TrainParams;
-use super::report::StepEpsilon;
+use super::report::StepRdp;
 use super::run::{prepare_data, Plan};
 use crate::accounting::samplers::{sampler_epsilon, Sampler};
 use crate::error::Result;
@@ -20,7 +20,7 @@ pub struct SweepPoint {
     /// ε at the link's q, T, δ: the PLD accountant's certified upper bound for Poisson batches, else the
     /// run's sampler's own headline (a lower bound for shuffled batches).
     pub eps: f64,
-    /// ε by the RDP accountant for the run's sampler ([`StepEpsilon`]), NaN for a
+    /// ε by the RDP accountant for the run's sampler ([`StepRdp`]), NaN for a
     /// sampler without a certified upper bound.
     pub eps_rdp: f64,
     /// Test accuracy of the private, clipping-only and non-private models, one entry per seed (NaN
@@ -80,7 +80,7 @@ pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result
         eps_rdp: if p.sampler == Sampler::Poisson {
             rdp_report(&accounting)?.eps
         } else {
-            StepEpsilon::for_run(&accounting).map_or(f64::NAN, |r| r.epsilon(plan.steps, p.delta))
+            StepRdp::for_run(&accounting).map_or(f64::NAN, |r| r.epsilon(plan.steps, p.delta))
         },
         test_acc,
     })

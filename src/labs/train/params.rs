@@ -1,7 +1,7 @@
 //! The training lab's parameters from the link: the data, the model, DP-SGD's knobs, the accountant's
 //! δ and target, the seeds and the σ sweep.
 
-use super::report::StepEpsilon;
+use super::report::StepRdp;
 use crate::accounting::samplers::Sampler;
 use crate::error::{Error, Result};
 use crate::labs::dpsgd::{DpsgdParams, Neighbour};
@@ -250,7 +250,7 @@ impl TrainParams {
         if !self.stop {
             return Ok(steps);
         }
-        match StepEpsilon::for_run(&self.accounting(csv_rows, steps)) {
+        match StepRdp::for_run(&self.accounting(csv_rows, steps)) {
             Some(rule) => {
                 super::run::steps_within_target(&rule, steps, self.delta, self.target_eps)
             }
@@ -411,7 +411,7 @@ impl LinkParams for TrainParams {
             audit,
             mia,
         };
-        if p.stop && !StepEpsilon::exists_for(p.sampler) {
+        if p.stop && !StepRdp::exists_for(p.sampler) {
             r.notice("stop", no_stop_rule(p.sampler));
             p.stop = false;
         }

@@ -141,46 +141,6 @@ pub fn epsilon_statement(
     }
 }
 
-/// ε after any number of steps for the run's own sampler, by a certified accountant cheap enough to
-/// ask at every step: the "ε spent so far" read-out and the stop rule.
-///
-/// - Poisson: RDP at (q, σ) ([`StepRdp`]).
-/// - Fixed-size batches (the training lab's add/remove relation): RDP of the Poisson pair at (γ, σ/2),
-///   which is exactly the pair [`crate::accounting::samplers`] bounds them by (removing a record hands
-///   its slot to another, so the sum moves by up to 2C; the batch size is public).
-/// - Every other sampler: none. Shuffled and balls-in-bins batches have lower bounds only; cyclic
-///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
-///   row from the trainer's fixed order moves every later row to another batch, so under add/remove no
-///   bound is known.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepEpsilon(StepRdp);
-
-impl StepEpsilon {
-    /// Whether `sampler` has one (under add/remove, the training lab's relation).
-    pub fn exists_for(sampler: Sampler) -> bool {
-        matches!(sampler, Sampler::Poisson | Sampler::Fixed)
-    }
-
-    /// The accountant for the run `a` describes (its sampler, accounted rate and σ); `None` for a
-    /// sampler with no certified upper bound.
-    pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
-        let setting = a.sampler_setting();
-        // dp_accounting's replace-one Poisson convention, as the DP-SGD lab's: sensitivity 2; the
-        // fixed-size pair has sensitivity 2 under add/remove.
-        let sigma = match (a.sampler, setting.replace_one) {
-            (Sampler::Poisson, false) => a.sigma,
-            (Sampler::Poisson, true) | (Sampler::Fixed, false) => a.sigma / 2.0,
-            _ => return None,
-        };
-        Some(StepEpsilon(StepRdp::new(setting.q, sigma)))
-    }
-
-    /// ε at δ after `steps` steps: 0 before the first step, NaN when δ is out of domain.
-    pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
-        self.0.epsilon(steps, delta)
-    }
-}
-
 /// The RDP accountant's per-step Rényi curve of the Poisson-subsampled Gaussian (q, σ) on
 /// dp_accounting's orders, computed once (its fractional orders are series), so that ε after any
 /// number of steps is one conversion: the "ε spent so far" read-out and the stop rule.
@@ -198,6 +158,27 @@ impl StepRdp {
         StepRdp { orders, per_step }
     }
 
+    /// The curve certifying the run `a` describes, for its own sampler at its accounted rate; `None`
+    /// for a sampler with no certified upper bound. The Poisson pair's σ:
+    ///
+    /// - Poisson: σ, or σ/2 under replace-one (dp_accounting's convention, as the DP-SGD lab's).
+    /// - Fixed-size batches under add/remove: σ/2, exactly the pair [`crate::accounting::samplers`] bounds
+    ///   them by (removing a record hands its slot to another, so the sum moves by up to 2C; the batch size
+    ///   is public).
+    /// - Every other case: none. Shuffled and balls-in-bins batches have lower bounds only; cyclic
+    ///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
+    ///   row from the trainer's fixed order moves every later row to another batch, so under add/remove no
+    ///   bound is known.
+    pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
+        let setting = a.sampler_setting();
+        run_sigma(a.sampler, setting.replace_one, a.sigma).map(|s| StepRdp::new(setting.q, s))
+    }
+
+    /// Whether `sampler` has such a curve under add/remove (the training lab's relation).
+    pub fn exists_for(sampler: Sampler) -> bool {
+        run_sigma(sampler, false, 1.0).is_some()
+    }
+
     /// ε at δ after `steps` steps (improved conversion; a certified upper bound): 0 before the first
     /// step, NaN when δ is out of domain.
     pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
@@ -207,6 +188,15 @@ impl StepRdp {
         let total: Vec<f64> = self.per_step.iter().map(|r| r * steps as f64).collect();
         rdp_to_approx_dp(&self.orders, &total, delta, Conversion::Improved)
             .map_or(f64::NAN, |e| e.0)
+    }
+}
+
+/// σ of the Poisson pair whose RDP certifies a run with `sampler` (see [`StepRdp::for_run`]).
+fn run_sigma(sampler: Sampler, replace_one: bool, sigma: f64) -> Option<f64> {
+    match (sampler, replace_one) {
+        (Sampler::Poisson, false) => Some(sigma),
+        (Sampler::Poisson, true) | (Sampler::Fixed, false) => Some(sigma / 2.0),
+        _ => None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
 use super::jobs::{summarise, sweep_point};
-use super::report::StepEpsilon;
+use super::report::StepRdp;
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
 use crate::jobs::{decode, encode, run, Job, Update};
@@ -224,7 +224,7 @@ fn the_sweep_is_the_same_in_any_order() {
 fn stopping_at_the_target_never_passes_it() {
     let p = TrainParams::from_query(&Query::parse("stop=1&target_eps=1.5&sigma=1.5")).0;
     let steps = p.total_steps(BREAST_CANCER_ROWS);
-    let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, steps)).unwrap();
+    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, steps)).unwrap();
     let t = steps_within_target(&rule, steps, p.delta, 1.5).unwrap();
     let eps = |t: u64| {
         crate::labs::dpsgd::rdp_report(&p.accounting(BREAST_CANCER_ROWS, t))
@@ -404,7 +404,7 @@ fn the_stop_rule_follows_the_sampler() {
     assert!(t < all, "{t} of {all}");
     assert!(certified(t) <= 3.0, "ε({t}) = {}", certified(t));
     // RDP lies above the PLD: the rule's own ε passes the target at the next step.
-    let rule = StepEpsilon::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
     assert!(rule.epsilon(t, p.delta) <= 3.0 && rule.epsilon(t + 1, p.delta) > 3.0);
     for sampler in [
         Sampler::Shuffle,

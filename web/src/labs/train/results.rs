@@ -13,7 +13,7 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::samplers::Sampler;
 use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::train::jobs::summarise;
-use dp_playground::labs::train::report::{decision_grid, StepEpsilon};
+use dp_playground::labs::train::report::{decision_grid, StepRdp};
 use dp_playground::labs::train::run::Point;
 use dp_playground::labs::train::weights_json;
 use dp_playground::link::query::LinkParams;
@@ -40,7 +40,7 @@ pub fn TrainResults() -> impl IntoView {
     // Recomputed when the step moves, not on every update.
     let step_now = Memo::new(move |_| run.with(|r| r.step()));
     // The run's own sampler's certified accountant (none for shuffled batches: NaN).
-    let step_eps = Memo::new(move |_| lab.accounting.with(StepEpsilon::for_run));
+    let step_eps = Memo::new(move |_| lab.accounting.with(StepRdp::for_run));
     let eps_now_memo = Memo::new(move |_| {
         let delta = lab.accounting.with(|a| a.delta);
         step_eps.with(|r| {
