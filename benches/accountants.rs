@@ -13,6 +13,10 @@ use dp_playground::accounting::pld::dpsgd::dpsgd_band_with_steps;
 use dp_playground::accounting::pld::{
     dpsgd_epsilon, dpsgd_epsilon_band, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
+use dp_playground::accounting::samplers::allocation::allocation_epsilon;
+use dp_playground::accounting::samplers::{
+    sampler_epsilon, sampler_sigma, Sampler, SamplerSetting,
+};
 use dp_playground::labs::attack::params::AttackParams;
 use dp_playground::labs::compose::{accountants, ComposedPld};
 use dp_playground::labs::dpsgd::{rdp_report, sigma_for_target, DpsgdParams};
@@ -146,4 +150,44 @@ fn main() {
         });
         report(&format!("closed forms + RDP: {list}"), ms, w);
     }
+    // Issue 27: balls in bins' certified upper bound (the exact law of an epoch's likelihood ratio,
+    // composed) beside the Poisson band at the same settings, and σ for ε = 2 under it.
+    for (q, sigma, steps) in [(q, abadi.sigma, t), (0.01, 1.0, 100_000u64)] {
+        let s = SamplerSetting {
+            q,
+            sigma,
+            replace_one: false,
+            steps,
+            delta: 1e-5,
+            interval: DEFAULT_INTERVAL,
+        };
+        let mut upper = f64::NAN;
+        let ms = median_ms(3, || {
+            let b = s.batches_per_epoch();
+            let epochs = (steps as f64 / b as f64 - 1e-9).ceil() as u64;
+            upper = allocation_epsilon(b, sigma, epochs, 1e-5, DEFAULT_INTERVAL).unwrap();
+        });
+        report(
+            &format!("balls in bins, upper bound, q={q:.4} T={steps}"),
+            ms,
+            w,
+        );
+        let poisson = sampler_epsilon(&s, Sampler::Poisson).unwrap();
+        println!(
+            "  ε ≤ {upper:.6} (Poisson band's upper {:.6})",
+            poisson.headline()
+        );
+    }
+    let s = SamplerSetting {
+        q,
+        sigma: abadi.sigma,
+        replace_one: false,
+        steps: t,
+        delta: 1e-5,
+        interval: DEFAULT_INTERVAL,
+    };
+    let ms = median_ms(3, || {
+        std::hint::black_box(sampler_sigma(&s, Sampler::Balls, 2.0).ok());
+    });
+    report("σ for ε = 2, balls in bins, Abadi MNIST", ms, w);
 }

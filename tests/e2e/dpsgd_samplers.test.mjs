@@ -58,6 +58,25 @@ test('picking a sampler writes the link; fixed size gives a certified band and �
   await page.close();
 });
 
+test('balls in bins at Abadi et al.\'s settings: a certified upper bound just below Poisson, and σ for a target', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&sampler=balls&target_eps=2', 'dpsgd-eps-rdp');
+  await tableDone(page);
+  assert.equal(await page.$eval('[data-testid="dpsgd-sampler-side"]', (el) => el.dataset.value), 'upper');
+  assert.equal(await page.$eval('[data-testid="dpsgd-sampler-table-balls"]', (el) => el.dataset.kind), 'upper');
+  const [eps, lower, upper] = [await valueOf(page, 'dpsgd-sampler-eps'), await valueOf(page, 'dpsgd-sampler-eps-lower'), await valueOf(page, 'dpsgd-sampler-eps-upper')];
+  // The core's value natively (tests/allocation.rs: the exact law of an epoch's likelihood ratio over
+  // ⌈T/b⌉ = 61 epochs), under the Poisson band's upper end (2.3818) and above the largest-batch-sum bound.
+  assert.ok(close(eps, 2.3624301570655324, 1e-6), `balls ε ≤ ${eps}`);
+  assert.equal(upper, eps);
+  assert.ok(lower < upper && upper < await valueOf(page, 'dpsgd-eps-pld'), `${lower} ${upper}`);
+  await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="dpsgd-sampler-sigma"]')?.dataset.value)), null, { timeout: 120_000 });
+  const sigma = await valueOf(page, 'dpsgd-sampler-sigma');
+  assert.ok(sigma > 1.1 && sigma < 1.3, `σ ${sigma}`);
+  assert.equal(await page.$('[data-testid="dpsgd-sampler-warning"]'), null);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a sampler the lab does not know falls back to Poisson with a notice', async () => {
   const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&sampler=sometimes&sigma=0.001', 'dpsgd-eps-rdp');
   assert.ok(await page.isVisible('[data-testid="notice-sampler"]'));

@@ -75,6 +75,28 @@ pub(super) fn convolve_each(pld: &Pld, reads: &[(u64, i64, usize)], size: usize)
         .collect()
 }
 
+/// The circular convolution of `masses` with itself `times` times on `size` points (a power of two, at
+/// least `masses.len()`): the law of a sum of `times` independent draws, wrapped modulo `size`, with the
+/// FFT's rounding noise still in it. For laws that are not a PLD (the random-allocation sampler's
+/// likelihood ratio).
+pub(crate) fn self_convolve(masses: &[f64], times: u64, size: usize) -> Vec<f64> {
+    let (forward, inverse) =
+        PLANNER.with_borrow_mut(|p| (p.plan_fft_forward(size), p.plan_fft_inverse(size)));
+    let mut input = vec![0.0; size];
+    input[..masses.len()].copy_from_slice(masses);
+    let mut spectrum = forward.make_output_vec();
+    let _ = forward.process(&mut input, &mut spectrum);
+    let mut product = vec![Complex::new(1.0, 0.0); size / 2 + 1];
+    multiply_by_powers(&mut product, &mut spectrum, times);
+    for i in [0, size / 2] {
+        product[i].im = 0.0;
+    }
+    let mut output = inverse.make_output_vec();
+    let _ = inverse.process(&mut product, &mut output);
+    let scale = 1.0 / size as f64;
+    output.iter().map(|v| v * scale).collect()
+}
+
 /// `product[i] *= base[i]^n` for every i, by repeated squaring (⌈log₂ n⌉ squarings and as many
 /// products: cheaper than polar form's three transcendental functions, and as accurate for |z| ≤ 1).
 /// Every point takes the same steps, so they run level by level across the array, independent of one

@@ -18,7 +18,7 @@
 
 pub mod discretize;
 pub mod dpsgd;
-mod fft;
+pub(crate) mod fft;
 pub mod subsampled;
 
 pub use dpsgd::{

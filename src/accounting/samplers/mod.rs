@@ -10,8 +10,10 @@
 //! | Poisson | certified band from the PLD (upper and lower) |
 //! | cyclic | exact: the Gaussian mechanism at σ/√E |
 //! | fixed size | certified band: under replace-one the amplification of Balle, Barthe & Gaboardi (2018) on the Gaussian's profile, under add/remove the Poisson pair with sensitivity 2 |
-//! | shuffled, shuffled once, balls in bins | lower bound only ([`max_statistic`]) |
+//! | balls in bins | add/remove: certified upper bound from the likelihood ratio's law ([`allocation`]), lower bound from [`max_statistic`]; replace-one: lower bound only |
+//! | shuffled, shuffled once | lower bound only ([`max_statistic`]) |
 
+pub mod allocation;
 pub mod max_statistic;
 pub mod schedule;
 pub mod users;
@@ -22,6 +24,7 @@ use crate::accounting::pld::{dpsgd_epsilon_band, Direction, Side, SigmaSearch};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::sigma_analytic;
 use crate::numerics::roots::{try_bisect, Split, Until};
+use allocation::allocation_epsilon;
 use max_statistic::MaxPair;
 use serde::{Deserialize, Serialize};
 
@@ -136,6 +139,23 @@ impl SamplerSetting {
         }
     }
 
+    /// Balls in bins' certified upper bound under add/remove ([`allocation`]) and the epochs it
+    /// counts: a partial last epoch releases some of a whole epoch's steps (a post-processing), so
+    /// ⌈T/b⌉.
+    fn balls_upper(&self) -> Result<(f64, f64)> {
+        let seen = (self.steps as f64 / self.batches_per_epoch() as f64 - 1e-9)
+            .ceil()
+            .max(1.0);
+        let upper = allocation_epsilon(
+            self.batches_per_epoch(),
+            self.sigma,
+            seen as u64,
+            self.delta,
+            self.interval,
+        )?;
+        Ok((upper, seen))
+    }
+
     /// The lower-bound pair of one epoch for a shuffling or allocating sampler.
     fn max_pair(&self, sampler: Sampler, sigma: f64) -> MaxPair {
         // Shuffled (Chua et al. 2024, Section 4): the other records' gradients −C, the record's +C
@@ -223,6 +243,17 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
             let lower = band(s.q, s.sigma / 2.0)?.lower.min(upper);
             (Kind::Upper, lower, Some(upper), exact_epochs)
         }
+        Sampler::Balls if !s.replace_one => {
+            tails(s.steps, s.delta)?;
+            let lower =
+                s.max_pair(sampler, s.sigma)
+                    .lower_epsilon(complete as u64, s.delta, s.interval)?;
+            match s.balls_upper() {
+                Ok((upper, seen)) => (Kind::Upper, lower.min(upper), Some(upper), seen),
+                // σ so small that the bound would need too fine a grid: the lower bound alone.
+                Err(_) => (Kind::Lower, lower, None, complete),
+            }
+        }
         Sampler::Shuffle | Sampler::Balls => {
             tails(s.steps, s.delta)?;
             let lower =
@@ -274,36 +305,49 @@ pub fn sampler_sigma(s: &SamplerSetting, sampler: Sampler, target: f64) -> Resul
         }
         // The Poisson pair at σ/2 (see `sampler_epsilon`).
         Sampler::Fixed if !s.replace_one => 2.0 * poisson_sigma(s.q)?,
-        Sampler::Fixed => {
-            if !(target > 0.0 && target.is_finite()) {
-                return Err(Error::invalid(
-                    "target_eps",
-                    target,
-                    "must be a finite number > 0",
-                ));
-            }
-            let meets = |sigma: f64| -> Result<bool> {
-                let e = sampler_epsilon(&SamplerSetting { sigma, ..*s }, Sampler::Fixed)?;
-                Ok(e.headline() <= target)
-            };
-            let mut hi = 1.0;
-            while !meets(hi)? {
-                hi *= 2.0;
-                if hi > 1e4 {
-                    return Err(Error::invalid("target_eps", target, "needs σ above 10⁴"));
-                }
-            }
-            let mut lo = hi / 2.0;
-            while meets(lo)? {
-                hi = lo;
-                lo /= 2.0;
-                if lo < 1e-3 {
-                    return Ok(Some(hi));
-                }
-            }
-            // hi always met the target: the safe end.
-            try_bisect(lo, hi, Split::Geometric, Until::Ratio(1e-4), meets)?.hi
-        }
+        Sampler::Fixed => search_sigma(target, |sigma| {
+            let e = sampler_epsilon(&SamplerSetting { sigma, ..*s }, Sampler::Fixed)?;
+            Ok(e.headline())
+        })?,
+        Sampler::Balls if !s.replace_one => search_sigma(target, |sigma| {
+            Ok(SamplerSetting { sigma, ..*s }.balls_upper()?.0)
+        })?,
         Sampler::Shuffle | Sampler::ShuffleOnce | Sampler::Balls => return Ok(None),
     }))
+}
+
+/// The smallest σ (to a ratio of 1e-4, the safe end) whose certified upper ε, `upper(σ)`, meets
+/// `target`: doubling to a bracket, then bisection on a geometric scale.
+fn search_sigma(target: f64, upper: impl Fn(f64) -> Result<f64>) -> Result<f64> {
+    if !(target > 0.0 && target.is_finite()) {
+        return Err(Error::invalid(
+            "target_eps",
+            target,
+            "must be a finite number > 0",
+        ));
+    }
+    let meets = |sigma: f64| -> Result<bool> { Ok(upper(sigma)? <= target) };
+    let mut hi = 1.0;
+    while !meets(hi)? {
+        hi *= 2.0;
+        if hi > 1e4 {
+            return Err(Error::invalid("target_eps", target, "needs σ above 10⁴"));
+        }
+    }
+    let mut lo = hi / 2.0;
+    // A σ too small for an accountant to bound counts as not meeting the target.
+    while meets(lo).unwrap_or(false) {
+        hi = lo;
+        lo /= 2.0;
+        if lo < 1e-3 {
+            return Ok(hi);
+        }
+    }
+    // hi always met the target: the safe end.
+    Ok(
+        try_bisect(lo, hi, Split::Geometric, Until::Ratio(1e-4), |x| {
+            Ok::<bool, Error>(meets(x).unwrap_or(false))
+        })?
+        .hi,
+    )
 }

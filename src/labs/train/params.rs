@@ -301,11 +301,16 @@ impl TrainParams {
 /// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε under add/remove is known
 /// (or computed).
 fn no_stop_rule(sampler: Sampler) -> String {
-    let why = if sampler == Sampler::Cyclic {
-        "have an exact ε only for zero-out neighbours (under add/remove a removed row moves every later \
-         row to another batch)"
-    } else {
-        "have only a lower bound"
+    let why = match sampler {
+        Sampler::Cyclic => {
+            "have an exact ε only for zero-out neighbours (under add/remove a removed row moves every \
+             later row to another batch)"
+        }
+        Sampler::Balls => {
+            "have a certified bound only for whole epochs (the exact law of an epoch's likelihood \
+             ratio), with no per-step curve the rule could follow"
+        }
+        _ => "have only a lower bound",
     };
     format!(
         "stop=1 needs a certified upper bound on ε, and batches drawn as `sampler={}` {why}: the run \

@@ -165,7 +165,8 @@ impl StepRdp {
     /// - Fixed-size batches under add/remove: σ/2, exactly the pair [`crate::accounting::samplers`] bounds
     ///   them by (removing a record hands its slot to another, so the sum moves by up to 2C; the batch size
     ///   is public).
-    /// - Every other case: none. Shuffled and balls-in-bins batches have lower bounds only; cyclic
+    /// - Every other case: none. Shuffled batches have lower bounds only, balls-in-bins batches a
+    ///   certified bound for whole epochs but no per-step RDP curve; cyclic
     ///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
     ///   row from the trainer's fixed order moves every later row to another batch, so under add/remove no
     ///   bound is known.

@@ -383,8 +383,8 @@ fn shuffled_batches_train_and_carry_their_own_epsilon() {
 
 /// The stop rule follows the run's sampler: fixed-size batches stop by the Poisson pair at σ/2 (their
 /// certified bound under add/remove), never past the target by the DP-SGD lab's own accountant;
-/// shuffled and balls-in-bins batches (lower bounds only) and cyclic ones (exact for zero-out
-/// neighbours only) have no stop rule: the link's `stop=1` is dropped with a notice.
+/// shuffled batches (lower bounds only), balls-in-bins ones (a bound for whole epochs only) and cyclic
+/// ones (exact for zero-out neighbours only) have no stop rule: the link's `stop=1` is dropped with a notice.
 #[test]
 fn the_stop_rule_follows_the_sampler() {
     use crate::accounting::samplers::{sampler_epsilon, Sampler};
@@ -416,10 +416,10 @@ fn the_stop_rule_follows_the_sampler() {
         let (p, notices) = TrainParams::from_query(&Query::parse(&link));
         assert!(!p.stop);
         assert_eq!(notices.len(), 1);
-        let why = if sampler == Sampler::Cyclic {
-            "zero-out"
-        } else {
-            "only a lower bound"
+        let why = match sampler {
+            Sampler::Cyclic => "zero-out",
+            Sampler::Balls => "whole epochs",
+            _ => "only a lower bound",
         };
         assert!(notices[0].message.contains(why), "{}", notices[0].message);
         let forced = TrainParams { stop: true, ..p };

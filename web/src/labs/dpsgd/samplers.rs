@@ -200,8 +200,9 @@ pub fn DpsgdSamplers() -> impl IntoView {
                 <tbody>{table_rows}</tbody>
             </table></div>
             <p class="help">
-                "Cyclic is exact (the Gaussian mechanism at σ/√E over the ⌈T/b⌉ epochs a record is seen). Shuffled and balls-in-bins rows "
-                "are lower bounds from the largest batch sum of each epoch (Chua et al., ICML 2024) over ⌊T/b⌋ complete epochs; "
+                "Cyclic is exact (the Gaussian mechanism at σ/√E over the ⌈T/b⌉ epochs a record is seen). Shuffled rows, and the lower "
+                "side of balls in bins, are lower bounds from the largest batch sum of each epoch (Chua et al., ICML 2024) over ⌊T/b⌋ complete epochs; "
+                "balls in bins' upper bound is the exact law of an epoch's likelihood ratio, rounded so that δ can only grow, over ⌈T/b⌉ epochs; "
                 "shuffled batches under add/remove are read as zero-out (the removed record's slot stays, with a zero gradient). "
                 "Fixed-size batches under add/remove: removing a record hands its slot to another, so the sum moves by up to 2C."
             </p>

@@ -273,7 +273,7 @@ pub fn TrainResults() -> impl IntoView {
             </div>
             <section class="panel" aria-labelledby="utility-title">
                 <h3 id="utility-title">"What privacy costs: test accuracy against ε"</h3>
-                <p class="help">"Each σ of the sweep trained with every seed (data and split fixed by the link's seed) for the planned q, C, η and T, in the worker pool; ε is the PLD accountant's certified upper bound (with another sampler, that sampler's own statement: a lower bound for shuffled or balls-in-bins batches)."</p>
+                <p class="help">"Each σ of the sweep trained with every seed (data and split fixed by the link's seed) for the planned q, C, η and T, in the worker pool; ε is the PLD accountant's certified upper bound (with another sampler, that sampler's own statement: a lower bound for shuffled batches)."</p>
                 <XyCanvas testid="train-chart-utility" title="Test accuracy against ε"
                     alt=Signal::derive(move || format!("{} of {} σ's done.", lab.sweep.with(Vec::len), lab.params.with(|p| p.sweep.len())))
                     chart=utility csv_name="train-utility.csv" />

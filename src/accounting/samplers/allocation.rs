@@ -1,0 +1,524 @@
+//! Balls in bins (random allocation): a certified upper bound on ε, both directions, over any number of
+//! epochs.
+//!
+//! Each record sits in exactly one uniformly random step of each epoch of t steps. With every other
+//! record's gradient at 0 and the record's at +C (the worst case: the loss only depends on the
+//! record's sum's shift), one epoch is the pair P = (1/t) Σ_i N(e_i, σ²I_t) against Q = N(0, σ²I_t)
+//! (remove; add is the reverse; Chua et al., "Balls-and-bins sampling for DP-SGD", 2024; Feldman &
+//! Shenfeld, "Privacy amplification by random allocation", 2025). Its likelihood ratio is
+//! Λ = P/Q = (1/t) Σ_i Y_i with Y_i = e^{x_i/σ² − 1/(2σ²)}, under Q independent log-normals of mean 1
+//! (log-variance s² = 1/σ²). Both directions' profiles are expectations under Q of convex functions of
+//! Λ:
+//!
+//! - remove: δ_R(ε) = H_{e^ε}(P‖Q) = E_Q[(Λ − e^ε)₊];
+//! - add: δ_A(ε) = H_{e^ε}(Q‖P) = E_Q[(1 − e^ε Λ)₊];
+//!
+//! and over E epochs, E_Q[(Π_j Λ_j − e^ε)₊] and E_Q[(1 − e^ε Π_j Λ_j)₊], convex in each Λ_j.
+//!
+//! **How the bound stays certified** (written for this playground; no library computes it this way):
+//! 1. Truncation: on the event A that every Y_i ≤ M the law is kept; off it, remove's δ gains at most
+//!    E_Q[Λ; Aᶜ] ≤ E[Y; Y > M] + (t − 1) P(Y > M) and add's at most Q(Aᶜ) = 1 − F(M)^t (closed forms).
+//! 2. Randomized rounding: each Y in [jw, (j + 1)w] moves to jw or (j + 1)w with the probabilities that
+//!    keep its mean (the hat functions' masses, from the log-normal's distribution and partial-mean
+//!    functions). The rounded sum is a mean-preserving spread of the true one given every Y, so by
+//!    Jensen every convex function's expectation can only grow: both directions' profiles, and every
+//!    composition of them, are bounded above (the convex order). The spread adds variance at most
+//!    w²/(4t) to Λ per epoch, so the bound is tight to second order in w.
+//! 3. The rounded sum's law is the t-th power of the node masses by FFT on K/w points. Mass at sums
+//!    above K wraps around to smaller sums: that only raises add's δ, and remove's δ loses at most
+//!    E[Λ_r; S_r ≥ K] ≤ e^{−θK} m(θ)^{t−1} m′(θ) (Chernoff, m the rounded Y's moment generating
+//!    function, bounded above on coarse bins), which is added.
+//! 4. Each direction's profile, so bounded at the grid points, is discretized by connecting the dots
+//!    ([`Pld::from_profile`], [`Side::Upper`]): the chords of an upper profile lie above the true
+//!    convex one, and composing factor-wise upper profiles gives an upper profile (the PLD module's
+//!    Fubini argument).
+//!
+//! The lower side of the band is the largest-batch-sum statistic's ([`super::max_statistic`]).
+
+use crate::accounting::entry::Entry;
+use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
+use crate::accounting::pld::fft::self_convolve;
+use crate::accounting::pld::{Pld, Side};
+use crate::error::{Error, Result};
+use crate::numerics::special::{normal_cdf, normal_upper_quantile};
+
+/// The standard deviation the rounding may add to the composed loss (so the grid's width): its
+/// effect on ε is second order, about ½(this × the profile's log-slope)² of δ in relative terms.
+const SPREAD: f64 = 1e-2;
+/// Most points of the rounded sum's law (the FFT's size); a wider grid beyond (looser, still certified).
+const MAX_POINTS: usize = 1 << 20;
+/// How much wider than [`SPREAD`] asks the grid may grow before the bound is refused (too loose to
+/// be worth its time).
+const MAX_WIDENING: f64 = 64.0;
+/// Bins of the coarse law that bounds the moment generating function for the wrap-around.
+const COARSE_BINS: usize = 1024;
+/// Masses below this are where a profile's loss range ends (the mass beyond is counted at the ends).
+const NEGLIGIBLE: f64 = 1e-30;
+
+/// One epoch's likelihood ratio Λ under Q, rounded as the module comment says: `masses[k]` at
+/// Λ = k·w/t, plus what the truncation and the wrap-around add to each direction's δ.
+#[derive(Debug, Clone)]
+pub struct RatioLaw {
+    steps: u64,
+    width: f64,
+    /// The window's first sum, in grid steps: `above[k]`, `below[k]` are at the sum (start + k)·w.
+    start: usize,
+    /// A sum the true one falls below with probability at most the tail (Chernoff).
+    floor: f64,
+    /// What it was built from (for a finer grid).
+    grid: Grid,
+    /// The grid width the spread asked for.
+    fine: f64,
+    remove_extra: f64,
+    add_extra: f64,
+    /// Σ_{j ≥ k} r_j and Σ_{j ≥ k} r_j λ_j (remove), one longer than the law.
+    above: Vec<(f64, f64)>,
+    /// Σ_{j < k} r_j and Σ_{j < k} r_j λ_j (add), one longer than the law.
+    below: Vec<(f64, f64)>,
+}
+
+/// ln m(θ) = ln E[e^{θY}] and ln m′(θ) = ln E[Y e^{θY}] of a law of nonnegative values given as
+/// (value, mass) bins.
+fn ln_mgf(bins: &[(f64, f64)], theta: f64) -> (f64, f64) {
+    let lse = |terms: &mut dyn Iterator<Item = f64>| {
+        let terms: Vec<f64> = terms.collect();
+        let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        top + terms.iter().map(|t| (t - top).exp()).sum::<f64>().ln()
+    };
+    let kept = || bins.iter().filter(|(_, m)| *m > 0.0);
+    (
+        lse(&mut kept().map(|&(y, m)| m.ln() + theta * y)),
+        lse(&mut kept()
+            .filter(|(y, _)| *y > 0.0)
+            .map(|&(y, m)| m.ln() + y.ln() + theta * y)),
+    )
+}
+
+impl RatioLaw {
+    /// The law for t = `steps` steps per epoch at noise multiplier `sigma`, with its grid sized for
+    /// `epochs` compositions and at most `tail` of δ per epoch from the truncation and wrap-around.
+    ///
+    /// # Errors
+    /// σ not finite and positive, t or E zero, or a tail outside (0, 1).
+    pub fn new(steps: u64, sigma: f64, epochs: u64, tail: f64) -> Result<RatioLaw> {
+        if !(sigma.is_finite() && sigma > 0.0) {
+            return Err(Error::invalid(
+                "sigma",
+                sigma,
+                "must be a finite number > 0",
+            ));
+        }
+        if steps == 0 || epochs == 0 {
+            return Err(Error::invalid("steps", steps, "must be at least 1"));
+        }
+        if !(tail > 0.0 && tail < 1.0) {
+            return Err(Error::invalid("delta", tail, "must be in (0, 1)"));
+        }
+        let s = 1.0 / sigma;
+        let t = steps as f64;
+        // E[Y; Y > M] = Φ̄(z), z = (ln M − s²/2)/s, and (t − 1) P(Y > M) = (t − 1) Φ̄(z + s), each at
+        // most a quarter of the tail.
+        let mut z = normal_upper_quantile(tail / 4.0);
+        while (t - 1.0) * normal_cdf(-(z + s)) > tail / 4.0 {
+            z += 0.05;
+        }
+        let ln_top = half_s2(s) + s * z;
+        let top = ln_top.exp();
+        if !top.is_finite() {
+            return Err(Error::invalid(
+                "sigma",
+                sigma,
+                "is too small for the balls-in-bins bound (the likelihood ratio's range overflows)",
+            ));
+        }
+        // The rounding adds variance ≤ w²/(4t) per epoch to Λ, so its composed standard deviation is
+        // w√(E/t)/2: at most SPREAD, and at most SPREAD times the composed loss's own, ≈ s√(E/t)
+        // (large σ).
+        let ratio = (t / epochs as f64).sqrt();
+        let fine = 2.0 * SPREAD * ratio * (2.0 * s / ratio).min(1.0);
+        let coarsest = top / (MAX_POINTS / 2 - 1) as f64;
+        let mut width = fine.max(coarsest);
+        let mut law = loop {
+            if width > MAX_WIDENING * fine {
+                return Err(Error::invalid(
+                    "sigma",
+                    sigma,
+                    "is too small for the balls-in-bins upper bound (the likelihood ratio's range needs too fine a grid)",
+                ));
+            }
+            if let Some(law) = RatioLaw::on_grid(steps, s, top, width, tail) {
+                break law;
+            }
+            width *= 2.0;
+        };
+        law.fine = fine;
+        Ok(law)
+    }
+
+    /// A law on a finer grid for add's δ(ε) = E[(1 − e^ε Λ)₊], which reads Λ near e^{−ε}: where Λ
+    /// can be small (few steps, little noise), the grid must resolve it relative to its size. `None`
+    /// when this law's grid already does (or no finer one fits). Q(Λ < λ) ≤ the tail below a λ that is
+    /// the larger of the Chernoff bound its window found and Q(S < a) ≤ F(a)^t (every Y is at most the
+    /// sum).
+    pub fn refined_for_add(&self) -> Option<RatioLaw> {
+        let Grid { s, top, tail } = self.grid;
+        let t = self.steps as f64;
+        let p = -(tail.ln() / t).exp_m1();
+        let product = (-half_s2(s) + s * normal_upper_quantile(p)).exp() / t;
+        let least = (self.floor / t).max(product);
+        let wanted = self.fine * least.min(1.0);
+        if !(wanted < 0.5 * self.width) {
+            return None;
+        }
+        let mut width = wanted.max(top / (MAX_POINTS / 2 - 1) as f64);
+        while width < self.width {
+            if let Some(mut finer) = RatioLaw::on_grid(self.steps, s, top, width, tail) {
+                finer.fine = self.fine;
+                return Some(finer);
+            }
+            width *= 2.0;
+        }
+        None
+    }
+
+    /// The law on a grid of width `width` up to `top`, or `None` when its window needs too many points.
+    fn on_grid(steps: u64, s: f64, top: f64, width: f64, tail: f64) -> Option<RatioLaw> {
+        let nodes = (top / width).ceil() as usize;
+        let masses = node_masses(s, width, nodes);
+        let m_top = nodes as f64 * width;
+        let window = window(&masses, width, steps, tail / 4.0)?;
+        Some(RatioLaw::from_masses(
+            steps, width, s, m_top, tail, &masses, window,
+        ))
+    }
+
+    fn from_masses(
+        steps: u64,
+        width: f64,
+        s: f64,
+        m_top: f64,
+        tail: f64,
+        masses: &[f64],
+        window: Window,
+    ) -> RatioLaw {
+        let t = steps as f64;
+        let Window {
+            start,
+            size,
+            above: wrap_above,
+            below: wrap_below,
+            floor,
+        } = window;
+        let wrapped = self_convolve(masses, steps, size);
+        let law: Vec<f64> = (0..size)
+            .map(|k| wrapped[(start + k) % size].max(0.0))
+            .collect();
+        let z = (m_top.ln() - s * s / 2.0) / s;
+        let (mean_above, prob_above) = (normal_cdf(-z), normal_cdf(-(z + s)));
+        // Computed bounds, rounded up past the special functions' relative error.
+        let up = 1.0 + 1e-9;
+        let remove_extra = up * (mean_above + (t - 1.0) * prob_above + wrap_above);
+        let add_extra = up * (-(t * (-prob_above).ln_1p()).exp_m1() + wrap_below);
+        let lambda = |k: usize| (start + k) as f64 * width / t;
+        let mut above = vec![(0.0, 0.0); law.len() + 1];
+        for k in (0..law.len()).rev() {
+            let (r, rl) = above[k + 1];
+            above[k] = (r + law[k], rl + law[k] * lambda(k));
+        }
+        let mut below = vec![(0.0, 0.0); law.len() + 1];
+        for k in 0..law.len() {
+            let (r, rl) = below[k];
+            below[k + 1] = (r + law[k], rl + law[k] * lambda(k));
+        }
+        RatioLaw {
+            steps,
+            width,
+            start,
+            floor,
+            grid: Grid {
+                s,
+                top: m_top,
+                tail,
+            },
+            fine: width,
+            remove_extra,
+            add_extra,
+            above,
+            below,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.above.len() - 1
+    }
+
+    fn lambda(&self, k: usize) -> f64 {
+        (self.start + k) as f64 * self.width / self.steps as f64
+    }
+
+    /// The window's index of the first grid sum at or above `sum_steps` (a sum in grid steps),
+    /// clamped to the window.
+    fn index(&self, sum_steps: f64) -> usize {
+        let k = sum_steps - self.start as f64;
+        if k <= 0.0 {
+            0
+        } else if k >= self.len() as f64 {
+            self.len()
+        } else {
+            k as usize
+        }
+    }
+
+    /// An upper bound on remove's δ(ε) = E_Q[(Λ − e^ε)₊] for one epoch.
+    pub fn remove_delta(&self, eps: f64) -> f64 {
+        let x = eps.exp();
+        // The first λ above x.
+        let k = self.index((x * self.steps as f64 / self.width).floor() + 1.0);
+        let (r, rl) = self.above[k];
+        ((rl - x * r).max(0.0) + self.remove_extra).min(1.0)
+    }
+
+    /// An upper bound on add's δ(ε) = E_Q[(1 − e^ε Λ)₊] for one epoch.
+    pub fn add_delta(&self, eps: f64) -> f64 {
+        let x = eps.exp();
+        // Every λ below 1/x.
+        let k = self.index((self.steps as f64 / (x * self.width)).ceil());
+        let (r, rl) = self.below[k];
+        ((r - x * rl).max(0.0) + self.add_extra).min(1.0)
+    }
+
+    /// The losses between which each direction's profile is discretized: (lo, hi) for remove (ln Λ
+    /// under P) and for add (−ln Λ under Q), where the mass beyond is negligible.
+    fn ranges(&self) -> [(f64, f64); 2] {
+        let n = self.len();
+        let first_above = |f: &dyn Fn(usize) -> bool| (0..=n).find(|&k| f(k)).unwrap_or(n);
+        // Remove: the P-mass Σ r λ below lo and above hi negligible.
+        let lo_k = first_above(&|k| self.below[k].1 > NEGLIGIBLE)
+            .saturating_sub(1)
+            .max(1);
+        let hi_k = first_above(&|k| self.above[k].1 <= NEGLIGIBLE).max(lo_k + 1);
+        // Add: the Q-mass above the largest Λ kept and below the least positive one negligible.
+        let top_k = first_above(&|k| self.above[k].0 <= NEGLIGIBLE).max(2);
+        let zero = if self.start == 0 {
+            self.below[1].0
+        } else {
+            0.0
+        };
+        let least_k =
+            first_above(&|k| k >= 1 && self.below[k + 1].0 - zero > NEGLIGIBLE).clamp(1, top_k - 1);
+        [
+            (self.lambda(lo_k).ln(), self.lambda(hi_k).ln()),
+            (-self.lambda(top_k).ln(), -self.lambda(least_k).ln()),
+        ]
+    }
+
+    /// One direction's one-epoch PLD (0: remove, 1: add) on a grid of width `interval`, from above.
+    ///
+    /// # Errors
+    /// A grid too large for [`Pld::from_profile`].
+    pub fn pld(&self, direction: usize, interval: f64) -> Result<Pld> {
+        let (lo, hi) = self.ranges()[direction.min(1)];
+        if direction == 0 {
+            Pld::from_profile(|e| self.remove_delta(e), lo, hi, interval, Side::Upper, 0.0)
+        } else {
+            Pld::from_profile(|e| self.add_delta(e), lo, hi, interval, Side::Upper, 0.0)
+        }
+    }
+}
+
+/// What a law's grid is built from: s = 1/σ, the truncation point M and the tail.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    s: f64,
+    top: f64,
+    tail: f64,
+}
+
+/// s²/2, the log-normal's shift.
+fn half_s2(s: f64) -> f64 {
+    s * s / 2.0
+}
+
+/// The hat-function masses of Y's law restricted to [0, nodes·w], at the nodes jw (the randomized
+/// rounding of the module comment): each cell [a, b] gives its mass dF to a and b in the proportions
+/// that keep its conditional mean c = dG/dF, G(y) = E[Y; Y ≤ y]. Cells above the median take the
+/// differences of the survival functions, so that the upper tail keeps its relative precision.
+fn node_masses(s: f64, w: f64, nodes: usize) -> Vec<f64> {
+    let half = s * s / 2.0;
+    // (F, G) below the median, (F̄, Ḡ) from it up: F(y) = Φ((ln y + s²/2)/s), G(y) = Φ((ln y − s²/2)/s);
+    // each node needs one pair, the node at the switch both.
+    let lower = |y: f64| {
+        if y <= 0.0 {
+            (0.0, 0.0)
+        } else {
+            let l = y.ln();
+            (normal_cdf((l + half) / s), normal_cdf((l - half) / s))
+        }
+    };
+    let upper = |y: f64| {
+        let l = y.ln();
+        (normal_cdf(-(l + half) / s), normal_cdf(-(l - half) / s))
+    };
+    let mut masses = vec![0.0; nodes + 1];
+    let mut prev = lower(0.0);
+    for j in 0..nodes {
+        let (a, b) = (j as f64 * w, (j + 1) as f64 * w);
+        let (df, dg, next) = if a >= 1.0 {
+            let up = upper(b);
+            (prev.0 - up.0, prev.1 - up.1, up)
+        } else {
+            let low = lower(b);
+            let next = if b >= 1.0 { upper(b) } else { low };
+            (low.0 - prev.0, low.1 - prev.1, next)
+        };
+        if df > 0.0 {
+            let c = (dg / df).clamp(a, b);
+            masses[j] += df * (b - c) / w;
+            masses[j + 1] += df * (c - a) / w;
+        }
+        prev = next;
+    }
+    masses
+}
+
+/// Where the t-fold sum's law is read: sums from start·w to (start + size)·w, on `size` FFT points
+/// (a power of two), and what the circular convolution's wrap-around may add to each direction's δ.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    start: usize,
+    size: usize,
+    /// Sums above the window land inside it lower down: remove's δ loses at most this.
+    above: f64,
+    /// Sums below it land inside it higher up: add's δ loses at most this.
+    below: f64,
+    /// The Chernoff bound's sum below which at most the target lies.
+    floor: f64,
+}
+
+/// The window on which the t-fold sum of the rounded law wraps at most `target` of each direction's
+/// δ, by Chernoff bounds on coarse bins (each bin's mass at its top value for m(θ) = E[e^{θY}] and
+/// m′(θ), at its bottom value for m(−θ): each bound only grows):
+/// - above K: E[Λ; S ≥ K] ≤ e^{−θK} m(θ)^{t−1} m′(θ);
+/// - below A: Q(S < A) ≤ e^{θA} m(−θ)^t.
+///
+/// Each threshold is a quasi-convex (concave for A) function of θ over ln θ, found by golden section.
+/// `None` when the window needs more than [`MAX_POINTS`] points.
+fn window(masses: &[f64], w: f64, steps: u64, target: f64) -> Option<Window> {
+    let per = masses.len().div_ceil(COARSE_BINS);
+    let last = masses.len() - 1;
+    let coarse = |at: &dyn Fn(usize) -> usize| -> Vec<(f64, f64)> {
+        masses
+            .chunks(per)
+            .enumerate()
+            .map(|(i, c)| (at(i).min(last) as f64 * w, c.iter().sum()))
+            .collect()
+    };
+    let (tops, bottoms) = (coarse(&|i| (i + 1) * per - 1), coarse(&|i| i * per));
+    let t = steps as f64;
+    let ln_target = target.ln();
+    let top_needed = |ln_theta: f64| {
+        let theta = ln_theta.exp();
+        let (lm, lmp) = ln_mgf(&tops, theta);
+        ((t - 1.0) * lm + lmp - ln_target) / theta
+    };
+    let bottom_allowed = |ln_theta: f64| {
+        let theta = ln_theta.exp();
+        (ln_target - t * ln_mgf(&bottoms, -theta).0) / theta
+    };
+    let ln_theta_top = golden(&|x| top_needed(x));
+    let ln_theta_bottom = golden(&|x| -bottom_allowed(x));
+    let (high, low) = (top_needed(ln_theta_top), bottom_allowed(ln_theta_bottom));
+    // The window never cuts single draws off the top, and starts at 0 at the least.
+    let high = high.max(masses.len() as f64 * w);
+    let start = if low.is_finite() && low > 0.0 {
+        (low / w).floor() as usize
+    } else {
+        0
+    };
+    if !(high.is_finite() && (high / w - start as f64) < MAX_POINTS as f64) {
+        return None;
+    }
+    // The single draw's law must fit the transform too.
+    let size = ((high / w).ceil() as usize + 1)
+        .saturating_sub(start)
+        .max(masses.len())
+        .next_power_of_two()
+        .max(2);
+    if size > MAX_POINTS {
+        return None;
+    }
+    let (theta, a) = (ln_theta_top.exp(), start as f64 * w);
+    let (lm, lmp) = ln_mgf(&tops, theta);
+    let above = (-theta * (a + size as f64 * w) + (t - 1.0) * lm + lmp).exp();
+    let below = if start == 0 {
+        0.0
+    } else {
+        let theta = ln_theta_bottom.exp();
+        (theta * a + t * ln_mgf(&bottoms, -theta).0).exp()
+    };
+    Some(Window {
+        start,
+        size,
+        above,
+        below,
+        floor: low.max(0.0),
+    })
+}
+
+/// The minimum of a quasi-convex function of ln θ over θ ∈ [10⁻⁸, 10⁴], by golden section.
+fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
+    let (mut a, mut b) = ((1e-8f64).ln(), (1e4f64).ln());
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..80 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    0.5 * (a + b)
+}
+
+/// The certified upper bound on ε at δ of E epochs of t steps each (balls in bins, add/remove: the
+/// worse direction).
+///
+/// # Errors
+/// δ outside the PLD accountant's range, σ not positive, or t or E zero.
+pub fn allocation_epsilon(
+    steps: u64,
+    sigma: f64,
+    epochs: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<f64> {
+    let (per_epoch, _) = tails(epochs, delta)?;
+    if steps == 1 {
+        // Every record in the one step of every epoch: the Gaussian mechanism, exactly, at σ/√E.
+        return Ok(Entry::Gaussian {
+            sigma: sigma / (epochs as f64).sqrt(),
+        }
+        .eps_for(delta));
+    }
+    // The truncation's and wrap-around's mass adds to δ: at most a thousandth of δ over every epoch.
+    let law = RatioLaw::new(
+        steps,
+        sigma,
+        epochs,
+        (delta * 1e-3 / epochs as f64).max(per_epoch),
+    )?;
+    let epsilon = |law: &RatioLaw, direction: usize| -> Result<f64> {
+        let build = |width: f64, _: Side| law.pld(direction, width);
+        let pld = compose_capped(&build, epochs, delta, interval, Side::Upper, Fit::Widen)?;
+        Ok(pld.epsilon_for_delta(delta))
+    };
+    let remove = epsilon(&law, 0)?;
+    let mut add = epsilon(&law, 1)?;
+    // A finer grid can only lower add's bound: worth its time only where add decides.
+    if add > remove {
+        if let Some(finer) = law.refined_for_add() {
+            add = add.min(epsilon(&finer, 1)?);
+        }
+    }
+    Ok(remove.max(add))
+}

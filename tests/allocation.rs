@@ -1,0 +1,144 @@
+//! Balls in bins' certified upper bound (src/accounting/samplers/allocation.rs) against
+//! scripts/reference/allocation_reference.py (its JSON beside it): the exact one-epoch ε of two steps by
+//! quadrature in mpmath, and Feldman & Shenfeld's own upper bounds from their `random-allocation`
+//! package 1.0.5; plus the checks that need no reference (one step is the Gaussian; every lower bound
+//! and cyclic's exact ε bracket it; more noise never raises it).
+
+use dp_playground::accounting::entry::Entry;
+use dp_playground::accounting::samplers::allocation::{allocation_epsilon, RatioLaw};
+use dp_playground::accounting::samplers::{sampler_epsilon, Kind, Sampler, SamplerSetting};
+use dp_playground::mechanisms::gaussian::Gaussian;
+
+const DELTA: f64 = 1e-5;
+
+/// mpmath at 30 digits, quadrature of E[(Λ − e^ε)₊] and E[(1 − e^ε Λ)₊] with Λ = (Y₁ + Y₂)/2
+/// (allocation_reference.json, "t2_exact"): (σ, remove ε, add ε) at δ = 10⁻⁵.
+const TWO_STEPS: [(f64, f64, f64); 3] = [
+    (0.8, 4.989959654837882, 4.029362692464685),
+    (1.0, 3.6973852125403908, 3.0797325884857525),
+    (2.0, 1.461945332117498, 1.380546813055099),
+];
+
+#[test]
+fn two_steps_match_the_quadrature_from_above() {
+    for (sigma, remove, add) in TWO_STEPS {
+        let exact = remove.max(add);
+        let ours = allocation_epsilon(2, sigma, 1, DELTA, 1e-4).unwrap();
+        assert!(
+            ours >= exact && ours - exact < 5e-5 * exact,
+            "σ {sigma}: ours {ours}, exact {exact}"
+        );
+    }
+}
+
+#[test]
+fn one_step_profiles_lie_above_the_gaussians_and_close_to_them() {
+    // t = 1: Λ = Y, the Gaussian mechanism, both directions. The general law (not the closed form
+    // allocation_epsilon takes at t = 1) must bound its profile from above at every ε.
+    for sigma in [0.7, 1.0, 3.0] {
+        let law = RatioLaw::new(1, sigma, 1, 1e-12).unwrap();
+        let gauss = Gaussian::new(sigma, 1.0).unwrap();
+        for k in -20..=60 {
+            let eps = f64::from(k) / 10.0;
+            let exact = gauss.delta(eps);
+            let (remove, add) = (law.remove_delta(eps), law.add_delta(eps));
+            assert!(
+                remove >= exact && add >= exact,
+                "σ {sigma} ε {eps}: {remove} {add} < {exact}"
+            );
+            if exact > 1e-8 {
+                assert!(
+                    remove <= exact * 1.01 + 1e-11,
+                    "σ {sigma} ε {eps}: {remove} vs {exact}"
+                );
+            }
+        }
+    }
+    // And the closed form at t = 1 is the Gaussian at σ/√E.
+    let e = allocation_epsilon(1, 2.0, 4, DELTA, 1e-4).unwrap();
+    assert_eq!(e, Entry::Gaussian { sigma: 1.0 }.eps_for(DELTA));
+}
+
+/// Feldman & Shenfeld's `random-allocation` 1.0.5 (allocation_reference.json): (t, σ, E, ε), their
+/// decomposition bound (one epoch) and recursive bound (several), both directions, δ = 10⁻⁵.
+const FELDMAN_SHENFELD: [(u64, f64, u64, f64); 6] = [
+    (10, 1.0, 1, 3.380318549704409),
+    (100, 1.0, 1, 1.0297780699797692),
+    (234, 1.1, 1, 0.4703801529178367),
+    (100, 2.0, 1, 0.2961936865135096),
+    (234, 1.1, 60, 7.498855487175876),
+    (100, 1.0, 10, 9.428420904170853),
+];
+
+#[test]
+fn tighter_than_feldman_and_shenfelds_analytic_bounds() {
+    for (t, sigma, epochs, theirs) in FELDMAN_SHENFELD {
+        let ours = allocation_epsilon(t, sigma, epochs, DELTA, 1e-4).unwrap();
+        assert!(
+            ours < theirs,
+            "t {t} σ {sigma} E {epochs}: ours {ours}, theirs {theirs}"
+        );
+    }
+}
+
+fn setting(q: f64, sigma: f64, steps: u64) -> SamplerSetting {
+    SamplerSetting {
+        q,
+        sigma,
+        replace_one: false,
+        steps,
+        delta: DELTA,
+        interval: 1e-4,
+    }
+}
+
+#[test]
+fn bracketed_by_the_lower_bound_and_cyclic_and_monotone_in_sigma() {
+    // Cyclic batches reveal the record's step; balls in bins hide it among t, so their ε is at most
+    // cyclic's exact ε over the same ⌈T/b⌉ epochs.
+    for (q, sigma, steps) in [
+        (0.01, 1.0, 500),
+        (0.1, 3.0, 5000),
+        (0.004, 0.7, 500),
+        (0.05, 1.5, 2000),
+    ] {
+        let s = setting(q, sigma, steps);
+        let balls = sampler_epsilon(&s, Sampler::Balls).unwrap();
+        let cyclic = sampler_epsilon(&s, Sampler::Cyclic).unwrap().lower;
+        let upper = balls.upper.unwrap();
+        assert_eq!(balls.kind, Kind::Upper);
+        assert!(
+            balls.lower <= upper && upper <= cyclic * (1.0 + 1e-6),
+            "{balls:?} {cyclic}"
+        );
+        let noisier = sampler_epsilon(&setting(q, sigma * 1.05, steps), Sampler::Balls).unwrap();
+        assert!(noisier.upper.unwrap() < upper, "{noisier:?} {balls:?}");
+    }
+}
+
+#[test]
+fn abadi_et_als_settings_come_out_close_to_poisson() {
+    // The spec: "close to Poisson with q = 1/t, slightly below" (here with ⌈T/b⌉ = 61 epochs against
+    // Poisson's 60.1).
+    let s = setting(256.0 / 60000.0, 1.1, 14063);
+    let balls = sampler_epsilon(&s, Sampler::Balls).unwrap().upper.unwrap();
+    let poisson = sampler_epsilon(&s, Sampler::Poisson)
+        .unwrap()
+        .upper
+        .unwrap();
+    assert!(
+        balls < poisson && balls > 0.95 * poisson,
+        "{balls} {poisson}"
+    );
+}
+
+#[test]
+fn tiny_noise_falls_back_to_the_lower_bound_and_huge_noise_is_tiny() {
+    let tiny = sampler_epsilon(&setting(0.01, 0.3, 100), Sampler::Balls).unwrap();
+    assert_eq!((tiny.kind, tiny.upper), (Kind::Lower, None));
+    let huge = sampler_epsilon(&setting(0.01, 1e4, 1000), Sampler::Balls).unwrap();
+    assert!(huge.upper.unwrap() < 1e-3, "{huge:?}");
+    // Many steps per epoch: the window follows the sum instead of starting at 0.
+    let wide = sampler_epsilon(&setting(1e-7, 1.0, 20_000_000), Sampler::Balls).unwrap();
+    assert!(wide.upper.unwrap() < 0.01, "{wide:?}");
+}
