@@ -142,3 +142,36 @@ fn tiny_noise_falls_back_to_the_lower_bound_and_huge_noise_is_tiny() {
     let wide = sampler_epsilon(&setting(1e-7, 1.0, 20_000_000), Sampler::Balls).unwrap();
     assert!(wide.upper.unwrap() < 0.01, "{wide:?}");
 }
+
+#[test]
+fn the_composition_lists_balls_entry_composes_to_the_samplers_bound() {
+    use dp_playground::accounting::entry::{format_list, parse_list};
+    use dp_playground::labs::compose::ComposedPld;
+    // balls:σ:t is one epoch of t steps; *E composes E epochs (its grid sized for E).
+    let list = parse_list("balls:1.1:234*61").unwrap();
+    assert_eq!(parse_list(&format_list(&list)).unwrap(), list);
+    let band = ComposedPld::new(&list).unwrap().band(DELTA);
+    let upper = allocation_epsilon(234, 1.1, 61, DELTA, 1e-4).unwrap();
+    assert!(
+        (band.upper / upper - 1.0).abs() < 1e-3 && band.lower <= band.upper,
+        "{band:?} {upper}"
+    );
+    // One step per epoch is the Gaussian both ways.
+    let one = ComposedPld::new(&parse_list("balls:2:1*4").unwrap())
+        .unwrap()
+        .band(DELTA);
+    let gauss = Entry::Gaussian { sigma: 1.0 }.eps_for(DELTA);
+    assert!(
+        (one.upper - gauss).abs() < 1e-3 && one.lower <= gauss,
+        "{one:?} {gauss}"
+    );
+    for bad in [
+        "balls:0:10",
+        "balls:1:2.5",
+        "balls:1",
+        "balls:1:0",
+        "balls:nan:3",
+    ] {
+        assert!(parse_list(bad).is_err(), "{bad}");
+    }
+}

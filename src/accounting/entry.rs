@@ -5,6 +5,7 @@
 use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
 use crate::accounting::rdp::tight::step_rdp_exact;
+use crate::accounting::samplers::allocation;
 use crate::accounting::samplers::users::{UserMixture, MAX_USERS};
 use crate::error::{Error, Result};
 use crate::link::format::rate_text;
@@ -46,6 +47,10 @@ pub enum Entry {
     /// A DP-SGD step protecting users of k records, each sampled at rate q (`users:k:q:σ`;
     /// [`UserMixture`]).
     Users { k: u32, q: f64, sigma: f64 },
+    /// One epoch of t DP-SGD steps with balls-in-bins batches, add/remove (`balls:σ:t`): each record in
+    /// exactly one uniformly random step ([`crate::accounting::samplers::allocation`]). Its profile and
+    /// upper PLD are certified upper bounds (tight to the grid), its lower PLD the largest batch sum's.
+    Balls { sigma: f64, steps: u64 },
 }
 
 /// An entry and how many times it runs.
@@ -94,6 +99,10 @@ impl Entry {
             Entry::Users { k, q, sigma } => format!(
                 "DP-SGD step for users of {k} records, q = {}, σ = {}",
                 fmt_f64(q),
+                fmt_f64(sigma)
+            ),
+            Entry::Balls { sigma, steps } => format!(
+                "DP-SGD epoch of {steps} steps, balls-in-bins batches, σ = {}",
                 fmt_f64(sigma)
             ),
         }
@@ -155,6 +164,9 @@ impl Entry {
                 m.delta(eps, Direction::Remove)
                     .max(m.delta(eps, Direction::Add))
             }),
+            // An upper bound (the exact law rounded so that δ only grows), on the grid of one epoch.
+            Entry::Balls { sigma, steps } => allocation::cached_law(steps, sigma, 1)
+                .map_or(1.0, |law| law.remove_delta(eps).max(law.add_delta(eps))),
             Entry::WorGaussian { rate, sigma } => {
                 // Balle, Barthe & Gaboardi (NeurIPS 2018), Theorem 9 applied at every point of the
                 // Gaussian's profile: (ε, δ) ↦ (ln(1 + r(e^ε − 1)), rδ); below 0 by the symmetry
@@ -240,6 +252,7 @@ impl Entry {
         interval: f64,
         tail: f64,
         side: Side,
+        times: u64,
     ) -> Result<Pld> {
         let profile = |e| self.delta(e);
         match *self {
@@ -259,9 +272,12 @@ impl Entry {
                 rate: gamma,
                 sigma: sigma / 2.0,
             }
-            .pld(direction, interval, tail, side),
+            .pld(direction, interval, tail, side, times),
             Entry::Users { k, q, sigma } => {
                 UserMixture::new(k, q, sigma)?.pld(direction, interval, tail, side)
+            }
+            Entry::Balls { sigma, steps } => {
+                allocation::entry_pld(steps, sigma, times, direction, interval, tail, side)
             }
             Entry::WorGaussian { .. } => {
                 let mut hi = 1.0;
@@ -350,7 +366,8 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
                 ("wor", &[r, e, d]) if pos(r) && r <= 1.0 && (0.0..=MAX_EPS).contains(&e) && (0.0..1.0).contains(&d) => Entry::Subsampled { rate: r, eps: e, delta: d },
                 ("fixed", &[g, s]) if pos(g) && g <= 1.0 && pos(s) && s <= 1e4 => Entry::FixedBatch { gamma: g, sigma: s },
                 ("users", &[k, q, s]) if k.fract() == 0.0 && (1.0..=f64::from(MAX_USERS)).contains(&k) && pos(q) && q <= 1.0 && pos(s) && s <= 1e4 => Entry::Users { k: k as u32, q, sigma: s },
-                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, rr:ε:K, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ, wor:rate:gauss:σ, fixed:γ:σ or users:k:q:σ, then *times"))),
+                ("balls", &[s, t]) if pos(s) && s <= 1e4 && t.fract() == 0.0 && (1.0..=1e7).contains(&t) => Entry::Balls { sigma: s, steps: t as u64 },
+                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, rr:ε:K, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ, wor:rate:gauss:σ, fixed:γ:σ, users:k:q:σ or balls:σ:t, then *times"))),
             };
             Ok(Item { entry, times })
         })
@@ -388,6 +405,7 @@ pub fn format_list(items: &[Item]) -> String {
                 Entry::Users { k, q, sigma } => {
                     format!("users:{k}:{}:{}", rate_text(q), fmt_f64(sigma))
                 }
+                Entry::Balls { sigma, steps } => format!("balls:{}:{steps}", fmt_f64(sigma)),
             };
             format!("{body}*{}", it.times)
         })

@@ -35,12 +35,15 @@
 //!
 //! The lower side of the band is the largest-batch-sum statistic's ([`super::max_statistic`]).
 
+use super::max_statistic::MaxPair;
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::fft::self_convolve;
-use crate::accounting::pld::{Pld, Side};
+use crate::accounting::pld::{Direction, Pld, Side, MIN_DELTA};
 use crate::error::{Error, Result};
 use crate::numerics::special::{normal_cdf, normal_upper_quantile};
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 /// The standard deviation the rounding may add to the composed loss (so the grid's width): its
 /// effect on ε is second order, about ½(this × the profile's log-slope)² of δ in relative terms.
@@ -69,6 +72,8 @@ pub struct RatioLaw {
     grid: Grid,
     /// The grid width the spread asked for.
     fine: f64,
+    /// The finer law for add's δ, once asked for ([`RatioLaw::refined_for_add`]).
+    finer: OnceCell<Option<Box<RatioLaw>>>,
     remove_extra: f64,
     add_extra: f64,
     /// Σ_{j ≥ k} r_j and Σ_{j ≥ k} r_j λ_j (remove), one longer than the law.
@@ -160,14 +165,20 @@ impl RatioLaw {
     /// when this law's grid already does (or no finer one fits). Q(Λ < λ) ≤ the tail below a λ that is
     /// the larger of the Chernoff bound its window found and Q(S < a) ≤ F(a)^t (every Y is at most the
     /// sum).
-    pub fn refined_for_add(&self) -> Option<RatioLaw> {
+    pub fn refined_for_add(&self) -> Option<&RatioLaw> {
+        self.finer
+            .get_or_init(|| self.build_finer().map(Box::new))
+            .as_deref()
+    }
+
+    fn build_finer(&self) -> Option<RatioLaw> {
         let Grid { s, top, tail } = self.grid;
         let t = self.steps as f64;
         let p = -(tail.ln() / t).exp_m1();
         let product = (-half_s2(s) + s * normal_upper_quantile(p)).exp() / t;
         let least = (self.floor / t).max(product);
         let wanted = self.fine * least.min(1.0);
-        if !(wanted < 0.5 * self.width) {
+        if wanted.is_nan() || wanted >= 0.5 * self.width {
             return None;
         }
         let mut width = wanted.max(top / (MAX_POINTS / 2 - 1) as f64);
@@ -241,6 +252,7 @@ impl RatioLaw {
                 tail,
             },
             fine: width,
+            finer: OnceCell::new(),
             remove_extra,
             add_extra,
             above,
@@ -480,6 +492,85 @@ fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
     0.5 * (a + b)
 }
 
+/// A cached law's key: t, σ's bits, the epochs its grid is for.
+type LawKey = (u64, u64, u64);
+
+thread_local! {
+    /// The last laws built for a composition list's entries (its PLD is asked for several grids, sides
+    /// and directions, its profile at many ε): keyed by t, σ's bits and the epochs its grid is for.
+    static LAST: RefCell<Vec<(LawKey, Rc<RatioLaw>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The law of t steps at σ on the grid for `epochs` compositions, at the composition list's tail
+/// (a thousandth of [`MIN_DELTA`] over every epoch), built once for repeated calls.
+///
+/// # Errors
+/// As [`RatioLaw::new`].
+pub(crate) fn cached_law(steps: u64, sigma: f64, epochs: u64) -> Result<Rc<RatioLaw>> {
+    let key = (steps, sigma.to_bits(), epochs);
+    if let Some(law) =
+        LAST.with_borrow(|l| l.iter().find(|(k, _)| *k == key).map(|(_, l)| l.clone()))
+    {
+        return Ok(law);
+    }
+    let law = Rc::new(RatioLaw::new(
+        steps,
+        sigma,
+        epochs,
+        MIN_DELTA * 1e-3 / epochs as f64,
+    )?);
+    LAST.with_borrow_mut(|l| {
+        // The entry's profile (one epoch's grid) and its PLD (the list's epochs) side by side.
+        if l.len() >= 2 {
+            l.remove(0);
+        }
+        l.push((key, law.clone()));
+    });
+    Ok(law)
+}
+
+/// The composition list's `balls:σ:t` entry's PLD in `direction`, repeated `times` epochs: from above
+/// the law's (its add side on a finer grid where Λ can be small), from below the largest batch sum's
+/// binned pair (t = 1: the Gaussian's exact profile both ways).
+///
+/// # Errors
+/// σ too small for the bound, or a grid too large.
+pub(crate) fn entry_pld(
+    steps: u64,
+    sigma: f64,
+    times: u64,
+    direction: Direction,
+    interval: f64,
+    tail: f64,
+    side: Side,
+) -> Result<Pld> {
+    let index = usize::from(direction == Direction::Add);
+    if steps == 1 {
+        return Entry::Gaussian { sigma }.pld(direction, interval, tail, side, times);
+    }
+    match side {
+        Side::Upper => {
+            let law = cached_law(steps, sigma, times.max(1))?;
+            if index == 1 {
+                if let Some(finer) = law.refined_for_add() {
+                    return finer.pld(1, interval);
+                }
+            }
+            law.pld(index, interval)
+        }
+        Side::Lower => {
+            let pair = MaxPair {
+                batches: steps,
+                mu_p: 1.0,
+                mu_q: 0.0,
+                sigma,
+            };
+            let [remove, add] = pair.profiles()?;
+            if index == 0 { remove } else { add }.lower_pld(interval, tail)
+        }
+    }
+}
+
 /// The certified upper bound on ε at δ of E epochs of t steps each (balls in bins, add/remove: the
 /// worse direction).
 ///
@@ -517,7 +608,7 @@ pub fn allocation_epsilon(
     // A finer grid can only lower add's bound: worth its time only where add decides.
     if add > remove {
         if let Some(finer) = law.refined_for_add() {
-            add = add.min(epsilon(&finer, 1)?);
+            add = add.min(epsilon(finer, 1)?);
         }
     }
     Ok(remove.max(add))

@@ -208,7 +208,7 @@ impl BinnedProfile {
     }
 
     /// The lower-side PLD on the grid of width `width`, dropping the mass where δ ≤ `tail`.
-    fn lower_pld(&self, width: f64, tail: f64) -> Result<Pld> {
+    pub(crate) fn lower_pld(&self, width: f64, tail: f64) -> Result<Pld> {
         let (Some(&top), Some(&bottom)) = (self.losses.first(), self.losses.last()) else {
             return Err(Error::invalid("sigma", 0.0, "leaves no mass to account"));
         };

@@ -232,7 +232,7 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
                 sigma: s.sigma / 2.0,
             };
             let upper = compose_capped(
-                &|width, side| entry.pld(Direction::Remove, width, step_tail, side),
+                &|width, side| entry.pld(Direction::Remove, width, step_tail, side, s.steps),
                 s.steps,
                 s.delta,
                 s.interval,

@@ -191,7 +191,7 @@ impl ComposedPld {
         let build = |direction, interval, side| -> Result<Vec<Pld>> {
             items
                 .iter()
-                .map(|it| it.entry.pld(direction, interval, step_tail, side))
+                .map(|it| it.entry.pld(direction, interval, step_tail, side, it.times))
                 .collect()
         };
         let compose = |plds: &[Pld]| {

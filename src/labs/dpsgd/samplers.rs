@@ -69,10 +69,10 @@ pub fn statement(e: &SamplerEpsilon) -> &'static str {
         (Kind::Upper, Sampler::Fixed) => {
             "certified upper bound (the subsampling amplification of Balle, Barthe & Gaboardi 2018 on the Gaussian, composed), with a lower bound from a pair of data sets that attains it step by step"
         }
-        (Kind::Upper, _) => "certified upper bound, with a certified lower bound (the PLD band)",
         (Kind::Upper, Sampler::Balls) => {
             "certified upper bound, tight to the grid: the exact law of one epoch's likelihood ratio (the pair of Chua et al. and Feldman & Shenfeld 2025), rounded so that δ can only grow, composed over ⌈T/b⌉ epochs; the lower bound beside it (the largest batch sum) is much weaker"
         }
+        (Kind::Upper, _) => "certified upper bound, with a certified lower bound (the PLD band)",
         (Kind::Lower, Sampler::Balls) => {
             "lower bound only: the true ε is at least this. The upper bound is computed under add/remove for σ large enough; under replace-one (or at this σ) it is not"
         }
