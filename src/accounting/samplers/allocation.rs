@@ -10,15 +10,15 @@
 //! (log-variance s² = 1/σ²). Both directions' profiles are expectations under Q of convex functions of
 //! Λ:
 //!
-//! - remove: δ_R(ε) = H_{e^ε}(P‖Q) = E_Q[(Λ − e^ε)₊];
-//! - add: δ_A(ε) = H_{e^ε}(Q‖P) = E_Q[(1 − e^ε Λ)₊];
+//! - remove: δ_R(ε) = H_{e^ε}(P‖Q) = E_Q\[(Λ − e^ε)₊\];
+//! - add: δ_A(ε) = H_{e^ε}(Q‖P) = E_Q\[(1 − e^ε Λ)₊\];
 //!
-//! and over E epochs, E_Q[(Π_j Λ_j − e^ε)₊] and E_Q[(1 − e^ε Π_j Λ_j)₊], convex in each Λ_j.
+//! and over E epochs, E_Q\[(Π_j Λ_j − e^ε)₊\] and E_Q\[(1 − e^ε Π_j Λ_j)₊\], convex in each Λ_j.
 //!
 //! **How the bound stays certified** (written for this playground; no library computes it this way):
 //! 1. Truncation: on the event A that every Y_i ≤ M the law is kept; off it, remove's δ gains at most
-//!    E_Q[Λ; Aᶜ] ≤ E[Y; Y > M] + (t − 1) P(Y > M) and add's at most Q(Aᶜ) = 1 − F(M)^t (closed forms).
-//! 2. Randomized rounding: each Y in [jw, (j + 1)w] moves to jw or (j + 1)w with the probabilities that
+//!    E_Q\[Λ; Aᶜ\] ≤ E\[Y; Y > M\] + (t − 1) P(Y > M) and add's at most Q(Aᶜ) = 1 − F(M)^t (closed forms).
+//! 2. Randomized rounding: each Y in \[jw, (j + 1)w\] moves to jw or (j + 1)w with the probabilities that
 //!    keep its mean (the hat functions' masses, from the log-normal's distribution and partial-mean
 //!    functions). The rounded sum is a mean-preserving spread of the true one given every Y, so by
 //!    Jensen every convex function's expectation can only grow: both directions' profiles, and every
@@ -26,7 +26,7 @@
 //!    w²/(4t) to Λ per epoch, so the bound is tight to second order in w.
 //! 3. The rounded sum's law is the t-th power of the node masses by FFT on K/w points. Mass at sums
 //!    above K wraps around to smaller sums: that only raises add's δ, and remove's δ loses at most
-//!    E[Λ_r; S_r ≥ K] ≤ e^{−θK} m(θ)^{t−1} m′(θ) (Chernoff, m the rounded Y's moment generating
+//!    E\[Λ_r; S_r ≥ K\] ≤ e^{−θK} m(θ)^{t−1} m′(θ) (Chernoff, m the rounded Y's moment generating
 //!    function, bounded above on coarse bins), which is added.
 //! 4. Each direction's profile, so bounded at the grid points, is discretized by connecting the dots
 //!    ([`Pld::from_profile`], [`Side::Upper`]): the chords of an upper profile lie above the true
@@ -82,7 +82,7 @@ pub struct RatioLaw {
     below: Vec<(f64, f64)>,
 }
 
-/// ln m(θ) = ln E[e^{θY}] and ln m′(θ) = ln E[Y e^{θY}] of a law of nonnegative values given as
+/// ln m(θ) = ln E\[e^{θY}\] and ln m′(θ) = ln E\[Y e^{θY}\] of a law of nonnegative values given as
 /// (value, mass) bins.
 fn ln_mgf(bins: &[(f64, f64)], theta: f64) -> (f64, f64) {
     let lse = |terms: &mut dyn Iterator<Item = f64>| {
@@ -160,7 +160,7 @@ impl RatioLaw {
         Ok(law)
     }
 
-    /// A law on a finer grid for add's δ(ε) = E[(1 − e^ε Λ)₊], which reads Λ near e^{−ε}: where Λ
+    /// A law on a finer grid for add's δ(ε) = E\[(1 − e^ε Λ)₊\], which reads Λ near e^{−ε}: where Λ
     /// can be small (few steps, little noise), the grid must resolve it relative to its size. `None`
     /// when this law's grid already does (or no finer one fits). Q(Λ < λ) ≤ the tail below a λ that is
     /// the larger of the Chernoff bound its window found and Q(S < a) ≤ F(a)^t (every Y is at most the
@@ -281,7 +281,7 @@ impl RatioLaw {
         }
     }
 
-    /// An upper bound on remove's δ(ε) = E_Q[(Λ − e^ε)₊] for one epoch.
+    /// An upper bound on remove's δ(ε) = E_Q\[(Λ − e^ε)₊\] for one epoch.
     pub fn remove_delta(&self, eps: f64) -> f64 {
         let x = eps.exp();
         // The first λ above x.
@@ -290,7 +290,7 @@ impl RatioLaw {
         ((rl - x * r).max(0.0) + self.remove_extra).min(1.0)
     }
 
-    /// An upper bound on add's δ(ε) = E_Q[(1 − e^ε Λ)₊] for one epoch.
+    /// An upper bound on add's δ(ε) = E_Q\[(1 − e^ε Λ)₊\] for one epoch.
     pub fn add_delta(&self, eps: f64) -> f64 {
         let x = eps.exp();
         // Every λ below 1/x.
@@ -351,9 +351,9 @@ fn half_s2(s: f64) -> f64 {
     s * s / 2.0
 }
 
-/// The hat-function masses of Y's law restricted to [0, nodes·w], at the nodes jw (the randomized
-/// rounding of the module comment): each cell [a, b] gives its mass dF to a and b in the proportions
-/// that keep its conditional mean c = dG/dF, G(y) = E[Y; Y ≤ y]. Cells above the median take the
+/// The hat-function masses of Y's law restricted to \[0, nodes·w\], at the nodes jw (the randomized
+/// rounding of the module comment): each cell \[a, b\] gives its mass dF to a and b in the proportions
+/// that keep its conditional mean c = dG/dF, G(y) = E\[Y; Y ≤ y\]. Cells above the median take the
 /// differences of the survival functions, so that the upper tail keeps its relative precision.
 fn node_masses(s: f64, w: f64, nodes: usize) -> Vec<f64> {
     let half = s * s / 2.0;
@@ -408,9 +408,9 @@ struct Window {
 }
 
 /// The window on which the t-fold sum of the rounded law wraps at most `target` of each direction's
-/// δ, by Chernoff bounds on coarse bins (each bin's mass at its top value for m(θ) = E[e^{θY}] and
+/// δ, by Chernoff bounds on coarse bins (each bin's mass at its top value for m(θ) = E\[e^{θY}\] and
 /// m′(θ), at its bottom value for m(−θ): each bound only grows):
-/// - above K: E[Λ; S ≥ K] ≤ e^{−θK} m(θ)^{t−1} m′(θ);
+/// - above K: E\[Λ; S ≥ K\] ≤ e^{−θK} m(θ)^{t−1} m′(θ);
 /// - below A: Q(S < A) ≤ e^{θA} m(−θ)^t.
 ///
 /// Each threshold is a quasi-convex (concave for A) function of θ over ln θ, found by golden section.
@@ -477,7 +477,7 @@ fn window(masses: &[f64], w: f64, steps: u64, target: f64) -> Option<Window> {
     })
 }
 
-/// The minimum of a quasi-convex function of ln θ over θ ∈ [10⁻⁸, 10⁴], by golden section.
+/// The minimum of a quasi-convex function of ln θ over θ ∈ \[10⁻⁸, 10⁴\], by golden section.
 fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = ((1e-8f64).ln(), (1e4f64).ln());
     let g = 0.5 * (5f64.sqrt() - 1.0);
