@@ -8,11 +8,14 @@
    An independent computation of the definitions (no FFT, no rounding).
 2. Feldman & Shenfeld's own upper bounds from their `random-allocation` package (1.0.5, PyPI, with
    dp-accounting 0.6.0): the "decomposition" method (one epoch) and the "recursive" method (several
-   epochs). Ours must not exceed them by more than the discretization's noise where they are valid
-   upper bounds (ours is the tighter method).
+   epochs). Ours must stay below them (ours is the tighter method).
+3. Their numerical PLD accountant (`PLD_accounting` 2.0, PyPI; Feldman & Shenfeld, "Efficient privacy
+   loss accounting for subsampling and random allocation", ICML 2026): `gaussian_allocation_epsilon_range`
+   brackets the exact ε from both sides; ours, an upper bound, must lie inside the bracket.
 
 Usage: python3 scripts/reference/allocation_reference.py > scripts/reference/allocation_reference.json
-(pip install mpmath random-allocation==1.0.5 dp-accounting==0.6.0: dev tools only).
+(pip install mpmath random-allocation==1.0.5 PLD_accounting==2.0 dp-accounting==0.6.0 pandas matplotlib:
+dev tools only).
 """
 import json
 import sys
@@ -70,7 +73,7 @@ def eps_for(delta_fn, delta):
 
 
 def main():
-    out = {"t2_exact": [], "fs_decomposition": [], "fs_recursive": []}
+    out = {"t2_exact": [], "fs_decomposition": [], "fs_recursive": [], "pld_accounting": []}
     for sigma in [0.8, 1.0, 2.0]:
         for delta in [1e-5]:
             remove, add = t2_deltas(mp.mpf(sigma))
@@ -106,6 +109,16 @@ def main():
         e = allocation_epsilon_recursive(p, config, Direction.BOTH)
         out["fs_recursive"].append({"steps": t, "sigma": sigma, "epochs": epochs, "delta": 1e-5, "eps": e})
         print(f"recursive t={t} σ={sigma} E={epochs}: {e}", file=sys.stderr)
+    from PLD_accounting import gaussian_allocation_epsilon_range
+
+    for (t, sigma, epochs) in [(2, 1.0, 1), (10, 1.0, 1), (100, 0.8, 1), (100, 1.0, 10)]:
+        upper, lower = gaussian_allocation_epsilon_range(
+            delta=1e-5, sigma=sigma, num_steps=t, num_selected=1, num_epochs=epochs
+        )
+        out["pld_accounting"].append(
+            {"steps": t, "sigma": sigma, "epochs": epochs, "delta": 1e-5, "lower": lower, "upper": upper}
+        )
+        print(f"PLD_accounting t={t} σ={sigma} E={epochs}: [{lower}, {upper}]", file=sys.stderr)
     json.dump(out, sys.stdout, indent=1)
 
 

@@ -64,8 +64,12 @@ const NEGLIGIBLE: f64 = 1e-30;
 pub struct RatioLaw {
     steps: u64,
     width: f64,
-    /// The window's first sum, in grid steps: `above[k]`, `below[k]` are at the sum (start + k)·w.
-    start: usize,
+    /// The window's first sum, in grid steps: `above[k]`, `below[k]` are at the sum (start + k)·w
+    /// (u64: on wasm32 a usize could wrap).
+    start: u64,
+    /// A bound on the ℓ² norm of the FFT's rounding error over the law's points: each direction's δ
+    /// adds it times the ℓ² norm of its weights (Cauchy–Schwarz).
+    noise: f64,
     /// A sum the true one falls below with probability at most the tail (Chernoff).
     floor: f64,
     /// What it was built from (for a finer grid).
@@ -221,8 +225,17 @@ impl RatioLaw {
             floor,
         } = window;
         let wrapped = self_convolve(masses, steps, size);
+        // Rounding error of the transforms and the t-th power, in ℓ²: the FFT's is O(u log₂N) of the
+        // norm, and repeated squaring multiplies a coefficient's relative error by up to t (Higham,
+        // "Accuracy and Stability of Numerical Algorithms", §24.1), so 4(log₂N + t)·u·‖m‖₂; at least
+        // twice the largest negative output over every point (the exact values are ≥ 0).
+        let most_negative = wrapped.iter().fold(0.0f64, |m, &x| m.max(-x));
+        let norm = masses.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let noise = (2.0 * most_negative * (size as f64).sqrt())
+            .max(4.0 * ((size as f64).log2() + t) * f64::EPSILON * norm);
+        let offset = (start % size as u64) as usize;
         let law: Vec<f64> = (0..size)
-            .map(|k| wrapped[(start + k) % size].max(0.0))
+            .map(|k| wrapped[(offset + k) % size].max(0.0))
             .collect();
         let z = (m_top.ln() - s * s / 2.0) / s;
         let (mean_above, prob_above) = (normal_cdf(-z), normal_cdf(-(z + s)));
@@ -230,7 +243,7 @@ impl RatioLaw {
         let up = 1.0 + 1e-9;
         let remove_extra = up * (mean_above + (t - 1.0) * prob_above + wrap_above);
         let add_extra = up * (-(t * (-prob_above).ln_1p()).exp_m1() + wrap_below);
-        let lambda = |k: usize| (start + k) as f64 * width / t;
+        let lambda = |k: usize| (start as f64 + k as f64) * width / t;
         let mut above = vec![(0.0, 0.0); law.len() + 1];
         for k in (0..law.len()).rev() {
             let (r, rl) = above[k + 1];
@@ -245,6 +258,7 @@ impl RatioLaw {
             steps,
             width,
             start,
+            noise,
             floor,
             grid: Grid {
                 s,
@@ -265,7 +279,7 @@ impl RatioLaw {
     }
 
     fn lambda(&self, k: usize) -> f64 {
-        (self.start + k) as f64 * self.width / self.steps as f64
+        (self.start as f64 + k as f64) * self.width / self.steps as f64
     }
 
     /// The window's index of the first grid sum at or above `sum_steps` (a sum in grid steps),
@@ -287,7 +301,13 @@ impl RatioLaw {
         // The first λ above x.
         let k = self.index((x * self.steps as f64 / self.width).floor() + 1.0);
         let (r, rl) = self.above[k];
-        ((rl - x * r).max(0.0) + self.remove_extra).min(1.0)
+        // ‖(λ_j − x)₊‖₂ over j ≥ k: λ_j runs from λ_k in steps of d = w/t.
+        let (n, d) = ((self.len() - k) as f64, self.width / self.steps as f64);
+        let u0 = self.lambda(k) - x;
+        let squares =
+            n * u0 * u0 + u0 * d * n * (n - 1.0) + d * d * (n - 1.0) * n * (2.0 * n - 1.0) / 6.0;
+        let rounding = self.noise * squares.max(0.0).sqrt();
+        ((rl - x * r).max(0.0) + rounding + self.remove_extra).min(1.0)
     }
 
     /// An upper bound on add's δ(ε) = E_Q\[(1 − e^ε Λ)₊\] for one epoch.
@@ -296,28 +316,30 @@ impl RatioLaw {
         // Every λ below 1/x.
         let k = self.index((self.steps as f64 / (x * self.width)).ceil());
         let (r, rl) = self.below[k];
-        ((r - x * rl).max(0.0) + self.add_extra).min(1.0)
+        // Each weight (1 − xλ_j)₊ is at most 1: ‖·‖₂ ≤ √k.
+        let rounding = self.noise * (k as f64).sqrt();
+        ((r - x * rl).max(0.0) + rounding + self.add_extra).min(1.0)
     }
 
     /// The losses between which each direction's profile is discretized: (lo, hi) for remove (ln Λ
     /// under P) and for add (−ln Λ under Q), where the mass beyond is negligible.
     fn ranges(&self) -> [(f64, f64); 2] {
         let n = self.len();
-        let first_above = |f: &dyn Fn(usize) -> bool| (0..=n).find(|&k| f(k)).unwrap_or(n);
+        // Below the noise the FFT added, there is no telling mass from rounding.
+        let negligible = NEGLIGIBLE.max(self.noise);
+        let first = |f: &dyn Fn(usize) -> bool| (0..n).find(|&k| f(k)).unwrap_or(n);
         // Remove: the P-mass Σ r λ below lo and above hi negligible.
-        let lo_k = first_above(&|k| self.below[k].1 > NEGLIGIBLE)
-            .saturating_sub(1)
-            .max(1);
-        let hi_k = first_above(&|k| self.above[k].1 <= NEGLIGIBLE).max(lo_k + 1);
+        let lo_k = first(&|k| self.below[k + 1].1 > negligible).max(1);
+        let hi_k = first(&|k| self.above[k].1 <= negligible).max(lo_k + 1);
         // Add: the Q-mass above the largest Λ kept and below the least positive one negligible.
-        let top_k = first_above(&|k| self.above[k].0 <= NEGLIGIBLE).max(2);
+        let top_k = first(&|k| self.above[k].0 <= negligible).max(2);
         let zero = if self.start == 0 {
             self.below[1].0
         } else {
             0.0
         };
         let least_k =
-            first_above(&|k| k >= 1 && self.below[k + 1].0 - zero > NEGLIGIBLE).clamp(1, top_k - 1);
+            first(&|k| k >= 1 && self.below[k + 1].0 - zero > negligible).clamp(1, top_k - 1);
         [
             (self.lambda(lo_k).ln(), self.lambda(hi_k).ln()),
             (-self.lambda(top_k).ln(), -self.lambda(least_k).ln()),
@@ -397,7 +419,7 @@ fn node_masses(s: f64, w: f64, nodes: usize) -> Vec<f64> {
 /// (a power of two), and what the circular convolution's wrap-around may add to each direction's δ.
 #[derive(Debug, Clone, Copy)]
 struct Window {
-    start: usize,
+    start: u64,
     size: usize,
     /// Sums above the window land inside it lower down: remove's δ loses at most this.
     above: f64,
@@ -443,7 +465,7 @@ fn window(masses: &[f64], w: f64, steps: u64, target: f64) -> Option<Window> {
     // The window never cuts single draws off the top, and starts at 0 at the least.
     let high = high.max(masses.len() as f64 * w);
     let start = if low.is_finite() && low > 0.0 {
-        (low / w).floor() as usize
+        (low / w).floor() as u64
     } else {
         0
     };
@@ -451,8 +473,7 @@ fn window(masses: &[f64], w: f64, steps: u64, target: f64) -> Option<Window> {
         return None;
     }
     // The single draw's law must fit the transform too.
-    let size = ((high / w).ceil() as usize + 1)
-        .saturating_sub(start)
+    let size = (((high / w).ceil() - start as f64) as usize + 1)
         .max(masses.len())
         .next_power_of_two()
         .max(2);
@@ -495,38 +516,46 @@ fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
 /// A cached law's key: t, σ's bits, the epochs its grid is for.
 type LawKey = (u64, u64, u64);
 
+/// Laws the cache keeps: two entries' profiles (one epoch's grid) and PLDs (the list's epochs).
+const CACHED_LAWS: usize = 4;
+
 thread_local! {
     /// The last laws built for a composition list's entries (its PLD is asked for several grids, sides
-    /// and directions, its profile at many ε): keyed by t, σ's bits and the epochs its grid is for.
-    static LAST: RefCell<Vec<(LawKey, Rc<RatioLaw>)>> = const { RefCell::new(Vec::new()) };
+    /// and directions, its profile at many ε), `None` where σ was too small for one: keyed by t, σ's
+    /// bits and the epochs its grid is for.
+    static LAST: RefCell<Vec<(LawKey, Option<Rc<RatioLaw>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The law of t steps at σ on the grid for `epochs` compositions, at the composition list's tail
-/// (a thousandth of [`MIN_DELTA`] over every epoch), built once for repeated calls.
+/// (a thousandth of [`MIN_DELTA`] over every epoch), built once for repeated calls (a failure too:
+/// a profile that fails is asked again at every ε of a search).
 ///
 /// # Errors
 /// As [`RatioLaw::new`].
 pub(crate) fn cached_law(steps: u64, sigma: f64, epochs: u64) -> Result<Rc<RatioLaw>> {
     let key = (steps, sigma.to_bits(), epochs);
+    let refused = || {
+        Error::invalid(
+            "sigma",
+            sigma,
+            "is too small for the balls-in-bins upper bound",
+        )
+    };
     if let Some(law) =
         LAST.with_borrow(|l| l.iter().find(|(k, _)| *k == key).map(|(_, l)| l.clone()))
     {
-        return Ok(law);
+        return law.ok_or_else(refused);
     }
-    let law = Rc::new(RatioLaw::new(
-        steps,
-        sigma,
-        epochs,
-        MIN_DELTA * 1e-3 / epochs as f64,
-    )?);
+    let law = RatioLaw::new(steps, sigma, epochs, MIN_DELTA * 1e-3 / epochs as f64)
+        .ok()
+        .map(Rc::new);
     LAST.with_borrow_mut(|l| {
-        // The entry's profile (one epoch's grid) and its PLD (the list's epochs) side by side.
-        if l.len() >= 2 {
+        if l.len() >= CACHED_LAWS {
             l.remove(0);
         }
         l.push((key, law.clone()));
     });
-    Ok(law)
+    law.ok_or_else(refused)
 }
 
 /// The composition list's `balls:σ:t` entry's PLD in `direction`, repeated `times` epochs: from above
@@ -583,7 +612,7 @@ pub fn allocation_epsilon(
     delta: f64,
     interval: f64,
 ) -> Result<f64> {
-    let (per_epoch, _) = tails(epochs, delta)?;
+    tails(epochs, delta)?;
     if steps == 1 {
         // Every record in the one step of every epoch: the Gaussian mechanism, exactly, at σ/√E.
         return Ok(Entry::Gaussian {
@@ -592,12 +621,7 @@ pub fn allocation_epsilon(
         .eps_for(delta));
     }
     // The truncation's and wrap-around's mass adds to δ: at most a thousandth of δ over every epoch.
-    let law = RatioLaw::new(
-        steps,
-        sigma,
-        epochs,
-        (delta * 1e-3 / epochs as f64).max(per_epoch),
-    )?;
+    let law = RatioLaw::new(steps, sigma, epochs, delta * 1e-3 / epochs as f64)?;
     let epsilon = |law: &RatioLaw, direction: usize| -> Result<f64> {
         let build = |width: f64, _: Side| law.pld(direction, width);
         let pld = compose_capped(&build, epochs, delta, interval, Side::Upper, Fit::Widen)?;
@@ -607,8 +631,9 @@ pub fn allocation_epsilon(
     let mut add = epsilon(&law, 1)?;
     // A finer grid can only lower add's bound: worth its time only where add decides.
     if add > remove {
-        if let Some(finer) = law.refined_for_add() {
-            add = add.min(epsilon(finer, 1)?);
+        // The finer grid is optional: where it fails, the coarse bound stands.
+        if let Some(Ok(finer)) = law.refined_for_add().map(|f| epsilon(f, 1)) {
+            add = add.min(finer);
         }
     }
     Ok(remove.max(add))

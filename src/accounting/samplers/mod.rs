@@ -143,17 +143,21 @@ impl SamplerSetting {
     /// counts: a partial last epoch releases some of a whole epoch's steps (a post-processing), so
     /// ⌈T/b⌉.
     fn balls_upper(&self) -> Result<(f64, f64)> {
-        let seen = (self.steps as f64 / self.batches_per_epoch() as f64 - 1e-9)
-            .ceil()
-            .max(1.0);
+        let seen = self.epochs_seen();
         let upper = allocation_epsilon(
             self.batches_per_epoch(),
             self.sigma,
-            seen as u64,
+            seen,
             self.delta,
             self.interval,
         )?;
-        Ok((upper, seen))
+        Ok((upper, seen as f64))
+    }
+
+    /// The epochs a record can be seen in, ⌈T/b⌉ (at least 1; in integers, so that b above 10⁹
+    /// still counts a one-step partial epoch).
+    fn epochs_seen(&self) -> u64 {
+        self.steps.div_ceil(self.batches_per_epoch()).max(1)
     }
 
     /// The lower-bound pair of one epoch for a shuffling or allocating sampler.
@@ -206,7 +210,7 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
         }
         Sampler::Cyclic => {
             tails(s.steps, s.delta)?;
-            let seen = (exact_epochs - 1e-9).ceil().max(1.0);
+            let seen = s.epochs_seen() as f64;
             let eps = Entry::Gaussian {
                 sigma: s.unit_sigma() / seen.sqrt(),
             }
@@ -298,9 +302,7 @@ pub fn sampler_sigma(s: &SamplerSetting, sampler: Sampler, target: f64) -> Resul
         Sampler::Poisson => factor * poisson_sigma(s.q)?,
         Sampler::Cyclic => {
             tails(s.steps, s.delta)?;
-            let seen = (s.steps as f64 / s.batches_per_epoch() as f64 - 1e-9)
-                .ceil()
-                .max(1.0);
+            let seen = s.epochs_seen() as f64;
             factor * seen.sqrt() * sigma_analytic(target, s.delta, 1.0)?
         }
         // The Poisson pair at σ/2 (see `sampler_epsilon`).
@@ -328,10 +330,19 @@ fn search_sigma(target: f64, upper: impl Fn(f64) -> Result<f64>) -> Result<f64> 
     }
     let meets = |sigma: f64| -> Result<bool> { Ok(upper(sigma)? <= target) };
     let mut hi = 1.0;
-    while !meets(hi)? {
+    // A σ too small for the accountant to bound counts as missing the target; an error that
+    // persists to σ = 10⁴ (δ out of range) is the answer.
+    loop {
+        let failed = match meets(hi) {
+            Ok(true) => break,
+            Ok(false) => None,
+            Err(e) => Some(e),
+        };
         hi *= 2.0;
         if hi > 1e4 {
-            return Err(Error::invalid("target_eps", target, "needs σ above 10⁴"));
+            return Err(
+                failed.unwrap_or_else(|| Error::invalid("target_eps", target, "needs σ above 10⁴"))
+            );
         }
     }
     let mut lo = hi / 2.0;
