@@ -199,3 +199,19 @@ fn inside_feldman_and_shenfelds_numerical_bracket() {
         );
     }
 }
+
+#[test]
+fn the_rounded_laws_second_moment_is_the_order_two_renyi_moment() {
+    // The samplers spec: at order 2 the remove direction's Rényi divergence is
+    // ln(1 + (e^{1/σ²} − 1)/t), i.e. E_Q[Λ²] = 1 + (e^{1/σ²} − 1)/t in closed form. The rounded law
+    // adds at most w²/(4t) (its spread), the truncation removes a negligible tail.
+    for (t, sigma) in [(2u64, 1.0), (10, 1.5), (234, 1.1), (1000, 3.0)] {
+        let law = RatioLaw::new(t, sigma, 1, 1e-12).unwrap();
+        let exact = 1.0 + (1.0 / (sigma * sigma)).exp_m1() / t as f64;
+        let ours = law.second_moment();
+        assert!(
+            (ours / exact - 1.0).abs() < 1e-3,
+            "t {t} σ {sigma}: E[Λ²] {ours} against {exact}"
+        );
+    }
+}

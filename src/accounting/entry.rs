@@ -164,9 +164,11 @@ impl Entry {
                 m.delta(eps, Direction::Remove)
                     .max(m.delta(eps, Direction::Add))
             }),
-            // An upper bound (the exact law rounded so that δ only grows), on the grid of one epoch.
-            Entry::Balls { sigma, steps } => allocation::cached_law(steps, sigma, 1)
-                .map_or(1.0, |law| law.remove_delta(eps).max(law.add_delta(eps))),
+            // The Gaussian mechanism's profile (σ, sensitivity 1), a certified upper bound in closed
+            // form: an adversary told the record's step sees exactly that mechanism, and hiding the
+            // step is a post-processing of it. For basic and advanced composition, which run on the
+            // page; the tight bound is the PLD's ([`Entry::pld`], in the worker pool).
+            Entry::Balls { sigma, .. } => Entry::Gaussian { sigma }.delta(eps),
             Entry::WorGaussian { rate, sigma } => {
                 // Balle, Barthe & Gaboardi (NeurIPS 2018), Theorem 9 applied at every point of the
                 // Gaussian's profile: (ε, δ) ↦ (ln(1 + r(e^ε − 1)), rδ); below 0 by the symmetry

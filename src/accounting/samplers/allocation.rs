@@ -295,6 +295,18 @@ impl RatioLaw {
         }
     }
 
+    /// E_Q[Λ_r²] of the rounded law on its window: at least the exact remove direction's order-2 Rényi
+    /// moment 1 + (e^{1/σ²} − 1)/t (the rounding adds at most w²/(4t), the truncation removes at most
+    /// the tail's share), a check on the whole construction.
+    pub fn second_moment(&self) -> f64 {
+        (0..self.len())
+            .map(|k| {
+                let mass = self.above[k].0 - self.above[k + 1].0;
+                mass * self.lambda(k) * self.lambda(k)
+            })
+            .sum()
+    }
+
     /// An upper bound on remove's δ(ε) = E_Q\[(Λ − e^ε)₊\] for one epoch.
     pub fn remove_delta(&self, eps: f64) -> f64 {
         let x = eps.exp();
@@ -516,19 +528,18 @@ fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
 /// A cached law's key: t, σ's bits, the epochs its grid is for.
 type LawKey = (u64, u64, u64);
 
-/// Laws the cache keeps: two entries' profiles (one epoch's grid) and PLDs (the list's epochs).
+/// Laws the cache keeps (a list's entries, each asked for several grids, sides and directions).
 const CACHED_LAWS: usize = 4;
 
 thread_local! {
-    /// The last laws built for a composition list's entries (its PLD is asked for several grids, sides
-    /// and directions, its profile at many ε), `None` where σ was too small for one: keyed by t, σ's
-    /// bits and the epochs its grid is for.
+    /// The last laws built for a composition list's entries (each PLD is asked for several grids,
+    /// sides and directions), `None` where σ was too small for one: keyed by t, σ's bits and the
+    /// epochs its grid is for.
     static LAST: RefCell<Vec<(LawKey, Option<Rc<RatioLaw>>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The law of t steps at σ on the grid for `epochs` compositions, at the composition list's tail
-/// (a thousandth of [`MIN_DELTA`] over every epoch), built once for repeated calls (a failure too:
-/// a profile that fails is asked again at every ε of a search).
+/// (a thousandth of [`MIN_DELTA`] over every epoch), built once for repeated calls (a failure too).
 ///
 /// # Errors
 /// As [`RatioLaw::new`].
