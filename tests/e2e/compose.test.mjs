@@ -73,3 +73,17 @@ test('the DP-SGD lab opens lecture scenarios 1 and 2 in the composition lab', as
   assert.ok(Math.abs(await valueOf(page, 'compose-eps-basic') / 2 - 1) < 1e-6);
   assert.deepEqual(page.problems, []);
 });
+
+test('balls:σ:t composes epochs of balls-in-bins batches in the worker pool: the DP-SGD lab\'s bound, and no NaN', async () => {
+  // 61 epochs of 234 steps at σ = 1.1 (Abadi et al.'s MNIST with balls-in-bins batches): the core's upper
+  // bound natively (tests/allocation.rs) 2.36243; the lower side is the largest batch sum's, far below.
+  const page = await openLab(await newPage(browser), server.url, '?lab=compose&list=balls:1.1:234*61&delta=1e-5', 'compose-eps-basic');
+  await done(page);
+  const [pld, lower] = [await valueOf(page, 'compose-eps-pld'), await valueOf(page, 'compose-eps-pld-lower')];
+  assert.ok(Math.abs(pld / 2.3624334473642508 - 1) < 2e-3, `PLD ${pld}`);
+  assert.ok(lower > 0 && lower <= pld, `${lower} ${pld}`);
+  // Basic composition reads the Gaussian at σ per epoch (a closed form on the page), far above.
+  assert.ok(await valueOf(page, 'compose-eps-basic') > pld);
+  assert.ok(!/NaN/.test(await page.textContent('.results')), 'NaN on the page');
+  assert.deepEqual(page.problems, []);
+});

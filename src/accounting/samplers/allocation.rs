@@ -295,7 +295,7 @@ impl RatioLaw {
         }
     }
 
-    /// E_Q[Λ_r²] of the rounded law on its window: at least the exact remove direction's order-2 Rényi
+    /// E_Q\[Λ_r²\] of the rounded law on its window: at least the exact remove direction's order-2 Rényi
     /// moment 1 + (e^{1/σ²} − 1)/t (the rounding adds at most w²/(4t), the truncation removes at most
     /// the tail's share), a check on the whole construction.
     pub fn second_moment(&self) -> f64 {
