@@ -66,8 +66,16 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 for (const [link, ready] of links()) {
   test(`fuzz (seed ${SEED}): ${link}`, async () => {
-    const { page, longest } = await openTimed(browser, server.url, link, ready);
-    assert.ok(longest < 200, `longest main-thread task ${longest} ms`);
+    let { page, longest } = await openTimed(browser, server.url, link, ready);
+    // A freeze repeats on every load; one long task on a 2-core machine under load (a collection, the
+    // browser's own work) does not: a second load decides, so the test does not fail spuriously.
+    if (longest >= 200) {
+      await page.close();
+      const again = await openTimed(browser, server.url, link, ready);
+      ({ page } = again);
+      longest = Math.min(longest, again.longest);
+    }
+    assert.ok(longest < 200, `longest main-thread task ${longest} ms (the smaller of two loads)`);
     // The results, less the controls some result sections carry (the audit's, the membership attack's, the shuffle model's):
     // a field's notice may quote the refused text, NaN included.
     const shown = await page.evaluate(() => {
