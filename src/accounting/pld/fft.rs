@@ -12,10 +12,11 @@ thread_local! {
 }
 
 /// The circular convolution of each part's masses with itself its number of times, on `size` points
-/// (a power of two), read out at `out_len` points from index `lo` (mod `size`): the composed masses,
-/// with the FFT's rounding noise still in them (values slightly below 0 included).
-pub(super) fn convolve_powers(
-    parts: &[(&Pld, u64)],
+/// (a power of two, at least each part's length), read out at `out_len` points from index `lo` (mod
+/// `size`): the composed masses, with the FFT's rounding noise still in them (values slightly below 0
+/// included). A PLD's masses, or any law's (the random-allocation sampler's likelihood ratio).
+pub(crate) fn convolve_powers(
+    parts: &[(&[f64], u64)],
     size: usize,
     lo: i64,
     out_len: usize,
@@ -25,9 +26,9 @@ pub(super) fn convolve_powers(
     let mut product = vec![Complex::new(1.0, 0.0); size / 2 + 1];
     let mut input = vec![0.0; size];
     let mut spectrum = forward.make_output_vec();
-    for (pld, times) in parts {
+    for (masses, times) in parts {
         input.fill(0.0);
-        input[..pld.probs.len()].copy_from_slice(&pld.probs);
+        input[..masses.len()].copy_from_slice(masses);
         // Errors only on buffers of the wrong length, which these are not.
         let _ = forward.process(&mut input, &mut spectrum);
         multiply_by_powers(&mut product, &mut spectrum, *times);
@@ -73,28 +74,6 @@ pub(super) fn convolve_each(pld: &Pld, reads: &[(u64, i64, usize)], size: usize)
                 .collect()
         })
         .collect()
-}
-
-/// The circular convolution of `masses` with itself `times` times on `size` points (a power of two, at
-/// least `masses.len()`): the law of a sum of `times` independent draws, wrapped modulo `size`, with the
-/// FFT's rounding noise still in it. For laws that are not a PLD (the random-allocation sampler's
-/// likelihood ratio).
-pub(crate) fn self_convolve(masses: &[f64], times: u64, size: usize) -> Vec<f64> {
-    let (forward, inverse) =
-        PLANNER.with_borrow_mut(|p| (p.plan_fft_forward(size), p.plan_fft_inverse(size)));
-    let mut input = vec![0.0; size];
-    input[..masses.len()].copy_from_slice(masses);
-    let mut spectrum = forward.make_output_vec();
-    let _ = forward.process(&mut input, &mut spectrum);
-    let mut product = vec![Complex::new(1.0, 0.0); size / 2 + 1];
-    multiply_by_powers(&mut product, &mut spectrum, times);
-    for i in [0, size / 2] {
-        product[i].im = 0.0;
-    }
-    let mut output = inverse.make_output_vec();
-    let _ = inverse.process(&mut product, &mut output);
-    let scale = 1.0 / size as f64;
-    output.iter().map(|v| v * scale).collect()
 }
 
 /// `product[i] *= base[i]^n` for every i, by repeated squaring (⌈log₂ n⌉ squarings and as many

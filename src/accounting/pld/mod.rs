@@ -181,7 +181,11 @@ impl Pld {
             .max(parts.iter().map(|(p, _)| p.probs.len()).max().unwrap_or(1))
             .next_power_of_two()
             .max(2);
-        let raw = fft::convolve_powers(&parts, size, lo, out_len);
+        let masses: Vec<(&[f64], u64)> = parts
+            .iter()
+            .map(|(p, k)| (p.probs.as_slice(), *k))
+            .collect();
+        let raw = fft::convolve_powers(&masses, size, lo, out_len);
         Pld::from_transformed(&parts, raw, size, lo, tail)
     }
 

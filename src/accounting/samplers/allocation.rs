@@ -38,7 +38,7 @@
 use super::max_statistic::MaxPair;
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
-use crate::accounting::pld::fft::self_convolve;
+use crate::accounting::pld::fft::convolve_powers;
 use crate::accounting::pld::{Direction, Pld, Side, MIN_DELTA};
 use crate::error::{Error, Result};
 use crate::numerics::special::{normal_cdf, normal_upper_quantile};
@@ -78,7 +78,9 @@ pub struct RatioLaw {
     fine: f64,
     /// The finer law for add's δ, once asked for ([`RatioLaw::refined_for_add`]).
     finer: OnceCell<Option<Box<RatioLaw>>>,
+    /// What the truncation and the wrap-around add to remove's δ.
     remove_extra: f64,
+    /// What they add to add's δ.
     add_extra: f64,
     /// Σ_{j ≥ k} r_j and Σ_{j ≥ k} r_j λ_j (remove), one longer than the law.
     above: Vec<(f64, f64)>,
@@ -147,7 +149,7 @@ impl RatioLaw {
         let fine = 2.0 * SPREAD * ratio * (2.0 * s / ratio).min(1.0);
         let coarsest = top / (MAX_POINTS / 2 - 1) as f64;
         let mut width = fine.max(coarsest);
-        let mut law = loop {
+        let law = loop {
             if width > MAX_WIDENING * fine {
                 return Err(Error::invalid(
                     "sigma",
@@ -155,12 +157,11 @@ impl RatioLaw {
                     "is too small for the balls-in-bins upper bound (the likelihood ratio's range needs too fine a grid)",
                 ));
             }
-            if let Some(law) = RatioLaw::on_grid(steps, s, top, width, tail) {
+            if let Some(law) = RatioLaw::on_grid(steps, s, top, width, tail, fine) {
                 break law;
             }
             width *= 2.0;
         };
-        law.fine = fine;
         Ok(law)
     }
 
@@ -187,8 +188,7 @@ impl RatioLaw {
         }
         let mut width = wanted.max(top / (MAX_POINTS / 2 - 1) as f64);
         while width < self.width {
-            if let Some(mut finer) = RatioLaw::on_grid(self.steps, s, top, width, tail) {
-                finer.fine = self.fine;
+            if let Some(finer) = RatioLaw::on_grid(self.steps, s, top, width, tail, self.fine) {
                 return Some(finer);
             }
             width *= 2.0;
@@ -196,26 +196,32 @@ impl RatioLaw {
         None
     }
 
-    /// The law on a grid of width `width` up to `top`, or `None` when its window needs too many points.
-    fn on_grid(steps: u64, s: f64, top: f64, width: f64, tail: f64) -> Option<RatioLaw> {
+    /// The law on a grid of width `width` up to `top` (`fine` the width the spread asked for), or
+    /// `None` when its window needs too many points.
+    fn on_grid(steps: u64, s: f64, top: f64, width: f64, tail: f64, fine: f64) -> Option<RatioLaw> {
         let nodes = (top / width).ceil() as usize;
         let masses = node_masses(s, width, nodes);
         let m_top = nodes as f64 * width;
         let window = window(&masses, width, steps, tail / 4.0)?;
+        let grid = Grid {
+            s,
+            top: m_top,
+            tail,
+        };
         Some(RatioLaw::from_masses(
-            steps, width, s, m_top, tail, &masses, window,
+            steps, width, fine, grid, &masses, window,
         ))
     }
 
     fn from_masses(
         steps: u64,
         width: f64,
-        s: f64,
-        m_top: f64,
-        tail: f64,
+        fine: f64,
+        grid: Grid,
         masses: &[f64],
         window: Window,
     ) -> RatioLaw {
+        let Grid { s, top: m_top, .. } = grid;
         let t = steps as f64;
         let Window {
             start,
@@ -224,20 +230,18 @@ impl RatioLaw {
             below: wrap_below,
             floor,
         } = window;
-        let wrapped = self_convolve(masses, steps, size);
+        // Read out from the window's first sum.
+        let law = convolve_powers(&[(masses, steps)], size, (start % size as u64) as i64, size);
         // Rounding error of the transforms and the t-th power, in ℓ²: the FFT's is O(u log₂N) of the
         // norm, and repeated squaring multiplies a coefficient's relative error by up to t (Higham,
         // "Accuracy and Stability of Numerical Algorithms", §24.1), so 4(log₂N + t)·u·‖m‖₂; at least
         // twice the largest negative output over every point (the exact values are ≥ 0).
-        let most_negative = wrapped.iter().fold(0.0f64, |m, &x| m.max(-x));
+        let most_negative = law.iter().fold(0.0f64, |m, &x| m.max(-x));
         let norm = masses.iter().map(|x| x * x).sum::<f64>().sqrt();
         let noise = (2.0 * most_negative * (size as f64).sqrt())
             .max(4.0 * ((size as f64).log2() + t) * f64::EPSILON * norm);
-        let offset = (start % size as u64) as usize;
-        let law: Vec<f64> = (0..size)
-            .map(|k| wrapped[(offset + k) % size].max(0.0))
-            .collect();
-        let z = (m_top.ln() - s * s / 2.0) / s;
+        let law: Vec<f64> = law.into_iter().map(|r| r.max(0.0)).collect();
+        let z = (m_top.ln() - half_s2(s)) / s;
         let (mean_above, prob_above) = (normal_cdf(-z), normal_cdf(-(z + s)));
         // Computed bounds, rounded up past the special functions' relative error.
         let up = 1.0 + 1e-9;
@@ -260,12 +264,8 @@ impl RatioLaw {
             start,
             noise,
             floor,
-            grid: Grid {
-                s,
-                top: m_top,
-                tail,
-            },
-            fine: width,
+            grid,
+            fine,
             finer: OnceCell::new(),
             remove_extra,
             add_extra,
@@ -390,7 +390,7 @@ fn half_s2(s: f64) -> f64 {
 /// that keep its conditional mean c = dG/dF, G(y) = E\[Y; Y ≤ y\]. Cells above the median take the
 /// differences of the survival functions, so that the upper tail keeps its relative precision.
 fn node_masses(s: f64, w: f64, nodes: usize) -> Vec<f64> {
-    let half = s * s / 2.0;
+    let half = half_s2(s);
     // (F, G) below the median, (F̄, Ḡ) from it up: F(y) = Φ((ln y + s²/2)/s), G(y) = Φ((ln y − s²/2)/s);
     // each node needs one pair, the node at the switch both.
     let lower = |y: f64| {

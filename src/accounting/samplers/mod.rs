@@ -23,7 +23,7 @@ use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::{dpsgd_epsilon_band, Direction, Side, SigmaSearch};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::sigma_analytic;
-use crate::numerics::roots::{try_bisect, Split, Until};
+use crate::numerics::roots::{bisect, Split, Until};
 use allocation::allocation_epsilon;
 use max_statistic::MaxPair;
 use serde::{Deserialize, Serialize};
@@ -247,23 +247,20 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
             let lower = band(s.q, s.sigma / 2.0)?.lower.min(upper);
             (Kind::Upper, lower, Some(upper), exact_epochs)
         }
-        Sampler::Balls if !s.replace_one => {
-            tails(s.steps, s.delta)?;
-            let lower =
-                s.max_pair(sampler, s.sigma)
-                    .lower_epsilon(complete as u64, s.delta, s.interval)?;
-            match s.balls_upper() {
-                Ok((upper, seen)) => (Kind::Upper, lower.min(upper), Some(upper), seen),
-                // σ so small that the bound would need too fine a grid: the lower bound alone.
-                Err(_) => (Kind::Lower, lower, None, complete),
-            }
-        }
         Sampler::Shuffle | Sampler::Balls => {
             tails(s.steps, s.delta)?;
             let lower =
                 s.max_pair(sampler, s.sigma)
                     .lower_epsilon(complete as u64, s.delta, s.interval)?;
-            (Kind::Lower, lower, None, complete)
+            // Balls in bins under add/remove also has an upper bound, unless σ is so small that it
+            // would need too fine a grid (then the lower bound alone).
+            let upper = (sampler == Sampler::Balls && !s.replace_one)
+                .then(|| s.balls_upper().ok())
+                .flatten();
+            match upper {
+                Some((upper, seen)) => (Kind::Upper, lower.min(upper), Some(upper), seen),
+                None => (Kind::Lower, lower, None, complete),
+            }
         }
         Sampler::ShuffleOnce => {
             // The same order every epoch: the record's batch is the same each time, so the E epochs'
@@ -355,10 +352,8 @@ fn search_sigma(target: f64, upper: impl Fn(f64) -> Result<f64>) -> Result<f64> 
         }
     }
     // hi always met the target: the safe end.
-    Ok(
-        try_bisect(lo, hi, Split::Geometric, Until::Ratio(1e-4), |x| {
-            Ok::<bool, Error>(meets(x).unwrap_or(false))
-        })?
-        .hi,
-    )
+    Ok(bisect(lo, hi, Split::Geometric, Until::Ratio(1e-4), |x| {
+        meets(x).unwrap_or(false)
+    })
+    .hi)
 }
