@@ -1,6 +1,8 @@
-//! Every key a lab reads, from its own parameters type: the names `controls=` accepts (the share
-//! panel's embed builder lists them, and a name outside them gets a notice), and the keys the browser
-//! fuzzer sets (`tests/e2e/lab-keys.json`).
+//! Every key a lab reads: the names `controls=` accepts (the share panel's embed builder lists them,
+//! and a name outside them gets a notice), and the keys the browser fuzzer sets
+//! (`tests/e2e/lab-keys.json`). The page reads them from a table ([`Lab::keys`]) rather than from
+//! the parameters types, so that a lab's page does not link every other lab's link parser (36 KB of
+//! code in each page); a test holds the table to what each lab's parameters print.
 
 use super::Lab;
 use crate::link::embed::ViewOptions;
@@ -33,6 +35,73 @@ impl Lab {
             Lab::Tangent => printed::<tangent::TangentParams>(),
             Lab::Train => printed::<train::TrainParams>(),
             Lab::About => Vec::new(),
+        }
+    }
+
+    /// The keys this lab's parameters print at their defaults, in their order (checked against
+    /// [`Lab::defaults`] by a test).
+    pub fn printed_keys(self) -> &'static [&'static str] {
+        match self {
+            Lab::RandomizedResponse => &[
+                "eps",
+                "k",
+                "n",
+                "truth",
+                "reps",
+                "seed",
+                "cat",
+                "population",
+            ],
+            Lab::Mechanisms => &[
+                "mech", "eps", "delta", "sens", "draws", "seed", "cands", "kmax",
+            ],
+            Lab::Compose => &["list", "delta"],
+            Lab::Dpsgd => &[
+                "n",
+                "batch",
+                "sigma",
+                "epochs",
+                "delta",
+                "target_eps",
+                "neighbour",
+            ],
+            Lab::Attack => &[
+                "source",
+                "q",
+                "sigma",
+                "steps",
+                "neighbour",
+                "delta",
+                "alpha",
+                "prior",
+                "target_adv",
+                "target_tpr",
+                "conf",
+            ],
+            Lab::Wdp => &[
+                "fig", "panel", "scale", "order", "scales", "sens", "omin", "omax", "ymax", "seed",
+                "quantile", "clip", "pairs", "beta", "delta", "w",
+            ],
+            Lab::Tangent => &[
+                "model", "loss", "beta", "n", "seed", "xgrid", "remove", "samples",
+            ],
+            Lab::Train => &[
+                "data",
+                "split",
+                "model",
+                "lambda",
+                "lr",
+                "batch",
+                "sigma",
+                "clip",
+                "epochs",
+                "delta",
+                "target_eps",
+                "seed",
+                "seeds",
+                "sweep",
+            ],
+            Lab::About => &[],
         }
     }
 
@@ -73,10 +142,8 @@ impl Lab {
     }
 
     /// Every key this lab reads: the names `controls=` may list.
-    pub fn keys(self) -> Vec<String> {
-        let mut keys: Vec<String> = self.defaults().into_iter().map(|(k, _)| k).collect();
-        keys.extend(self.optional_keys().iter().map(|k| (*k).to_owned()));
-        keys
+    pub fn keys(self) -> Vec<&'static str> {
+        [self.printed_keys(), self.optional_keys()].concat()
     }
 
     /// The names in `controls=` that are none of this lab's keys (each would show nothing).
@@ -86,7 +153,7 @@ impl Lab {
             .controls
             .iter()
             .flatten()
-            .filter(|name| !keys.contains(name))
+            .filter(|name| !keys.contains(&name.as_str()))
             .cloned()
             .collect()
     }
@@ -103,12 +170,20 @@ mod tests {
             Lab::Dpsgd.unknown_controls(&options),
             vec!["noise".to_string()]
         );
-        assert!(Lab::Dpsgd.keys().iter().any(|k| k == "q"));
+        assert!(Lab::Dpsgd.keys().contains(&"q"));
         assert!(Lab::Dpsgd
             .unknown_controls(&ViewOptions::default())
             .is_empty());
         for lab in Lab::ALL {
             assert!(lab == Lab::About || !lab.keys().is_empty(), "{lab:?}");
+        }
+    }
+
+    #[test]
+    fn the_key_table_is_what_each_labs_parameters_print() {
+        for lab in Lab::ALL {
+            let printed: Vec<String> = lab.defaults().into_iter().map(|(k, _)| k).collect();
+            assert_eq!(lab.printed_keys(), printed, "{lab:?}");
         }
     }
 }

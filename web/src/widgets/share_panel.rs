@@ -55,7 +55,7 @@ pub fn SharePanel(
     // The embed's choices start from what the page has (its controls= and lock=), and write into the
     // snippet only; the page itself keeps every control. Its height is the lab's current height (the
     // host script fits it exactly; without it, this is what shows).
-    let all_keys = lab.keys();
+    let all_keys: Vec<String> = lab.keys().into_iter().map(str::to_owned).collect();
     let shown = RwSignal::new(url.options.with_untracked(|o| {
         all_keys
             .iter()
