@@ -109,8 +109,8 @@ fn poisson_matches_dp_accounting() {
 
 #[test]
 fn the_max_statistic_lower_bounds_match_an_independent_scipy_computation() {
-    // One epoch: scipy's best threshold on a 200,001-point grid; ours bins Y into 4,000 bins and rounds
-    // each loss down by up to 1e-4, so it may sit a little below (both are lower bounds).
+    // One epoch: scipy's best threshold on a 200,001-point grid; ours reads ε off Y binned into at least
+    // 4,000 bins (no grid of losses), so it may sit a little below or above (both are lower bounds).
     for &(batches, mu_p, mu_q, sigma, delta, eps) in MAX_THRESHOLD_LOWER_ONE_EPOCH {
         let pair = MaxPair {
             batches,

@@ -10,7 +10,7 @@
 //! independently compose (the composition of dominated pairs is dominated).
 
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
-use crate::accounting::pld::{Pld, Side, MAX_POINTS};
+use crate::accounting::pld::{Pld, Side};
 use crate::error::{Error, Result};
 use crate::numerics::roots::{bisect, Split, Until};
 use crate::numerics::special::ln_normal_cdf;
@@ -127,9 +127,11 @@ impl MaxPair {
     }
 
     /// The larger direction's lower ε at δ of `epochs` epochs, each its own draw of the pair (0 for
-    /// none): each direction's binned profile discretized from below ([`Pld::from_profile`], second
-    /// order in the grid width; rounding each loss down instead drifts by E·h/2) and composed on a grid
-    /// of width `interval` (widened to fit the FFT, as every PLD here).
+    /// none). One epoch: read off each direction's binned profile exactly
+    /// ([`BinnedProfile::epsilon_for_delta`]). Several: each direction's binned profile discretized
+    /// from below ([`Pld::from_profile`], second order in the grid width; rounding each loss down
+    /// instead drifts by E·h/2) and composed on a grid of width `interval` (widened to fit the FFT, as
+    /// every PLD here).
     ///
     /// # Errors
     /// δ outside the PLD accountant's range, or the pair's own errors.
@@ -140,18 +142,11 @@ impl MaxPair {
         let (step_tail, _) = tails(epochs, delta)?;
         let mut worst: f64 = 0.0;
         for profile in self.profiles()? {
-            let build = |width: f64, _: Side| profile.lower_pld(width, step_tail);
             let eps = if epochs == 1 {
-                // No FFT, but the grid is still kept to the FFT's length: a small σ's losses span
-                // hundreds of units, and the error is second order in the width.
-                let span = profile
-                    .losses
-                    .first()
-                    .zip(profile.losses.last())
-                    .map_or(0.0, |(t, b)| t - b);
-                let width = interval.max(span / MAX_POINTS as f64);
-                build(width, Side::Lower)?.epsilon_for_delta(delta)
+                // One epoch needs no composition: ε is read off the binned pair's exact profile.
+                profile.epsilon_for_delta(delta)
             } else {
+                let build = |width: f64, _: Side| profile.lower_pld(width, step_tail);
                 compose_capped(&build, epochs, delta, interval, Side::Lower, Fit::Widen)?
                     .epsilon_for_delta(delta)
             };
@@ -205,6 +200,20 @@ impl BinnedProfile {
     pub fn delta(&self, eps: f64) -> f64 {
         let k = self.losses.partition_point(|&l| l > eps);
         (self.p_above[k] - (eps + self.q_above[k].ln()).exp()).clamp(0.0, 1.0)
+    }
+
+    /// The binned pair's ε at δ: the smallest ε ≥ 0 with δ(ε) ≤ δ, bisected to adjacent floats and rounded down (the
+    /// binned pair is a post-processing of the true one, so this is a lower bound of its ε). δ(ε) is
+    /// continuous and decreasing, and 0 at the largest loss.
+    pub fn epsilon_for_delta(&self, delta: f64) -> f64 {
+        let top = self.losses.first().copied().unwrap_or(0.0);
+        if top <= 0.0 || self.delta(0.0) <= delta {
+            return 0.0;
+        }
+        bisect(0.0, top, Split::Middle, Until::Adjacent(200), |e| {
+            self.delta(e) <= delta
+        })
+        .lo
     }
 
     /// The lower-side PLD on the grid of width `width`, dropping the mass where δ ≤ `tail`.
