@@ -67,7 +67,7 @@ pub enum WorkerOnLoad {
     Never,
     /// Always.
     Always,
-    /// When the link's `key` has `value` (the WDP lab's Figure 2).
+    /// When the link's `key` has `value` (the WDP lab's Figure 2, the shuffle model).
     When(&'static str, &'static str),
 }
 
@@ -82,7 +82,9 @@ impl Lab {
             | Lab::Tangent
             | Lab::Train => WorkerOnLoad::Always,
             Lab::Wdp => WorkerOnLoad::When("fig", "2"),
-            Lab::RandomizedResponse | Lab::About => WorkerOnLoad::Never,
+            // The shuffle model's bounds come from the pool; the survey itself is drawn on the page.
+            Lab::RandomizedResponse => WorkerOnLoad::When("shuffle", "1"),
+            Lab::About => WorkerOnLoad::Never,
         }
     }
 
