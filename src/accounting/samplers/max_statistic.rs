@@ -202,9 +202,9 @@ impl BinnedProfile {
         (self.p_above[k] - (eps + self.q_above[k].ln()).exp()).clamp(0.0, 1.0)
     }
 
-    /// The binned pair's ε at δ: the smallest ε ≥ 0 with δ(ε) ≤ δ, bisected to adjacent floats and rounded down (the
-    /// binned pair is a post-processing of the true one, so this is a lower bound of its ε). δ(ε) is
-    /// continuous and decreasing, and 0 at the largest loss.
+    /// The binned pair's ε at δ: the smallest ε ≥ 0 with δ(ε) ≤ δ, bisected to adjacent floats and
+    /// rounded down (the binned pair is a post-processing of the true one, so this is a lower bound of
+    /// its ε). δ(ε) is continuous and decreasing, and 0 at the largest loss.
     pub fn epsilon_for_delta(&self, delta: f64) -> f64 {
         let top = self.losses.first().copied().unwrap_or(0.0);
         if top <= 0.0 || self.delta(0.0) <= delta {
