@@ -14,6 +14,10 @@ pub fn PldBand(
     band: Signal<Option<EpsilonBand>>,
     /// Test id prefix (`compose` or `dpsgd`): ids `{prefix}-pld-band-width` and `{prefix}-finer-grid`.
     prefix: &'static str,
+    /// Whether the band is that of a pair dominating the run's own (the DP-SGD lab under replace-one,
+    /// run as add/remove at σ/2): then only its upper end speaks of the run's ε.
+    #[prop(optional, into)]
+    dominating: Signal<bool>,
 ) -> impl IntoView {
     let url = use_url();
     let asked = move || {
@@ -31,9 +35,15 @@ pub fn PldBand(
     view! {
         {move || band.get().filter(|b| b.upper.is_finite()).map(|b| view! {
             <p class="help" data-testid=format!("{prefix}-pld-band")>
-                {format!(
-                    "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
-                    sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))}
+                {if dominating.get() {
+                    format!(
+                        "The accountants' pair (add/remove at σ/2, which dominates replace-one's) has its exact ε between {} and {} (the guarantee for this run): the PLD on a grid of width {}, discretized from both sides. This run's own ε can lie below the band (removing a record, then adding another, bounds it too, and can give less). Band width ",
+                        sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))
+                } else {
+                    format!(
+                        "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
+                        sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))
+                }}
                 <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
                 "."
             </p>
