@@ -313,3 +313,20 @@ fn jax_privacys_published_poisson_values() {
     let at = |t| dpsgd_epsilon_band(0.1, 3.0, t, 1e-6, 1e-4).unwrap().upper;
     assert!(at(155) <= 2.0 && at(156) > 2.0, "{} {}", at(155), at(156));
 }
+
+#[test]
+fn poisson_under_replace_one_takes_its_lower_end_from_the_add_remove_pair_at_sigma() {
+    // The σ/2 band dominates replace-one's pair (its upper end holds) but its lower end is not a lower
+    // bound of the run's ε; a replacing record with a zero gradient gives the add/remove pair at σ.
+    let s = setting(256.0 / 60000.0, 1.1, 14063, true);
+    let e = sampler_epsilon(&s, Sampler::Poisson).unwrap();
+    let at_sigma =
+        dp_playground::accounting::pld::dpsgd_epsilon_band(s.q, 1.1, s.steps, s.delta, s.interval)
+            .unwrap();
+    let at_half =
+        dp_playground::accounting::pld::dpsgd_epsilon_band(s.q, 0.55, s.steps, s.delta, s.interval)
+            .unwrap();
+    assert_eq!(e.lower, at_sigma.lower);
+    assert_eq!(e.upper, Some(at_half.upper));
+    assert!(e.lower < at_half.lower);
+}

@@ -206,7 +206,17 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
     let (kind, lower, upper, epochs) = match sampler {
         Sampler::Poisson => {
             let e = band(s.q, s.unit_sigma())?;
-            (Kind::Upper, e.lower, Some(e.upper), exact_epochs)
+            // Under replace-one the band is the add/remove pair's at σ/2, which dominates the run's own
+            // pair ((1 − q)N(0, σ²) + qN(1, σ²) against (1 − q)N(0, σ²) + qN(−1, σ²)): its upper end
+            // bounds the run's ε, its lower end does not (removing x, then adding x′, can give far
+            // less). A replacing record whose gradient is zero makes the run's pair the add/remove
+            // pair at σ, whose lower end is a lower bound.
+            let lower = if s.replace_one {
+                band(s.q, s.sigma)?.lower
+            } else {
+                e.lower
+            };
+            (Kind::Upper, lower, Some(e.upper), exact_epochs)
         }
         Sampler::Cyclic => {
             tails(s.steps, s.delta)?;
