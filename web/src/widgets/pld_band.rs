@@ -35,14 +35,19 @@ pub fn PldBand(
     view! {
         {move || band.get().filter(|b| b.upper.is_finite()).map(|b| view! {
             <p class="help" data-testid=format!("{prefix}-pld-band")>
-                {if dominating.get() {
+                {{
+                    let (lower, upper) = (sig(b.lower, 5), sig(b.upper, 5));
+                    let (lead, caveat) = if dominating.get() {
+                        (
+                            format!("The accountants' pair (add/remove at σ/2, which dominates replace-one's) has its exact ε between {lower} and {upper} (the guarantee for this run)"),
+                            " This run's own ε can lie below the band (removing a record, then adding another, bounds it too, and can give less).",
+                        )
+                    } else {
+                        (format!("The exact ε lies between {lower} (lower bound) and {upper} (the guarantee)"), "")
+                    };
                     format!(
-                        "The accountants' pair (add/remove at σ/2, which dominates replace-one's) has its exact ε between {} and {} (the guarantee for this run): the PLD on a grid of width {}, discretized from both sides. This run's own ε can lie below the band (removing a record, then adding another, bounds it too, and can give less). Band width ",
-                        sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))
-                } else {
-                    format!(
-                        "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
-                        sig(b.lower, 5), sig(b.upper, 5), fmt_f64(b.interval))
+                        "{lead}: the PLD on a grid of width {}, discretized from both sides.{caveat} Band width ",
+                        fmt_f64(b.interval))
                 }}
                 <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
                 "."

@@ -82,10 +82,13 @@ pub fn DpsgdResults() -> impl IntoView {
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
         <StatGroup title="Privacy spent: ε at the link's δ">
             <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
-            {move || if replace_one.get() {
-                view! { <Stat label="ε, PLD lower end of the σ/2 pair (replace-one: not a lower bound here)" testid="dpsgd-eps-pld-lower" value=pld_lower /> }.into_any()
-            } else {
-                view! { <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower /> }.into_any()
+            {move || {
+                let label = if replace_one.get() {
+                    "ε, PLD lower end of the σ/2 pair (replace-one: not a lower bound here)"
+                } else {
+                    "ε, PLD lower bound (the exact ε is at least this)"
+                };
+                view! { <Stat label=label testid="dpsgd-eps-pld-lower" value=pld_lower /> }
             }}
             <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
         </StatGroup>
