@@ -276,6 +276,27 @@ pub fn dpsgd_plds(
     delta: f64,
     interval: f64,
 ) -> Result<(Vec<Pld>, Vec<Pld>)> {
+    dpsgd_plds_apart(q, sigma, sigma, steps, delta, interval)
+}
+
+/// As [`dpsgd_plds`], with the lower side taken from the pair at `lower_sigma` instead of `sigma`.
+///
+/// For replace-one neighbours: the add/remove pair at σ/2 dominates every replace-one pair, so its
+/// upper side bounds the run's curve, but its lower side does not (removing x, then adding x′, can
+/// leave far less). A replacing record whose clipped gradient is zero makes the run's pair exactly
+/// the add/remove pair at σ, so that pair's lower side is a lower bound on the run's privacy loss.
+/// The lower side is composed on the upper side's grid (σ ≥ the upper's σ needs no wider one).
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`], for either σ.
+pub fn dpsgd_plds_apart(
+    q: f64,
+    sigma: f64,
+    lower_sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Vec<Pld>, Vec<Pld>)> {
     let (mut upper, mut lower) = (Vec::new(), Vec::new());
     for direction in [Direction::Remove, Direction::Add] {
         let up = composed(q, sigma, steps, delta, interval, direction, Side::Upper)?;
@@ -283,7 +304,7 @@ pub fn dpsgd_plds(
         upper.push(up);
         lower.push(composed(
             q,
-            sigma,
+            lower_sigma,
             steps,
             delta,
             used,

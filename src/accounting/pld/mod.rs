@@ -22,7 +22,8 @@ pub(crate) mod fft;
 pub mod subsampled;
 
 pub use dpsgd::{
-    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
+    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, dpsgd_plds_apart, sigma_for_epsilon, Goal,
+    SigmaSearch,
 };
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 

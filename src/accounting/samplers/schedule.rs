@@ -87,6 +87,21 @@ pub fn format_schedule(phases: &[Phase]) -> String {
 /// # Errors
 /// δ outside the PLD's range, or a phase out of domain.
 pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<EpsilonBand> {
+    schedule_band_apart(phases, phases, delta, interval)
+}
+
+/// As [`schedule_band`], the lower side from the phases `lower` (the same q and T, another σ): under
+/// replace-one the upper side is the add/remove pairs' at σ/2, the lower side theirs at σ (see
+/// [`crate::accounting::pld::dpsgd_plds_apart`] for why).
+///
+/// # Errors
+/// As [`schedule_band`].
+pub fn schedule_band_apart(
+    phases: &[Phase],
+    lower: &[Phase],
+    delta: f64,
+    interval: f64,
+) -> Result<EpsilonBand> {
     let total: u64 = phases.iter().map(|p| p.steps).sum();
     let (step_tail, tail) = tails(total, delta)?;
     let cap = if interval < DEFAULT_INTERVAL {
@@ -94,7 +109,18 @@ pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<Epsi
     } else {
         MAX_POINTS
     } as f64;
+    if lower.iter().map(|p| p.steps).sum::<u64>() != total {
+        return Err(Error::invalid(
+            "schedule",
+            lower.len(),
+            "needs as many steps on its lower side as on its upper side",
+        ));
+    }
     let composed = |direction: Direction, width: f64, side: Side| -> Result<Pld> {
+        let phases = match side {
+            Side::Upper => phases,
+            Side::Lower => lower,
+        };
         let build = |w: f64| -> Result<Vec<Pld>> {
             phases
                 .iter()

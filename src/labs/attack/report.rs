@@ -1,7 +1,7 @@
 //! The attack lab's numbers for one link: the trade-off curve from both sides and the risk it allows.
 
 use super::params::{AttackParams, Source};
-use crate::accounting::pld::{dpsgd_plds, Pld, DEFAULT_INTERVAL};
+use crate::accounting::pld::{dpsgd_plds_apart, Pld, DEFAULT_INTERVAL};
 use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff};
 use crate::error::Result;
 use crate::labs::compose::ComposedPld;
@@ -35,7 +35,9 @@ pub struct AttackReport {
     pub curve: Vec<(f64, f64, f64)>,
 }
 
-/// The PLDs of the link's mechanism: (upper, lower), both directions.
+/// The PLDs of the link's mechanism: (upper, lower), both directions. Under replace-one the upper side
+/// is the add/remove pair's at σ/2 and the lower side the pair's at σ (see [`dpsgd_plds_apart`]), so
+/// that the true curve still lies between them.
 fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>)> {
     match &p.source {
         Source::List(items) => {
@@ -47,9 +49,10 @@ fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>)> {
             sigma,
             steps,
             neighbour,
-        } => dpsgd_plds(
+        } => dpsgd_plds_apart(
             *q,
             sigma / neighbour.factor(),
+            *sigma,
             *steps,
             p.delta,
             DEFAULT_INTERVAL,
@@ -240,5 +243,42 @@ mod tests {
             "{r:?}"
         );
         assert!(r.gdp_mu_clt.is_some_and(|m| m > 0.0));
+    }
+
+    #[test]
+    fn replace_one_takes_its_upper_side_at_half_sigma_and_its_lower_side_at_sigma() {
+        // The σ/2 pair's lower side is no lower bound on a replace-one run's curve; the σ pair's is (a
+        // replacing record with a zero gradient). Each side must equal the add/remove report's there.
+        let link = |sigma: f64, neighbour: &str| {
+            let q = format!(
+                "source=dpsgd&q=0.004&sigma={sigma}&steps=1000&neighbour={neighbour}&alpha=0.01"
+            );
+            report(&AttackParams::from_query(&Query::parse(&q)).0).unwrap()
+        };
+        let replace = link(1.2, "replace-one");
+        let (half, whole) = (link(0.6, "add-remove"), link(1.2, "add-remove"));
+        assert_eq!(replace.eps, half.eps);
+        assert_eq!(replace.advantage, half.advantage);
+        assert_eq!(replace.beta_at_alpha, half.beta_at_alpha);
+        // The lower side at σ is composed on the σ/2 side's (coarser) grid: equal up to its rounding.
+        let close = |a: f64, b: f64| (a - b).abs() < 0.01 * b;
+        assert!(
+            close(replace.advantage_lower, whole.advantage_lower)
+                && replace.advantage_lower <= whole.advantage,
+            "{} vs {}",
+            replace.advantage_lower,
+            whole.advantage_lower
+        );
+        assert!(
+            close(
+                replace.beta_at_alpha_optimistic,
+                whole.beta_at_alpha_optimistic
+            ),
+            "{} vs {}",
+            replace.beta_at_alpha_optimistic,
+            whole.beta_at_alpha_optimistic
+        );
+        // And the band between the sides is wide: the σ/2 pair's lower side sat far above.
+        assert!(replace.advantage_lower < half.advantage_lower);
     }
 }

@@ -5,7 +5,7 @@ use super::DpsgdParams;
 use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
 use crate::accounting::rdp::tuning::{tuned_rdp, Tuning};
 use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
-use crate::accounting::samplers::schedule::{schedule_band, schedule_rdp, Phase};
+use crate::accounting::samplers::schedule::{schedule_band_apart, schedule_rdp, Phase};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,17 @@ impl DpsgdParams {
     /// The schedule's phases as the accountants see them (σ over the relation's factor), or the link's
     /// single phase when it has no schedule.
     pub fn phases(&self) -> Vec<Phase> {
-        let factor = self.neighbour.factor();
+        self.phases_over(self.neighbour.factor())
+    }
+
+    /// The phases at the link's own σ: under replace-one, the pairs whose lower side bounds the run's
+    /// ε from below (see [`crate::accounting::pld::dpsgd_plds_apart`]); under add/remove,
+    /// [`Self::phases`].
+    pub fn phases_at_link_sigma(&self) -> Vec<Phase> {
+        self.phases_over(1.0)
+    }
+
+    fn phases_over(&self, factor: f64) -> Vec<Phase> {
         match &self.schedule {
             Some(phases) => phases
                 .iter()
@@ -47,7 +57,7 @@ impl DpsgdParams {
                 .collect(),
             None => vec![Phase {
                 q: self.rate(),
-                sigma: self.effective_sigma(),
+                sigma: self.sigma / factor,
                 steps: self.total_steps(),
             }],
         }
@@ -64,7 +74,12 @@ pub fn schedule_report(p: &DpsgdParams) -> Result<ScheduleReport> {
     }
     let phases = p.phases();
     Ok(ScheduleReport {
-        band: schedule_band(&phases, p.delta, p.grid.unwrap_or(DEFAULT_INTERVAL))?,
+        band: schedule_band_apart(
+            &phases,
+            &p.phases_at_link_sigma(),
+            p.delta,
+            p.grid.unwrap_or(DEFAULT_INTERVAL),
+        )?,
         rdp: schedule_rdp(&phases, p.delta)?,
     })
 }
@@ -121,5 +136,34 @@ pub fn describe_tuning(t: Tuning) -> String {
             },
             crate::link::query::fmt_f64(mean)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::query::{LinkParams, Query};
+
+    #[test]
+    fn a_replace_one_schedule_bounds_from_below_at_the_links_sigma() {
+        // Upper side: the add/remove schedule at σ/2, which dominates. Lower side: the add/remove
+        // schedule at σ (a replacing record with a zero gradient), not the σ/2 schedule's lower side.
+        let band = |schedule: &str, neighbour: &str| {
+            let link = format!("schedule={schedule}&neighbour={neighbour}&delta=1e-5");
+            schedule_report(&DpsgdParams::from_query(&Query::parse(&link)).0)
+                .unwrap()
+                .band
+        };
+        let replace = band("0.01:2:500,0.02:3:300", "replace-one");
+        let half = band("0.01:1:500,0.02:1.5:300", "add-remove");
+        let whole = band("0.01:2:500,0.02:3:300", "add-remove");
+        assert_eq!(replace.upper, half.upper);
+        assert!(replace.lower < half.lower, "{replace:?} {half:?}");
+        // On the σ/2 schedule's grid, within its discretization of the σ schedule's own lower side.
+        assert!(
+            (replace.lower - whole.lower).abs() < 0.02 * whole.lower
+                && replace.lower <= whole.upper,
+            "{replace:?} {whole:?}"
+        );
     }
 }
