@@ -2,6 +2,7 @@
 //! privacy profile δ(ε), Rényi curve, ρ and PLD, each taken from the mechanism that owns the formula;
 //! [`Item`] repeats it; the composition list syntax (`gauss:3*10,lap:0.2*5`) parses and prints lists.
 
+use crate::accounting::pld::subsampled::mixture_delta;
 use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
 use crate::accounting::rdp::tight::step_rdp_exact;
@@ -117,6 +118,17 @@ impl Entry {
                 Some(((rate * eps.exp_m1()).ln_1p(), rate * delta))
             }
             _ => None,
+        }
+    }
+
+    /// Whether its PLD's two sides come from different pairs because no tight pair is known: subsampling
+    /// without replacement bounds from above by Balle et al.'s amplification and from below by a pair
+    /// that happens (see [`Entry::pld`]), so part of the band's width is not the grid's.
+    pub fn sides_apart(&self) -> bool {
+        match *self {
+            Entry::WorGaussian { rate, .. } | Entry::Subsampled { rate, .. } => rate < 1.0,
+            Entry::FixedBatch { gamma, .. } => gamma < 1.0,
+            _ => false,
         }
     }
 
@@ -275,6 +287,14 @@ impl Entry {
                 sigma: sigma / 2.0,
             }
             .pld(direction, interval, tail, side, times),
+            // The profile below is Balle et al.'s bound, not a pair that happens, so its lower side
+            // would not bound the mechanism's ε from below. A pair that happens: the replaced record's
+            // query value is Δ, its replacement's and every other record's 0, so the output is
+            // (1 − γ)N(0, σ²) + γN(Δ, σ²) against N(0, σ²) (either way round, swapping the two): the
+            // Poisson-subsampled Gaussian's pair at rate γ.
+            Entry::WorGaussian { rate, sigma } if side == Side::Lower => {
+                Pld::subsampled_gaussian(rate, sigma, direction, interval, tail, side)
+            }
             Entry::Users { k, q, sigma } => {
                 UserMixture::new(k, q, sigma)?.pld(direction, interval, tail, side)
             }
@@ -287,6 +307,26 @@ impl Entry {
                     hi *= 2.0;
                 }
                 Pld::from_profile(profile, -hi, hi, interval, side, 0.0)
+            }
+            // As for the Gaussian: the amplified (ε, δ) pair is Balle et al.'s bound, not a pair that
+            // happens. One that does: the base mechanism's pair (A, B) (Kairouz et al.'s, realised by
+            // randomized response) mixed as the replaced record's output with probability γ and its
+            // replacement's otherwise: ((1 − γ)B + γA, B), either way round. Its losses are those of
+            // the base's outcomes, ln(1 − γ + γe^l), plus ln(1 − γ) and +∞ for the δ outcomes.
+            Entry::Subsampled { rate, eps, delta } if side == Side::Lower && rate < 1.0 => {
+                let profile =
+                    |e: f64| mixture_delta(rate, |b| raw_delta(eps, delta, b), e, direction);
+                let mix = |l: f64| (1.0 - rate + rate * l.exp()).ln();
+                let floor = if delta > 0.0 {
+                    (-rate).ln_1p()
+                } else {
+                    mix(-eps)
+                };
+                let (lo, hi, infinite) = match direction {
+                    Direction::Remove => (floor, mix(eps), rate * delta),
+                    Direction::Add => (-mix(eps), -floor, 0.0),
+                };
+                Pld::from_profile(profile, lo, hi.max(lo + interval), interval, side, infinite)
             }
             _ => {
                 let (eps, delta) = self.raw_pair().unwrap_or((0.0, 0.0));

@@ -35,7 +35,11 @@ test('the list round-trips through the link: add and remove rewrite it, bad list
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
   await page.click('text=+ Gaussian σ = 1 on a 10% subsample, ×10');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10,wor:0.1:gauss:1*10');
+  // Subsampling without replacement has no tight pair: the band says why it stays wide.
+  await page.waitForSelector('[data-testid="compose-band-gap"]');
+  assert.match(await page.textContent('[data-testid="compose-band-gap"]'), /wor:0\.1:gauss:1\*10/);
   await page.click('[data-testid="compose-remove-2"]');
+  await page.waitForSelector('[data-testid="compose-band-gap"]', { state: 'detached' });
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'lap:0.1*10,gauss:2*10');
   await page.click('[data-testid="compose-remove-0"]');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('list') === 'gauss:2*10');

@@ -36,7 +36,31 @@ pub enum Direction {
 // loop): inlined, the whole first grid ran in baseline code, several times slower.
 #[inline(never)]
 pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
-    let gaussian = |e: f64| Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(e));
+    mixture_delta(
+        q,
+        |e: f64| Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(e)),
+        eps,
+        direction,
+    )
+}
+
+/// Exact δ(ε) of the pair ((1 − q)B + qA, B) (remove) or its reverse (add), for every real ε, given the
+/// profile `base` of a symmetric pair (A, B) (δ_{A‖B} = δ_{B‖A}, as for the Gaussian and randomized
+/// response pairs). [`subsampled_gaussian_delta`] with the Gaussian's profile, and the lower sides of
+/// subsampling without replacement (a replaced record's mechanism mixed into its replacement's).
+///
+/// # Formula
+/// Remove: δ = 1 − e^ε when e^ε ≤ 1 − q, else δ = q·δ_base(ln(1 + (e^ε − 1)/q)).
+/// Add: with c = 1 − e^ε(1 − q), δ = 0 when c ≤ 0, else δ = c·δ_base(ε + ln q − ln c).
+/// Exact identities of the hockey-stick divergence (see [`subsampled_gaussian_delta`]); clamped to
+/// [0, 1].
+#[inline(always)]
+pub(crate) fn mixture_delta(
+    q: f64,
+    base: impl Fn(f64) -> f64,
+    eps: f64,
+    direction: Direction,
+) -> f64 {
     let delta = match direction {
         Direction::Remove => {
             if eps.exp_m1() + q <= 0.0 {
@@ -48,7 +72,7 @@ pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direct
                 } else {
                     (eps.exp_m1() / q).ln_1p()
                 };
-                q * gaussian(inner)
+                q * base(inner)
             }
         }
         Direction::Add => {
@@ -57,7 +81,7 @@ pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direct
             if c <= 0.0 {
                 0.0
             } else {
-                c * gaussian(eps + q.ln() - c.ln())
+                c * base(eps + q.ln() - c.ln())
             }
         }
     };

@@ -192,7 +192,7 @@ pub const FORMULAS: &[Formula] = &[
         name: "PLD of an (ε, δ) entry and of subsampling without replacement",
         formula: "dominating pair: δ + (1 − δ)(p − e^ε′ q), p = e^ε/(1 + e^ε);  subsample rate r: (ln(1 + r(e^ε − 1)), rδ)",
         source: "Kairouz, Oh & Viswanath (2015), Theorem 2.1; Balle, Barthe & Gaboardi (NeurIPS 2018); lecture slide on amplification",
-        note: "",
+        note: "The amplified pair is an upper bound, not a pair that happens, so the lower side comes from one that does: the replaced record's mechanism mixed into its replacement's, ((1 − r)B + rA, B) either way round (for a Gaussian, the Poisson-subsampled Gaussian's pair). The band can be wide: no tight pair is known.",
     },
     Formula {
         lab: Lab::Wdp,

@@ -28,6 +28,26 @@ pub struct ComposeParams {
 }
 
 impl ComposeParams {
+    /// Why the PLD band can stay wide on any grid, when the list has entries whose two sides come
+    /// from different pairs ([`crate::accounting::entry::Entry::sides_apart`]).
+    pub fn band_gap(&self) -> Option<String> {
+        let apart: Vec<String> = self
+            .list
+            .iter()
+            .filter(|i| i.entry.sides_apart())
+            .map(|i| format_list(std::slice::from_ref(i)))
+            .collect();
+        (!apart.is_empty()).then(|| {
+            format!(
+                "Part of this band's width is not the grid's: for {} no tight pair is known. Its upper \
+                 side is Balle, Barthe & Gaboardi's amplification bound, its lower side a pair that \
+                 happens (the replaced record's output mixed into its replacement's), so the exact ε \
+                 lies somewhere between, and a finer grid will not close the gap.",
+                apart.join(", ")
+            )
+        })
+    }
+
     /// Reads a link as [`LinkParams::from_query`] does, but a list that does not parse falls back to
     /// `last` (the last valid list the page showed) instead of the default, and the notice says so: a
     /// typo keeps the user's list on screen.

@@ -144,3 +144,100 @@ fn a_bad_list_keeps_the_last_valid_one_and_says_so() {
     let (fresh, _) = ComposeParams::from_query(&q);
     assert_eq!(fresh.list, parse_list("gauss:3*10,lap:0.2*5").unwrap());
 }
+
+#[test]
+fn subsampling_without_replacement_bounds_from_below_by_a_pair_that_happens() {
+    // Balle et al.'s amplified profile is an upper bound, so its lower side is not a lower bound on
+    // the mechanism's ε; the Poisson pair at rate γ happens (the replaced record's value Δ, every other
+    // 0), so the lower side is that pair's: `sgauss:γ:σ`'s (and `fixed:γ:σ` is `wor:γ:gauss:σ/2`).
+    for (wor, pair) in [
+        ("wor:0.1:gauss:2*10", "sgauss:0.1:2*10"),
+        ("fixed:0.01:2*300", "sgauss:0.01:1*300"),
+    ] {
+        let band = |list: &str| {
+            let c = ComposedPld::new(&parse_list(list).unwrap()).unwrap();
+            (c.epsilon_lower(1e-5), c.epsilon(1e-5))
+        };
+        let ((lower, upper), (pair_lower, pair_upper)) = (band(wor), band(pair));
+        assert!(
+            lower <= upper && (lower - pair_lower).abs() < 1e-3 * pair_upper,
+            "{wor}: [{lower}, {upper}] against {pair}: [{pair_lower}, {pair_upper}]"
+        );
+    }
+}
+
+#[test]
+fn an_amplified_pure_entry_bounds_from_below_by_the_mixed_randomized_response() {
+    // wor:γ:ε:0 * T: the lower side is the pair ((1 − γ)B + γA, B) of randomized response (A, B) at ε,
+    // either way round. Each direction's T-fold composition has two losses, a = ln(1 − γ + γe^ε) and
+    // b = ln(1 − γ + γe^−ε) (remove; add: −a, −b with the roles swapped), so its exact δ(ε) is a
+    // binomial sum: the independent reference. Our lower ε is at most the larger direction's exact ε
+    // and within the grid's rounding of it; the upper side (Balle et al.'s amplified pair) is above.
+    let (gamma, eps, times, delta) = (0.1f64, 1.0f64, 100u64, 1e-5);
+    let (p, q) = (eps.exp() / (1.0 + eps.exp()), 1.0 / (1.0 + eps.exp()));
+    // P's probability of outcome "1" and the two losses, per direction.
+    let remove = (
+        (1.0 - gamma) * q + gamma * p,
+        (1.0 - gamma + gamma * eps.exp()).ln(),
+        (1.0 - gamma + gamma * (-eps).exp()).ln(),
+    );
+    let add = (q, -remove.1, -remove.2);
+    let exact = |(p1, a, b): (f64, f64, f64), e: f64| {
+        // ln C(T, k) by lgamma-free accumulation.
+        let mut ln_choose = 0.0f64;
+        let mut sum = 0.0;
+        for k in 0..=times {
+            if k > 0 {
+                ln_choose += ((times - k + 1) as f64).ln() - (k as f64).ln();
+            }
+            let loss = k as f64 * a + (times - k) as f64 * b;
+            let mass =
+                (ln_choose + k as f64 * p1.ln() + (times - k) as f64 * (1.0 - p1).ln()).exp();
+            sum += mass * (-(e - loss).exp_m1()).max(0.0);
+        }
+        sum
+    };
+    let eps_at = |pair| {
+        let (mut lo, mut hi) = (0.0, 20.0);
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if exact(pair, mid) > delta {
+                lo = mid
+            } else {
+                hi = mid
+            }
+        }
+        hi
+    };
+    let truth = eps_at(remove).max(eps_at(add));
+    let c =
+        ComposedPld::new(&parse_list(&format!("wor:{gamma}:{eps}:0*{times}")).unwrap()).unwrap();
+    let (lower, upper) = (c.epsilon_lower(delta), c.epsilon(delta));
+    assert!(
+        lower <= truth + 1e-9 && truth - lower < 0.01 && truth < upper,
+        "[{lower}, {upper}] against {truth}"
+    );
+}
+
+#[test]
+fn the_band_says_when_no_grid_can_close_it() {
+    let gap = |list: &str| {
+        ComposeParams::from_query(&crate::link::query::Query::parse(&format!("list={list}")))
+            .0
+            .band_gap()
+    };
+    assert!(gap("gauss:2*10,sgauss:0.01:1*100,users:2:0.01:1*10").is_none());
+    for list in [
+        "wor:0.1:gauss:1*10",
+        "fixed:0.01:1*10",
+        "gauss:1,wor:0.1:1:0*3",
+    ] {
+        let text = gap(list).unwrap_or_default();
+        assert!(
+            text.contains(list.rsplit(',').next().unwrap_or(list)),
+            "{list}: {text}"
+        );
+    }
+    // A rate of 1 is no subsampling: the pair is the mechanism's own.
+    assert!(gap("wor:1:gauss:1*10").is_none());
+}

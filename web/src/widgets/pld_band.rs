@@ -18,6 +18,10 @@ pub fn PldBand(
     /// run as add/remove at σ/2): then only its upper end speaks of the run's ε.
     #[prop(optional, into)]
     dominating: Signal<bool>,
+    /// Why the band can stay wide on any grid (the composition lab's entries without a tight pair):
+    /// shown instead of the finer-grid advice.
+    #[prop(optional, into)]
+    gap: Signal<Option<String>>,
 ) -> impl IntoView {
     let url = use_url();
     let asked = move || {
@@ -26,7 +30,11 @@ pub fn PldBand(
             .filter(|g| *g >= 1e-7 && *g <= 0.1)
             .unwrap_or(DEFAULT_INTERVAL)
     };
-    let why = move || band.get().and_then(|b| b.why_wide(asked()));
+    let why = move || {
+        band.get()
+            .and_then(|b| b.why_wide(asked()))
+            .filter(|_| gap.with(Option::is_none))
+    };
     let finer = move |_| {
         if let Some(b) = band.get_untracked() {
             url.set("grid", fmt_f64((b.interval.min(asked()) / 4.0).max(1e-7)));
@@ -52,6 +60,9 @@ pub fn PldBand(
                 <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
                 "."
             </p>
+        })}
+        {move || gap.get().filter(|_| band.with(|b| b.is_some_and(|b| b.upper.is_finite()))).map(|text| view! {
+            <p class="notices" role="note" data-testid=format!("{prefix}-band-gap")>{text}</p>
         })}
         {move || why().map(|text| view! {
             <p class="notices" role="note">

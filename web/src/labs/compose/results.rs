@@ -153,7 +153,7 @@ pub fn ComposeResults() -> impl IntoView {
             <Diagnostics>
                 <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
             </Diagnostics>
-            <crate::widgets::pld_band::PldBand band=band prefix="compose" />
+            <crate::widgets::pld_band::PldBand band=band prefix="compose" gap=Signal::derive(move || params.with(|p| p.band_gap())) />
             {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
                 <p class="notices" role="note" data-testid="compose-pld-floor">
                     "The PLD accountant reports no ε below δ = 1e-10: its FFT's rounding noise (about 1e-16 per grid point) could exceed δ there. The other accountants still apply."
