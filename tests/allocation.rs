@@ -5,7 +5,9 @@
 //! and cyclic's exact ε bracket it; more noise never raises it).
 
 use dp_playground::accounting::entry::Entry;
-use dp_playground::accounting::samplers::allocation::{allocation_epsilon, RatioLaw};
+use dp_playground::accounting::samplers::allocation::{
+    allocation_epsilon, allocation_replace_one_epsilon, RatioLaw,
+};
 use dp_playground::accounting::samplers::{sampler_epsilon, Kind, Sampler, SamplerSetting};
 use dp_playground::mechanisms::gaussian::Gaussian;
 
@@ -213,5 +215,64 @@ fn the_rounded_laws_second_moment_is_the_order_two_renyi_moment() {
             (ours / exact - 1.0).abs() < 1e-3,
             "t {t} σ {sigma}: E[Λ²] {ours} against {exact}"
         );
+    }
+}
+
+/// δ(ε) of one epoch of two steps under replace-one, by a midpoint rule on a 2-D grid (no reference
+/// package needed): P = ½N(e₁, σ²I) + ½N(e₂, σ²I) against Q = ½N(−e₁, σ²I) + ½N(−e₂, σ²I).
+fn two_step_replace_one_delta(sigma: f64, eps: f64) -> f64 {
+    let (span, n) = (14.0 * sigma + 2.0, 2400);
+    let h = 2.0 * span / n as f64;
+    let phi =
+        |z: f64| (-0.5 * (z / sigma).powi(2)).exp() / (sigma * (2.0 * std::f64::consts::PI).sqrt());
+    let mut delta = 0.0;
+    for i in 0..n {
+        let x = -span + (i as f64 + 0.5) * h;
+        for j in 0..n {
+            let y = -span + (j as f64 + 0.5) * h;
+            let p = 0.5 * (phi(x - 1.0) * phi(y) + phi(x) * phi(y - 1.0));
+            let q = 0.5 * (phi(x + 1.0) * phi(y) + phi(x) * phi(y + 1.0));
+            delta += (p - eps.exp() * q).max(0.0);
+        }
+    }
+    delta * h * h
+}
+
+#[test]
+fn replace_one_is_certified_against_the_two_step_integral_and_bracketed() {
+    // Two steps, one epoch: at our ε the pair's exact δ (a 2-D integral) is at most δ.
+    for sigma in [0.8, 1.5] {
+        let ours = allocation_replace_one_epsilon(2, sigma, 1, DELTA, 1e-4).unwrap();
+        let exact_delta = two_step_replace_one_delta(sigma, ours);
+        assert!(
+            exact_delta <= DELTA * 1.001,
+            "σ {sigma}: δ at our ε {ours} is {exact_delta}"
+        );
+    }
+    // One step: x and x′ share it, the Gaussian with sensitivity 2 (closed form), exactly.
+    let one = allocation_replace_one_epsilon(1, 2.0, 4, DELTA, 1e-4).unwrap();
+    let gauss = Entry::Gaussian { sigma: 0.5 }.eps_for(DELTA);
+    assert_eq!(one, gauss);
+    // Abadi et al.'s settings: above the lower bound (the largest batch sum's pair), and below cyclic's
+    // exact ε (both through sampler_epsilon), and above the add/remove bound.
+    for sigma in [1.1, 4.0] {
+        let s = SamplerSetting {
+            q: 1.0 / 234.0,
+            sigma,
+            steps: 234 * 61,
+            replace_one: true,
+            delta: DELTA,
+            interval: 1e-4,
+        };
+        let balls = sampler_epsilon(&s, Sampler::Balls).unwrap();
+        let cyclic = sampler_epsilon(&s, Sampler::Cyclic).unwrap();
+        let upper = balls.upper.unwrap();
+        assert_eq!(balls.kind, Kind::Upper);
+        assert!(
+            balls.lower <= upper && upper <= cyclic.upper.unwrap(),
+            "{balls:?} {cyclic:?}"
+        );
+        let add_remove = allocation_epsilon(234, sigma, 61, DELTA, 1e-4).unwrap();
+        assert!(upper >= add_remove, "{upper} < {add_remove}");
     }
 }

@@ -9,8 +9,8 @@
 //! |---|---|
 //! | Poisson | certified band from the PLD (upper and lower) |
 //! | cyclic | exact: the Gaussian mechanism at σ/√E |
-//! | fixed size | certified band: under replace-one the amplification of Balle, Barthe & Gaboardi (2018) on the Gaussian's profile, under add/remove the Poisson pair with sensitivity 2 |
-//! | balls in bins | add/remove: certified upper bound from the likelihood ratio's law ([`allocation`]), lower bound from [`max_statistic`]; replace-one: lower bound only |
+//! | fixed size | under add/remove the Poisson pair with sensitivity 2 (a band tight to the grid); under replace-one the amplification of Balle, Barthe & Gaboardi (2018) on the Gaussian's profile above, a pair that happens below (no tight pair is known) |
+//! | balls in bins | certified upper bound from the likelihood ratio's law ([`allocation`]; replace-one: removal then addition, or cyclic's), lower bound from [`max_statistic`] |
 //! | shuffled, shuffled once | lower bound only ([`max_statistic`]) |
 
 pub mod allocation;
@@ -24,7 +24,7 @@ use crate::accounting::pld::{dpsgd_epsilon_band, Direction, Side, SigmaSearch};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::sigma_analytic;
 use crate::numerics::roots::{bisect, Split, Until};
-use allocation::allocation_epsilon;
+use allocation::{allocation_epsilon, allocation_replace_one_epsilon};
 use max_statistic::MaxPair;
 use serde::{Deserialize, Serialize};
 
@@ -139,12 +139,17 @@ impl SamplerSetting {
         }
     }
 
-    /// Balls in bins' certified upper bound under add/remove ([`allocation`]) and the epochs it
-    /// counts: a partial last epoch releases some of a whole epoch's steps (a post-processing), so
-    /// ⌈T/b⌉.
+    /// Balls in bins' certified upper bound ([`allocation`], under the setting's relation) and the
+    /// epochs it counts: a partial last epoch releases some of a whole epoch's steps (a
+    /// post-processing), so ⌈T/b⌉.
     fn balls_upper(&self) -> Result<(f64, f64)> {
         let seen = self.epochs_seen();
-        let upper = allocation_epsilon(
+        let bound = if self.replace_one {
+            allocation_replace_one_epsilon
+        } else {
+            allocation_epsilon
+        };
+        let upper = bound(
             self.batches_per_epoch(),
             self.sigma,
             seen,
@@ -262,9 +267,9 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
             let lower =
                 s.max_pair(sampler, s.sigma)
                     .lower_epsilon(complete as u64, s.delta, s.interval)?;
-            // Balls in bins under add/remove also has an upper bound, unless σ is so small that it
-            // would need too fine a grid (then the lower bound alone).
-            let upper = (sampler == Sampler::Balls && !s.replace_one)
+            // Balls in bins also has an upper bound, unless σ is so small that it would need too
+            // fine a grid (then the lower bound alone).
+            let upper = (sampler == Sampler::Balls)
                 .then(|| s.balls_upper().ok())
                 .flatten();
             match upper {
@@ -318,10 +323,10 @@ pub fn sampler_sigma(s: &SamplerSetting, sampler: Sampler, target: f64) -> Resul
             let e = sampler_epsilon(&SamplerSetting { sigma, ..*s }, Sampler::Fixed)?;
             Ok(e.headline())
         })?,
-        Sampler::Balls if !s.replace_one => search_sigma(target, |sigma| {
+        Sampler::Balls => search_sigma(target, |sigma| {
             Ok(SamplerSetting { sigma, ..*s }.balls_upper()?.0)
         })?,
-        Sampler::Shuffle | Sampler::ShuffleOnce | Sampler::Balls => return Ok(None),
+        Sampler::Shuffle | Sampler::ShuffleOnce => return Ok(None),
     }))
 }
 

@@ -60,23 +60,29 @@ pub fn describe(sampler: Sampler) -> &'static str {
     }
 }
 
-/// What kind of number the sampler's ε is, in words.
-pub fn statement(e: &SamplerEpsilon) -> &'static str {
-    match (e.kind, e.sampler) {
-        (Kind::Exact, _) => {
+/// What kind of number the sampler's ε is, in words, under the link's relation (`replace_one`).
+pub fn statement(e: &SamplerEpsilon, replace_one: bool) -> &'static str {
+    match (e.kind, e.sampler, replace_one) {
+        (Kind::Exact, _, _) => {
             "exact for zero-out neighbours (a removed record's slot stays, with a zero gradient): the record is seen once per epoch at a known step, so the run is the Gaussian mechanism with σ/√E"
         }
-        (Kind::Upper, Sampler::Fixed) => {
-            "certified upper bound (the subsampling amplification of Balle, Barthe & Gaboardi 2018 on the Gaussian, composed), with a lower bound from a pair of data sets that attains it step by step"
+        (Kind::Upper, Sampler::Fixed, false) => {
+            "certified upper bound (the Poisson pair with sensitivity 2: a removed record hands its slot to another), with a lower bound from a pair of data sets that attains it step by step"
         }
-        (Kind::Upper, Sampler::Balls) => {
+        (Kind::Upper, Sampler::Fixed, true) => {
+            "certified upper bound (the subsampling amplification of Balle, Barthe & Gaboardi 2018 on the Gaussian, composed); the lower bound is a pair of data sets that happens (the other records' gradients −C), and no tight pair is known, so the true ε lies somewhere between"
+        }
+        (Kind::Upper, Sampler::Balls, false) => {
             "certified upper bound, tight to the grid: the exact law of one epoch's likelihood ratio (the pair of Chua et al. and Feldman & Shenfeld 2025), rounded so that δ can only grow, composed over ⌈T/b⌉ epochs; the lower bound beside it (the largest batch sum) is much weaker"
         }
-        (Kind::Upper, _) => "certified upper bound, with a certified lower bound (the PLD band)",
-        (Kind::Lower, Sampler::Balls) => {
-            "lower bound only: the true ε is at least this. The upper bound is computed under add/remove for σ large enough; under replace-one (or at this σ) it is not"
+        (Kind::Upper, Sampler::Balls, true) => {
+            "certified upper bound, not tight: replacing a record is removing it, then adding another, so the two directions' certified ε add up (or, with few steps per epoch, the cyclic order's Gaussian with sensitivity 2, which it mixes); the lower bound beside it is the largest batch sum's"
         }
-        (Kind::Lower, _) => {
+        (Kind::Upper, _, _) => "certified upper bound, with a certified lower bound (the PLD band)",
+        (Kind::Lower, Sampler::Balls, _) => {
+            "lower bound only: the true ε is at least this. The upper bound needs a finer grid than this σ allows"
+        }
+        (Kind::Lower, _, _) => {
             "lower bound only: no upper bound is known for shuffled batches; the true ε is at least this"
         }
     }

@@ -185,7 +185,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
                 <Stat label="certified upper bound" testid="dpsgd-sampler-eps-upper" value=value(|e| e.upper.unwrap_or(f64::NAN)) />
                 <Stat label="σ for the target ε (upper bound met)" testid="dpsgd-sampler-sigma" value=sigma_value />
             </div>
-            <p class="help" data-testid="dpsgd-sampler-statement">{move || mine().map_or("…", |e| statement(&e))}</p>
+            <p class="help" data-testid="dpsgd-sampler-statement">{move || mine().map_or("…", |e| statement(&e, setting.with(|s| s.replace_one)))}</p>
             {move || warning().map(|w| view! { <p class="notices" role="note" data-testid="dpsgd-sampler-warning">{w}</p> })}
             {move || failures().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
             <p class="status" role="status" data-testid="dpsgd-sampler-status">
