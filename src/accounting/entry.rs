@@ -123,7 +123,7 @@ impl Entry {
 
     /// Whether its PLD's two sides come from different pairs because no tight pair is known: subsampling
     /// without replacement bounds from above by Balle et al.'s amplification and from below by a pair
-    /// that happens (see [`Entry::pld`]), so part of the band's width is not the grid's.
+    /// that happens (see `Entry::pld`), so part of the band's width is not the grid's.
     pub fn sides_apart(&self) -> bool {
         match *self {
             Entry::WorGaussian { rate, .. } | Entry::Subsampled { rate, .. } => rate < 1.0,

@@ -29,7 +29,7 @@ pub(crate) fn tails(steps: u64, delta: f64) -> Result<(f64, f64)> {
 const ESTIMATE_COARSENING: f64 = 8.0;
 
 /// T steps in one direction from one side: the composed PLD (see [`compose_capped`]).
-fn composed(
+pub(super) fn composed(
     q: f64,
     sigma: f64,
     steps: u64,
@@ -164,6 +164,7 @@ pub fn dpsgd_epsilon_curve(
         singles,
         steps: most,
         delta,
+        apart: None,
     }
     .curve(at)
 }
@@ -197,23 +198,8 @@ pub fn dpsgd_band_with_steps(
     delta: f64,
     interval: f64,
 ) -> Result<(EpsilonBand, OneSteps)> {
-    let (step_tail, tail) = tails(steps, delta)?;
-    let mut worst: Option<(f64, Direction, f64)> = None;
-    let mut singles = Vec::new();
-    for direction in [Direction::Remove, Direction::Add] {
-        let build = one_step(q, sigma, direction, step_tail);
-        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper, Fit::Widen)?;
-        let eps = one
-            .self_compose_in(steps, tail, window)
-            .epsilon_for_delta(delta);
-        if worst.is_none_or(|w| eps > w.0) {
-            worst = Some((eps, direction, one.interval()));
-        }
-        singles.push(one);
-    }
-    let Some((upper, direction, used)) = worst else {
-        return Err(Error::invalid("steps", steps, "must be at least 1"));
-    };
+    let (singles, after) = upper_directions(q, sigma, steps, delta, interval)?;
+    let (upper, direction, used) = worst_of(&after, delta);
     let lower = composed(q, sigma, steps, delta, used, direction, Side::Lower)?
         .epsilon_for_delta(delta)
         .min(upper);
@@ -226,16 +212,56 @@ pub fn dpsgd_band_with_steps(
         singles,
         steps,
         delta,
+        apart: None,
     };
     Ok((band, one_steps))
+}
+
+/// Both directions (remove, then add) from above: each one-step PLD on the grid fitted for T steps,
+/// and its T-fold composition.
+///
+/// # Errors
+/// As [`dpsgd_epsilon_band`].
+pub(super) fn upper_directions(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Vec<Pld>, Vec<Pld>)> {
+    let (step_tail, tail) = tails(steps, delta)?;
+    let (mut singles, mut after) = (Vec::new(), Vec::new());
+    for direction in [Direction::Remove, Direction::Add] {
+        let build = one_step(q, sigma, direction, step_tail);
+        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper, Fit::Widen)?;
+        after.push(one.self_compose_in(steps, tail, window));
+        singles.push(one);
+    }
+    Ok((singles, after))
+}
+
+/// Of [`upper_directions`]' compositions (remove, add): the larger ε at δ, its direction and grid
+/// (remove on a tie).
+pub(super) fn worst_of(after: &[Pld], delta: f64) -> (f64, Direction, f64) {
+    let mut worst: Option<(f64, Direction, f64)> = None;
+    for (pld, direction) in after.iter().zip([Direction::Remove, Direction::Add]) {
+        let eps = pld.epsilon_for_delta(delta);
+        if worst.is_none_or(|w| eps > w.0) {
+            worst = Some((eps, direction, pld.interval()));
+        }
+    }
+    worst.unwrap_or((f64::NAN, Direction::Remove, DEFAULT_INTERVAL))
 }
 
 /// Both directions' one-step upper PLDs of a band (see [`dpsgd_band_with_steps`]).
 #[derive(Debug, Clone)]
 pub struct OneSteps {
-    singles: Vec<Pld>,
-    steps: u64,
-    delta: f64,
+    pub(super) singles: Vec<Pld>,
+    pub(super) steps: u64,
+    pub(super) delta: f64,
+    /// Under replace-one, both directions' one-step PLDs at the link's σ, whose compositions bound
+    /// replacing by removing, then adding ([`super::replace_one`]); `singles` are then the σ/2 pair's.
+    pub(super) apart: Option<Vec<Pld>>,
 }
 
 impl OneSteps {
@@ -260,6 +286,15 @@ impl OneSteps {
                 *e = e.max(pld.epsilon_for_delta(self.delta));
             }
         }
+        if let Some([remove, add]) = self.apart.as_deref() {
+            let (removes, adds) = (
+                remove.self_compose_each(at, tail),
+                add.self_compose_each(at, tail),
+            );
+            for ((e, r), a) in eps.iter_mut().zip(&removes).zip(&adds) {
+                *e = e.min(super::replace_one::remove_then_add(r, a, self.delta));
+            }
+        }
         Ok(eps)
     }
 }
@@ -276,27 +311,6 @@ pub fn dpsgd_plds(
     delta: f64,
     interval: f64,
 ) -> Result<(Vec<Pld>, Vec<Pld>)> {
-    dpsgd_plds_apart(q, sigma, sigma, steps, delta, interval)
-}
-
-/// As [`dpsgd_plds`], with the lower side taken from the pair at `lower_sigma` instead of `sigma`.
-///
-/// For replace-one neighbours: the add/remove pair at σ/2 dominates every replace-one pair, so its
-/// upper side bounds the run's curve, but its lower side does not (removing x, then adding x′, can
-/// leave far less). A replacing record whose clipped gradient is zero makes the run's pair exactly
-/// the add/remove pair at σ, so that pair's lower side is a lower bound on the run's privacy loss.
-/// The lower side is composed on the upper side's grid (σ ≥ the upper's σ needs no wider one).
-///
-/// # Errors
-/// As [`dpsgd_epsilon_band`], for either σ.
-pub fn dpsgd_plds_apart(
-    q: f64,
-    sigma: f64,
-    lower_sigma: f64,
-    steps: u64,
-    delta: f64,
-    interval: f64,
-) -> Result<(Vec<Pld>, Vec<Pld>)> {
     let (mut upper, mut lower) = (Vec::new(), Vec::new());
     for direction in [Direction::Remove, Direction::Add] {
         let up = composed(q, sigma, steps, delta, interval, direction, Side::Upper)?;
@@ -304,7 +318,7 @@ pub fn dpsgd_plds_apart(
         upper.push(up);
         lower.push(composed(
             q,
-            lower_sigma,
+            sigma,
             steps,
             delta,
             used,
@@ -364,7 +378,7 @@ impl Goal {
 
 /// Whether σ's certified measure is at most `target`, and the measure (the add direction is composed
 /// only when removal passes, except for TPR, which needs both curves).
-fn meets(
+pub(super) fn meets(
     q: f64,
     sigma: f64,
     steps: u64,
@@ -446,6 +460,8 @@ pub struct SigmaSearch {
     g_lo: f64,
     g_hi: f64,
     last_side: i8,
+    /// Whether σ is replace-one's (see [`SigmaSearch::under_replace_one`]).
+    replace_one: bool,
     /// Accountant evaluations so far (coarse and fine).
     pub evaluations: u32,
 }
@@ -515,8 +531,20 @@ impl SigmaSearch {
             g_lo: f64::NAN,
             g_hi: f64::NAN,
             last_side: 0,
+            replace_one: false,
             evaluations: 0,
         })
+    }
+
+    /// The same search for an ε goal under replace-one neighbours, in the link's σ: each evaluation is
+    /// the smaller of the add/remove pair's ε at σ/2 and removing, then adding at σ
+    /// ([`super::replace_one`]). Other goals keep the σ/2 pair (their curves come from it), so their
+    /// σ is the accountant's, half the link's.
+    pub fn under_replace_one(self) -> Self {
+        SigmaSearch {
+            replace_one: matches!(self.goal, Goal::Epsilon { .. }),
+            ..self
+        }
     }
 
     fn meets(&mut self, sigma: f64, coarse: bool) -> Result<(bool, f64)> {
@@ -526,7 +554,12 @@ impl SigmaSearch {
         } else {
             self.interval
         };
-        meets(self.q, sigma, self.steps, self.goal, h, self.target)
+        match self.goal {
+            Goal::Epsilon { delta } if self.replace_one => {
+                super::replace_one::meets(self.q, sigma, self.steps, delta, h, self.target)
+            }
+            _ => meets(self.q, sigma, self.steps, self.goal, h, self.target),
+        }
     }
 
     fn done(&mut self, sigma: f64) -> Result<Option<f64>> {

@@ -7,7 +7,7 @@
 //!   ε of the composition and the band's width is the discretization's whole error.
 //!
 //! Discretization from a privacy profile is in [`discretize`]; the subsampled Gaussian's exact profile in
-//! [`subsampled`]; DP-SGD's accountant and its σ search in [`dpsgd`].
+//! [`subsampled`]; DP-SGD's accountant and its σ search in [`dpsgd`]; replace-one neighbours in [`replace_one`].
 //!
 //! Composition: one real-input FFT (realfft on rustfft, in `fft.rs`), each coefficient raised to its count, on a window chosen by a Chernoff
 //! bound so that at most `tail` of the mass falls outside. The upper side counts that mass at +∞ (as
@@ -19,12 +19,13 @@
 pub mod discretize;
 pub mod dpsgd;
 pub(crate) mod fft;
+pub mod replace_one;
 pub mod subsampled;
 
 pub use dpsgd::{
-    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, dpsgd_plds_apart, sigma_for_epsilon, Goal,
-    SigmaSearch,
+    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
 };
+pub use replace_one::{dpsgd_plds_replace_one, dpsgd_replace_one_band, remove_then_add};
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 
 /// Width of the loss grid (dp_accounting's default).

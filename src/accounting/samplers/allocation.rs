@@ -39,7 +39,7 @@ use super::max_statistic::MaxPair;
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
 use crate::accounting::pld::fft::convolve_powers;
-use crate::accounting::pld::{Direction, Pld, Side, MIN_DELTA};
+use crate::accounting::pld::{remove_then_add, Direction, Pld, Side, MIN_DELTA};
 use crate::error::{Error, Result};
 use crate::numerics::special::{normal_cdf, normal_upper_quantile};
 use std::cell::{OnceCell, RefCell};
@@ -651,14 +651,8 @@ pub fn allocation_epsilon(
 /// in its place, so that x′ takes x's step).
 ///
 /// Two certified bounds, the smaller returned:
-/// - **Removal, then addition.** Replacing x by x′ is removing x, then adding x′. If removing is
-///   (ε₁, δ₁)-DP and adding (ε₂, δ₂)-DP, then for every event S, P_D(S) ≤ e^{ε₁}P_{D∖x}(S) + δ₁ ≤
-///   e^{ε₁+ε₂}P_{D′}(S) + e^{ε₁}δ₂ + δ₁: replacing is (ε₁ + ε₂, δ₁ + e^{ε₁}δ₂)-DP (the group-privacy
-///   argument, Dwork & Roth 2014, Section 2.3, with two different neighbours), for any point of each
-///   side's certified profile, either way round (the pair is the worst case over gradients, the same
-///   for x and x′). ε₁ is read off remove's composed PLD at δf, for fractions f of δ from 0.999 to
-///   10⁻⁴, and ε₂ off add's at δ(1 − f)e^{−ε₁}: each sum is certified, and the least is kept. Loose
-///   (about the sum of the two directions' ε), but an upper bound.
+/// - **Removal, then addition** ([`remove_then_add`]): the two directions' certified ε add up, at the
+///   best of 65 splits of δ. Loose, but an upper bound.
 /// - **Cyclic.** Given the allocation, x and x′ share a step in every epoch: the Gaussian mechanism
 ///   with sensitivity 2 at σ/√E. Balls in bins is a mixture of these with the same weights on both
 ///   sides, so by joint convexity its ε is at most that one (the better bound for few steps per epoch).
@@ -683,21 +677,7 @@ pub fn allocation_replace_one_epsilon(
     let law = law_for(steps, sigma, epochs, delta)?;
     let remove = compose_direction(&law, 0, epochs, delta, interval)?;
     let add = compose_direction(&law, 1, epochs, delta, interval)?;
-    let fractions: Vec<f64> = (0..=64)
-        .map(|k| 0.999 * (1e-4f64 / 0.999).powf(k as f64 / 64.0))
-        .collect();
-    let eps1 = remove.epsilons_for_deltas(&fractions.iter().map(|f| delta * f).collect::<Vec<_>>());
-    let deltas2: Vec<f64> = fractions
-        .iter()
-        .zip(&eps1)
-        .map(|(f, e1)| delta * (1.0 - f) * (-e1).exp())
-        .collect();
-    let eps2 = add.epsilons_for_deltas(&deltas2);
-    let through_removal = eps1
-        .iter()
-        .zip(&eps2)
-        .map(|(a, b)| a + b)
-        .fold(f64::INFINITY, f64::min);
+    let through_removal = remove_then_add(&remove, &add, delta);
     Ok(through_removal.min(cyclic))
 }
 

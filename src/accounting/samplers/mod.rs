@@ -7,7 +7,7 @@
 //!
 //! | sampler | statement |
 //! |---|---|
-//! | Poisson | certified band from the PLD (upper and lower) |
+//! | Poisson | certified band from the PLD (upper and lower; replace-one: [`crate::accounting::pld::replace_one`]) |
 //! | cyclic | exact: the Gaussian mechanism at σ/√E |
 //! | fixed size | under add/remove the Poisson pair with sensitivity 2 (a band tight to the grid); under replace-one the amplification of Balle, Barthe & Gaboardi (2018) on the Gaussian's profile above, a pair that happens below (no tight pair is known) |
 //! | balls in bins | certified upper bound from the likelihood ratio's law ([`allocation`]; replace-one: removal then addition, or cyclic's), lower bound from [`max_statistic`] |
@@ -20,7 +20,9 @@ pub mod users;
 
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
-use crate::accounting::pld::{dpsgd_epsilon_band, Direction, Side, SigmaSearch};
+use crate::accounting::pld::{
+    dpsgd_epsilon_band, dpsgd_replace_one_band, Direction, Side, SigmaSearch,
+};
 use crate::error::{Error, Result};
 use crate::mechanisms::gaussian::sigma_analytic;
 use crate::numerics::roots::{bisect, Split, Until};
@@ -210,18 +212,14 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
     let band = |q: f64, sigma: f64| dpsgd_epsilon_band(q, sigma, s.steps, s.delta, s.interval);
     let (kind, lower, upper, epochs) = match sampler {
         Sampler::Poisson => {
-            let e = band(s.q, s.unit_sigma())?;
-            // Under replace-one the band is the add/remove pair's at σ/2, which dominates the run's own
-            // pair ((1 − q)N(0, σ²) + qN(1, σ²) against (1 − q)N(0, σ²) + qN(−1, σ²)): its upper end
-            // bounds the run's ε, its lower end does not (removing x, then adding x′, can give far
-            // less). A replacing record whose gradient is zero makes the run's pair the add/remove
-            // pair at σ, whose lower end is a lower bound.
-            let lower = if s.replace_one {
-                band(s.q, s.sigma)?.lower
+            // Under replace-one: the smaller of the σ/2 pair's bound and removing then adding, above
+            // the add/remove pair at σ ([`dpsgd_replace_one_band`]).
+            let e = if s.replace_one {
+                dpsgd_replace_one_band(s.q, s.sigma, s.steps, s.delta, s.interval)?
             } else {
-                e.lower
+                band(s.q, s.sigma)?
             };
-            (Kind::Upper, lower, Some(e.upper), exact_epochs)
+            (Kind::Upper, e.lower, Some(e.upper), exact_epochs)
         }
         Sampler::Cyclic => {
             tails(s.steps, s.delta)?;
@@ -311,7 +309,12 @@ pub fn sampler_sigma(s: &SamplerSetting, sampler: Sampler, target: f64) -> Resul
         SigmaSearch::new(q, s.steps, s.delta, target, s.interval, 1.0).and_then(SigmaSearch::run)
     };
     Ok(Some(match sampler {
-        Sampler::Poisson => factor * poisson_sigma(s.q)?,
+        Sampler::Poisson if s.replace_one => {
+            SigmaSearch::new(s.q, s.steps, s.delta, target, s.interval, 2.0)?
+                .under_replace_one()
+                .run()?
+        }
+        Sampler::Poisson => poisson_sigma(s.q)?,
         Sampler::Cyclic => {
             tails(s.steps, s.delta)?;
             let seen = s.epochs_seen() as f64;

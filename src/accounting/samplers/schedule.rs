@@ -92,7 +92,7 @@ pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<Epsi
 
 /// As [`schedule_band`], the lower side from the phases `lower` (the same q and T, another σ): under
 /// replace-one the upper side is the add/remove pairs' at σ/2, the lower side theirs at σ (see
-/// [`crate::accounting::pld::dpsgd_plds_apart`] for why).
+/// [`crate::accounting::pld::replace_one`] for why).
 ///
 /// # Errors
 /// As [`schedule_band`].

@@ -1,8 +1,9 @@
 //! The DP-SGD lab's background work: ε by the PLD and its curve, σ for the target ε. Each runs in its
 //! own worker and streams its results as they are ready.
 
-use super::{sigma_for_target, sigma_search_pld, DpsgdParams};
+use super::{sigma_for_target, sigma_search_pld, DpsgdParams, Neighbour};
 use crate::accounting::pld::dpsgd::dpsgd_band_with_steps;
+use crate::accounting::pld::replace_one::dpsgd_replace_one_band_with_steps;
 use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
 use crate::accounting::samplers::{sampler_epsilon, Sampler, SamplerEpsilon, SamplerSetting};
 use crate::error::Result;
@@ -46,6 +47,9 @@ pub struct PldJob {
     pub grid: f64,
     /// A batch sampler whose own ε the job also reports (the training lab's run), when not Poisson.
     pub sampler: Option<(SamplerSetting, Sampler)>,
+    /// Replace-one neighbours: `sigma` is then half the link's, and the band is
+    /// [`dpsgd_replace_one_band_with_steps`]'s at the link's σ.
+    pub replace_one: bool,
 }
 
 impl DpsgdParams {
@@ -58,6 +62,7 @@ impl DpsgdParams {
             delta: self.delta,
             grid: self.grid.unwrap_or(DEFAULT_INTERVAL),
             sampler: None,
+            replace_one: self.neighbour == Neighbour::ReplaceOne,
         }
     }
 
@@ -80,6 +85,7 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         delta,
         grid,
         sampler,
+        replace_one,
     } = job;
     if let Some((setting, sampler)) = sampler {
         emit(DpsgdUpdate::Sampler(sampler_epsilon(&setting, sampler)));
@@ -89,7 +95,12 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         .map(|f| ((steps as f64) * f).ceil().max(1.0) as u64)
         .collect();
     // The curve reuses the band's one-step PLDs.
-    let curve = match dpsgd_band_with_steps(rate, sigma, steps, delta, grid) {
+    let band = if replace_one {
+        dpsgd_replace_one_band_with_steps(rate, 2.0 * sigma, steps, delta, grid)
+    } else {
+        dpsgd_band_with_steps(rate, sigma, steps, delta, grid)
+    };
+    let curve = match band {
         Ok((band, one_steps)) => {
             emit(DpsgdUpdate::Pld(Ok(band)));
             one_steps
@@ -113,7 +124,7 @@ pub fn dpsgd_sigma(p: &DpsgdParams, emit: &mut dyn FnMut(DpsgdUpdate)) {
     let seed = rdp.unwrap_or(p.sigma);
     let found = sigma_search_pld(p, seed).and_then(|mut search| loop {
         if let Some(sigma) = search.step()? {
-            break Ok(sigma * p.neighbour.factor());
+            break Ok(sigma);
         }
         emit(DpsgdUpdate::SigmaStatus(format!(
             "PLD accountant: σ for the target ε, {} evaluations…",

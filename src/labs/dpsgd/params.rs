@@ -116,6 +116,19 @@ impl DpsgdParams {
     pub fn effective_sigma(&self) -> f64 {
         self.sigma / self.neighbour.factor()
     }
+
+    /// Why the PLD band can stay wide on any grid: under replace-one its two ends come from different
+    /// bounds ([`crate::accounting::pld::replace_one`]).
+    pub fn band_gap(&self) -> Option<String> {
+        (self.neighbour == Neighbour::ReplaceOne).then(|| {
+            "Replace-one has no known tight pair. The guarantee is the smaller of two certified \
+             bounds: the add/remove pair at σ/2 (which dominates replace-one's) and removing a record, \
+             then adding another at σ (the two directions' ε added). The lower bound is the add/remove \
+             pair at σ (a replacing record with a zero gradient). The exact ε lies between, and a finer \
+             grid will not close the gap."
+                .to_string()
+        })
+    }
 }
 
 impl LinkParams for DpsgdParams {

@@ -40,7 +40,7 @@ impl DpsgdParams {
     }
 
     /// The phases at the link's own σ: under replace-one, the pairs whose lower side bounds the run's
-    /// ε from below (see [`crate::accounting::pld::dpsgd_plds_apart`]); under add/remove,
+    /// ε from below (see [`crate::accounting::pld::replace_one`]); under add/remove,
     /// [`Self::phases`].
     pub fn phases_at_link_sigma(&self) -> Vec<Phase> {
         self.phases_over(1.0)

@@ -1,8 +1,10 @@
 //! What the DP-SGD lab computes: ε by the RDP accountant, ε by the PLD, the smallest σ for a target
 //! ε by both, and the lecture's three scenarios.
 
-use super::DpsgdParams;
-use crate::accounting::pld::{dpsgd_epsilon_band, EpsilonBand, SigmaSearch, DEFAULT_INTERVAL};
+use super::{DpsgdParams, Neighbour};
+use crate::accounting::pld::{
+    dpsgd_epsilon_band, dpsgd_replace_one_band, EpsilonBand, SigmaSearch, DEFAULT_INTERVAL,
+};
 use crate::accounting::rdp::tight::{epsilon_continuous, step_rdp_exact};
 use crate::accounting::rdp::{
     default_orders, dpsgd_rdp, epsilon_by_order, rdp_to_approx_dp, Conversion,
@@ -78,40 +80,44 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
 /// # Errors
 /// Parameters out of domain.
 pub fn pld_epsilon(p: &DpsgdParams, steps: u64) -> Result<EpsilonBand> {
-    dpsgd_epsilon_band(
-        p.rate(),
-        p.effective_sigma(),
-        steps,
-        p.delta,
-        p.grid.unwrap_or(DEFAULT_INTERVAL),
-    )
+    let grid = p.grid.unwrap_or(DEFAULT_INTERVAL);
+    match p.neighbour {
+        Neighbour::ReplaceOne => dpsgd_replace_one_band(p.rate(), p.sigma, steps, p.delta, grid),
+        Neighbour::AddRemove => {
+            dpsgd_epsilon_band(p.rate(), p.effective_sigma(), steps, p.delta, grid)
+        }
+    }
 }
 
 /// The smallest noise multiplier whose certified PLD ε (upper side, at the link's q, T, δ, relation)
 /// is at most `target_eps`, to a relative 1e-4 and never overshooting; `rdp_sigma` (the RDP answer)
-/// seeds the bracket. Returned as the link's σ (times the relation's factor).
+/// seeds the bracket. Returned as the link's σ.
 ///
 /// # Errors
 /// Parameters out of domain or an unreachable target.
 pub fn sigma_for_target_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<f64> {
-    Ok(sigma_search_pld(p, rdp_sigma)?.run()? * p.neighbour.factor())
+    sigma_search_pld(p, rdp_sigma)?.run()
 }
 
 /// The search behind [`sigma_for_target_pld`], one accountant evaluation per step (so that the page
-/// can yield between them); its answer is in the accountant's units (divide the link's σ by
-/// [`Neighbour::factor`](super::Neighbour::factor)).
+/// can yield between them), in the link's σ (under replace-one its evaluations are the band's upper
+/// end, [`SigmaSearch::under_replace_one`]).
 ///
 /// # Errors
 /// Parameters out of domain.
 pub fn sigma_search_pld(p: &DpsgdParams, rdp_sigma: f64) -> Result<SigmaSearch> {
-    SigmaSearch::new(
+    let search = SigmaSearch::new(
         p.rate(),
         p.total_steps(),
         p.delta,
         p.target_eps,
         p.grid.unwrap_or(DEFAULT_INTERVAL),
-        rdp_sigma / p.neighbour.factor(),
-    )
+        rdp_sigma,
+    )?;
+    Ok(match p.neighbour {
+        Neighbour::ReplaceOne => search.under_replace_one(),
+        Neighbour::AddRemove => search,
+    })
 }
 
 /// The smallest noise multiplier whose RDP ε (at the link's q, T, δ, relation) is at most `target_eps`,

@@ -14,12 +14,8 @@ pub fn PldBand(
     band: Signal<Option<EpsilonBand>>,
     /// Test id prefix (`compose` or `dpsgd`): ids `{prefix}-pld-band-width` and `{prefix}-finer-grid`.
     prefix: &'static str,
-    /// Whether the band is that of a pair dominating the run's own (the DP-SGD lab under replace-one,
-    /// run as add/remove at σ/2): then only its upper end speaks of the run's ε.
-    #[prop(optional, into)]
-    dominating: Signal<bool>,
-    /// Why the band can stay wide on any grid (the composition lab's entries without a tight pair):
-    /// shown instead of the finer-grid advice.
+    /// Why the band can stay wide on any grid (entries or neighbours without a tight pair): shown
+    /// instead of the finer-grid advice.
     #[prop(optional, into)]
     gap: Signal<Option<String>>,
 ) -> impl IntoView {
@@ -43,20 +39,12 @@ pub fn PldBand(
     view! {
         {move || band.get().filter(|b| b.upper.is_finite()).map(|b| view! {
             <p class="help" data-testid=format!("{prefix}-pld-band")>
-                {{
-                    let (lower, upper) = (sig(b.lower, 5), sig(b.upper, 5));
-                    let (lead, caveat) = if dominating.get() {
-                        (
-                            format!("The accountants' pair (add/remove at σ/2, which dominates replace-one's) has its exact ε between {lower} and {upper} (the guarantee for this run)"),
-                            " This run's own ε can lie below the band (removing a record, then adding another, bounds it too, and can give less).",
-                        )
-                    } else {
-                        (format!("The exact ε lies between {lower} (lower bound) and {upper} (the guarantee)"), "")
-                    };
-                    format!(
-                        "{lead}: the PLD on a grid of width {}, discretized from both sides.{caveat} Band width ",
-                        fmt_f64(b.interval))
-                }}
+                {format!(
+                    "The exact ε lies between {} (lower bound) and {} (the guarantee): the PLD on a grid of width {}, discretized from both sides. Band width ",
+                    sig(b.lower, 5),
+                    sig(b.upper, 5),
+                    fmt_f64(b.interval)
+                )}
                 <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
                 "."
             </p>

@@ -11,7 +11,7 @@ use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::dpsgd::jobs::Background;
-use dp_playground::labs::dpsgd::{scenario_links, scenarios, Neighbour};
+use dp_playground::labs::dpsgd::{scenario_links, scenarios};
 use leptos::prelude::*;
 
 /// Results of the lab.
@@ -26,10 +26,6 @@ pub fn DpsgdResults() -> impl IntoView {
     let band = move || bg.with(Background::band);
     let pld = Signal::derive(move || band().map_or(f64::NAN, |b| b.upper));
     let pld_lower = Signal::derive(move || band().map_or(f64::NAN, |b| b.lower));
-    // Under replace-one the accountants run the add/remove pair at σ/2, which dominates this run's
-    // pair: its upper end bounds this run's ε, its lower end does not (removing x, then adding x′,
-    // can give far less).
-    let replace_one = Memo::new(move |_| lab.params.with(|p| p.neighbour == Neighbour::ReplaceOne));
     let sigma_pld = Signal::derive(move || {
         bg.with(|b| {
             b.sigma_for_target_pld
@@ -82,14 +78,7 @@ pub fn DpsgdResults() -> impl IntoView {
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
         <StatGroup title="Privacy spent: ε at the link's δ">
             <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
-            {move || {
-                let label = if replace_one.get() {
-                    "ε, PLD lower end of the σ/2 pair (replace-one: not a lower bound here)"
-                } else {
-                    "ε, PLD lower bound (the exact ε is at least this)"
-                };
-                view! { <Stat label=label testid="dpsgd-eps-pld-lower" value=pld_lower /> }
-            }}
+            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
             <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
         </StatGroup>
         <StatGroup title="Noise for the target ε">
@@ -110,7 +99,7 @@ pub fn DpsgdResults() -> impl IntoView {
             <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
             <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
         </Diagnostics>
-        <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" dominating=replace_one />
+        <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" gap=Signal::derive(move || lab.params.with(|p| p.band_gap())) />
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"

@@ -1,6 +1,6 @@
 //! How the training code draws its batches (`sampler=`): the chosen sampler's ε and what kind of
 //! number it is, σ for the target where an upper bound is known, and every sampler side by side, each
-//! computed in the worker pool (Poisson's row is the lab's own PLD band, but under replace-one).
+//! computed in the worker pool (Poisson's row is the lab's own PLD band).
 
 use crate::format::sig;
 use crate::labs::dpsgd::use_dpsgd;
@@ -38,9 +38,8 @@ pub fn DpsgdSamplers() -> impl IntoView {
         let current = jobs.restart();
         rows.set(Sampler::ALL.iter().map(|&x| (x, None)).collect());
         for (k, sampler) in Sampler::ALL.into_iter().enumerate() {
-            // Poisson's row is the lab's own band, except under replace-one, where the band's lower
-            // end is the σ/2 pair's and the row's comes from the core (`sampler_epsilon`).
-            if sampler == Sampler::Poisson && !s.replace_one {
+            // Poisson's row is the lab's own band (under either relation).
+            if sampler == Sampler::Poisson {
                 continue;
             }
             spawn_local(async move {
@@ -89,7 +88,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             })
     };
     let result = move |sampler: Sampler| -> Option<Result<SamplerEpsilon, String>> {
-        if sampler == Sampler::Poisson && !setting.with(|s| s.replace_one) {
+        if sampler == Sampler::Poisson {
             return poisson().map(Ok);
         }
         rows.with(|r| r.iter().find(|x| x.0 == sampler).and_then(|x| x.1.clone()))

@@ -1,0 +1,271 @@
+//! Replace-one neighbours from add/remove: replacing x by x′ is removing x, then adding x′.
+//!
+//! The add/remove pair at σ/2 dominates every replace-one pair of DP-SGD (the clipped sum moves by at
+//! most 2C), so its ε bounds a replace-one run, but loosely at small sampling rates: at Abadi et al.'s
+//! MNIST settings 14.72, where removing then adding at σ gives 5.10. Neither is tight, so the guarantee
+//! is the smaller of the two. The lower bound is the larger of two pairs that happen: the add/remove
+//! pair at σ (a replacing record with a zero gradient) and the symmetric pair
+//! ((1 − q)N(0, σ²) + qN(1, σ²), (1 − q)N(0, σ²) + qN(−1, σ²)) (the record's gradient +C replaced by
+//! −C, every other 0; [`replace_pair_delta`]), dp_accounting's replace-one pair: 4.22 at those
+//! settings. Whether that pair dominates every replace-one pair under composition is not proven
+//! here, so its upper side is not used as a guarantee.
+
+use super::dpsgd::{
+    compose_capped, composed, meets as meets_add_remove, tails, upper_directions, worst_of, Fit,
+    OneSteps,
+};
+use super::{EpsilonBand, Goal, Pld, Side, MIN_DELTA};
+use crate::error::{Error, Result};
+use crate::numerics::roots::{bisect, Split, Until};
+use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};
+use std::cmp::Ordering::Greater;
+
+/// Exact δ(ε) of the symmetric replace-one pair P = (1 − q)N(0, σ²) + qN(1, σ²) against
+/// Q = (1 − q)N(0, σ²) + qN(−1, σ²), for every real ε.
+///
+/// # Formula
+/// p/q is increasing in x, so {p/q > e^ε} = {x > x*}: δ = P(X > x*) − e^ε Q(X > x*), with
+/// P(X > t) = (1 − q)Φ̄(t/σ) + qΦ̄((t − 1)/σ) and Q(X > t) = (1 − q)Φ̄(t/σ) + qΦ̄((t + 1)/σ). For
+/// ε ≥ 0, x* = σ² ln y with y the positive root of a y² + b y − qc = 0, a = qc e^{−ε},
+/// b = −(1 − q)(1 − e^{−ε}), c = e^{−1/(2σ²)} (p/q = e^ε divided through by e^ε φ(x)); x*(−ε) = −x*(ε)
+/// (the pair is its own mirror). Everything in log space, so neither e^ε nor δ overflows or
+/// underflows early.
+///
+/// # Reference
+/// The hockey-stick divergence on the likelihood-ratio set (Neyman–Pearson), as dp_accounting's
+/// `GaussianPrivacyLoss` (REPLACE_ONE, sensitivity 1, mirrored) computes it; checked against mpmath
+/// quadrature in `tests/samplers.rs`. Exact up to rounding.
+pub fn replace_pair_delta(q: f64, sigma: f64, eps: f64) -> f64 {
+    let ln_qc = q.ln() - 0.5 / (sigma * sigma);
+    let e = eps.abs();
+    // ln y = ln(−b + √(b² + 4a·qc)) − ln 2 − ln a, with ln a = ln(qc) − ε.
+    let b = -(1.0 - q) * -(-e).exp_m1();
+    let four_a_qc = 4.0 * (2.0 * ln_qc - e).exp();
+    let ln_y = (-b + (b * b + four_a_qc).sqrt()).ln() - std::f64::consts::LN_2 - ln_qc + e;
+    let t = eps.signum() * sigma * sigma * ln_y;
+    let ln_sf = |z: f64| ln_normal_cdf(-z / sigma);
+    let ln_common = (-q).ln_1p() + ln_sf(t);
+    let ln_p = ln_add_exp(ln_common, q.ln() + ln_sf(t - 1.0));
+    let ln_q = eps + ln_add_exp(ln_common, q.ln() + ln_sf(t + 1.0));
+    if ln_p <= ln_q {
+        return 0.0;
+    }
+    ln_sub_exp(ln_p, ln_q).exp().clamp(0.0, 1.0)
+}
+
+impl Pld {
+    /// The PLD of [`replace_pair_delta`]'s pair, from `side` (one direction: the pair is its own
+    /// mirror image, so both directions have this PLD).
+    ///
+    /// # Errors
+    /// q outside (0, 1), σ not finite and > 0, or an interval that needs too large a grid.
+    pub fn replace_pair(q: f64, sigma: f64, interval: f64, tail: f64, side: Side) -> Result<Pld> {
+        if !(q > 0.0 && q < 1.0) {
+            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1)"));
+        }
+        if !(sigma.is_finite() && sigma > 0.0) {
+            return Err(Error::invalid(
+                "sigma",
+                sigma,
+                "must be a finite number > 0",
+            ));
+        }
+        let delta = |e: f64| replace_pair_delta(q, sigma, e);
+        let mut hi = 1.0;
+        while delta(hi) > tail && hi < 1e6 {
+            hi *= 2.0;
+        }
+        let hi = bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
+            delta(e).partial_cmp(&tail) != Some(Greater)
+        })
+        .hi;
+        // Below −hi the loss has mass P(X < −x*(hi)) = Q(X > x*(hi)) ≤ e^{−hi}·P(X > x*(hi)): less
+        // than the tail.
+        Pld::from_profile(delta, -hi, hi, interval, side, 0.0)
+    }
+}
+
+/// T steps of [`replace_pair_delta`]'s pair from below, on a grid of width `interval` (widened only if
+/// the composition would not fit the FFT).
+///
+/// # Errors
+/// As [`Pld::replace_pair`], or δ and T out of domain.
+pub fn replace_pair_lower(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<Pld> {
+    let (step_tail, _) = tails(steps, delta)?;
+    compose_capped(
+        &|width, side| Pld::replace_pair(q, sigma, width, step_tail, side),
+        steps,
+        delta,
+        interval,
+        Side::Lower,
+        Fit::Fitted,
+    )
+}
+
+/// Fractions f of δ tried for removal's share: 65 of them, geometrically from 0.999 to 10⁻⁴.
+fn shares() -> impl Iterator<Item = f64> {
+    (0..=64).map(|k| 0.999 * (1e-4f64 / 0.999).powf(f64::from(k) / 64.0))
+}
+
+/// Certified upper ε at δ of replacing one record, from the certified upper PLDs of removing one
+/// (`remove`: P with the record against Q without) and adding one (`add`: the reverse) over the
+/// same run.
+///
+/// # Formula
+/// min over f of ε₁(fδ) + ε₂((1 − f)δe^{−ε₁}), for either order (remove then add, add then remove).
+///
+/// # Reference
+/// Group privacy with two different neighbours (Dwork & Roth 2014, Section 2.3): if D ~ D∖x is
+/// (ε₁, δ₁)-DP and D∖x ~ D′ is (ε₂, δ₂)-DP then P_D(S) ≤ e^{ε₁}P_{D∖x}(S) + δ₁ ≤ e^{ε₁+ε₂}P_{D′}(S) +
+/// e^{ε₁}δ₂ + δ₁ for every event S. Each εᵢ is read off a certified upper PLD at its δᵢ, so every
+/// split's sum is certified, and the least of 65 splits is returned (never below a certified one);
+/// splits that would read either PLD below [`MIN_DELTA`] are skipped (∞ when none is left).
+/// The pairs are the worst cases over gradients, the same for x and x′, so D′ against D is the same.
+pub fn remove_then_add(remove: &Pld, add: &Pld, delta: f64) -> f64 {
+    let fractions: Vec<f64> = shares().filter(|f| delta * f >= MIN_DELTA).collect();
+    let through = |first: &Pld, then: &Pld| {
+        let firsts =
+            first.epsilons_for_deltas(&fractions.iter().map(|f| delta * f).collect::<Vec<_>>());
+        let rest: Vec<f64> = fractions
+            .iter()
+            .zip(&firsts)
+            .map(|(f, e1)| delta * (1.0 - f) * (-e1).exp())
+            .collect();
+        let thens = then.epsilons_for_deltas(&rest);
+        firsts
+            .iter()
+            .zip(&thens)
+            .zip(&rest)
+            // Below MIN_DELTA a PLD's ε is not certified (its FFT's rounding noise): no bound there.
+            .map(|((a, b), d2)| {
+                if *d2 >= MIN_DELTA {
+                    a + b
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    through(remove, add).min(through(add, remove))
+}
+
+/// DP-SGD's band under replace-one at the link's σ after T steps: the upper end the smaller of the
+/// add/remove pair's certified ε at σ/2 and [`remove_then_add`] at σ, the lower end the add/remove
+/// pair's lower ε at σ; with what it composed, for [`OneSteps::curve`].
+///
+/// # Errors
+/// As [`super::dpsgd_epsilon_band`].
+pub fn dpsgd_replace_one_band_with_steps(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(EpsilonBand, OneSteps)> {
+    let (half_singles, half_after) = upper_directions(q, sigma / 2.0, steps, delta, interval)?;
+    let (singles, after) = upper_directions(q, sigma, steps, delta, interval)?;
+    let (half_upper, ..) = worst_of(&half_after, delta);
+    let upper = half_upper.min(remove_then_add(&after[0], &after[1], delta));
+    let (_, direction, used) = worst_of(&after, delta);
+    let zero_gradient = composed(q, sigma, steps, delta, used, direction, Side::Lower)?;
+    // At q = 1 the mirrored pair is the Gaussian with sensitivity 2: the σ/2 pair itself.
+    let mirrored = if q < 1.0 {
+        replace_pair_lower(q, sigma, steps, delta, used)?
+    } else {
+        composed(q, sigma / 2.0, steps, delta, used, direction, Side::Lower)?
+    };
+    let mirrored = mirrored.epsilon_for_delta(delta);
+    let lower = zero_gradient
+        .epsilon_for_delta(delta)
+        .max(mirrored)
+        .min(upper);
+    let band = EpsilonBand {
+        upper,
+        lower,
+        interval: used,
+    };
+    let one_steps = OneSteps {
+        singles: half_singles,
+        steps,
+        delta,
+        apart: Some(singles),
+    };
+    Ok((band, one_steps))
+}
+
+/// [`dpsgd_replace_one_band_with_steps`]'s band alone.
+///
+/// # Errors
+/// As [`super::dpsgd_epsilon_band`].
+pub fn dpsgd_replace_one_band(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<EpsilonBand> {
+    Ok(dpsgd_replace_one_band_with_steps(q, sigma, steps, delta, interval)?.0)
+}
+
+/// A replace-one run's PLDs after T steps at the link's σ, for the attack lab's curves: `(upper,
+/// lower, ε)`. The upper side is the add/remove pair's at σ/2 (remove, then add); the lower side every
+/// pair that happens (the add/remove pair at σ, remove then add, and [`replace_pair_delta`]'s), each
+/// on the grid its upper side used; ε is [`remove_then_add`]'s certified ε at δ at σ, which can be far
+/// below the upper side's. An attack's certified curve reads the upper side, its optimistic curve the
+/// least of the lower side's.
+///
+/// # Errors
+/// As [`super::dpsgd_epsilon_band`].
+pub fn dpsgd_plds_replace_one(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Vec<Pld>, Vec<Pld>, f64)> {
+    let (upper, _) = super::dpsgd_plds(q, sigma / 2.0, steps, delta, interval)?;
+    let (at_sigma, mut lower) = super::dpsgd_plds(q, sigma, steps, delta, interval)?;
+    let used = upper.iter().map(Pld::interval).fold(interval, f64::max);
+    lower.push(if q < 1.0 {
+        replace_pair_lower(q, sigma, steps, delta, used)?
+    } else {
+        composed(
+            q,
+            sigma / 2.0,
+            steps,
+            delta,
+            used,
+            super::Direction::Remove,
+            Side::Lower,
+        )?
+    });
+    let through = remove_then_add(&at_sigma[0], &at_sigma[1], delta);
+    Ok((upper, lower, through))
+}
+
+/// Whether the link's σ keeps replace-one's certified ε (the band's upper end) at or below `target`,
+/// and that ε (a σ search's evaluation): removing then adding first, the σ/2 pair only when that
+/// misses (it rarely wins at small rates).
+pub(super) fn meets(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+    target: f64,
+) -> Result<(bool, f64)> {
+    let (_, after) = upper_directions(q, sigma, steps, delta, interval)?;
+    let through = remove_then_add(&after[0], &after[1], delta);
+    if through <= target {
+        return Ok((true, through));
+    }
+    let goal = Goal::Epsilon { delta };
+    let (ok, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, target)?;
+    Ok((ok, half.min(through)))
+}
