@@ -4,7 +4,8 @@
 
 use crate::accounting::pld::dpsgd::tails;
 use crate::accounting::pld::{
-    Direction, EpsilonBand, Pld, Side, DEFAULT_INTERVAL, MAX_POINTS, MAX_POINTS_FINE,
+    remove_then_add, Direction, EpsilonBand, Pld, Side, DEFAULT_INTERVAL, MAX_POINTS,
+    MAX_POINTS_FINE,
 };
 use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
 use crate::error::{Error, Result};
@@ -87,67 +88,10 @@ pub fn format_schedule(phases: &[Phase]) -> String {
 /// # Errors
 /// δ outside the PLD's range, or a phase out of domain.
 pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<EpsilonBand> {
-    schedule_band_apart(phases, phases, delta, interval)
-}
-
-/// As [`schedule_band`], the lower side from the phases `lower` (the same q and T, another σ): under
-/// replace-one the upper side is the add/remove pairs' at σ/2, the lower side theirs at σ (see
-/// [`crate::accounting::pld::replace_one`] for why).
-///
-/// # Errors
-/// As [`schedule_band`].
-pub fn schedule_band_apart(
-    phases: &[Phase],
-    lower: &[Phase],
-    delta: f64,
-    interval: f64,
-) -> Result<EpsilonBand> {
-    let total: u64 = phases.iter().map(|p| p.steps).sum();
-    let (step_tail, tail) = tails(total, delta)?;
-    let cap = if interval < DEFAULT_INTERVAL {
-        MAX_POINTS_FINE
-    } else {
-        MAX_POINTS
-    } as f64;
-    if lower.iter().map(|p| p.steps).sum::<u64>() != total {
-        return Err(Error::invalid(
-            "schedule",
-            lower.len(),
-            "needs as many steps on its lower side as on its upper side",
-        ));
-    }
-    let composed = |direction: Direction, width: f64, side: Side| -> Result<Pld> {
-        let phases = match side {
-            Side::Upper => phases,
-            Side::Lower => lower,
-        };
-        let build = |w: f64| -> Result<Vec<Pld>> {
-            phases
-                .iter()
-                .map(|p| Pld::subsampled_gaussian(p.q, p.sigma, direction, w, step_tail, side))
-                .collect()
-        };
-        let counts = phases.iter().map(|p| p.steps);
-        let mut plds = build(width)?;
-        let needed = Pld::window_points(&plds.iter().zip(counts.clone()).collect::<Vec<_>>(), tail);
-        if side == Side::Upper && needed > cap {
-            plds = build(width * (needed / cap).ceil())?;
-        }
-        let refs: Vec<(&Pld, u64)> = plds.iter().zip(counts).collect();
-        Ok(Pld::compose_many(&refs, tail))
-    };
-    let mut worst: Option<(f64, Direction, f64)> = None;
-    for direction in [Direction::Remove, Direction::Add] {
-        let up = composed(direction, interval, Side::Upper)?;
-        let eps = up.epsilon_for_delta(delta);
-        if worst.is_none_or(|w| eps > w.0) {
-            worst = Some((eps, direction, up.interval()));
-        }
-    }
-    let Some((upper, direction, used)) = worst else {
-        return Err(Error::invalid("schedule", 0, "needs a phase"));
-    };
-    let lower = composed(direction, used, Side::Lower)?
+    let schedule = Composed::new(phases, delta, interval)?;
+    let (upper, direction, used) = schedule.worst(phases, interval)?;
+    let lower = schedule
+        .pair(phases, direction, used, Side::Lower)?
         .epsilon_for_delta(delta)
         .min(upper);
     Ok(EpsilonBand {
@@ -155,6 +99,143 @@ pub fn schedule_band_apart(
         lower,
         interval: used,
     })
+}
+
+/// The schedule under replace-one, its phases at the link's σ, as
+/// [`crate::accounting::pld::dpsgd_replace_one_band`] bounds one phase: the guarantee the smaller of
+/// the add/remove pairs' ε at σ/2 and removing then adding at σ, the lower bound the larger of the
+/// add/remove pairs' and the mirrored pairs' lower ε at σ.
+///
+/// # Errors
+/// As [`schedule_band`].
+pub fn schedule_band_replace_one(
+    phases: &[Phase],
+    delta: f64,
+    interval: f64,
+) -> Result<EpsilonBand> {
+    let schedule = Composed::new(phases, delta, interval)?;
+    let half: Vec<Phase> = phases
+        .iter()
+        .map(|p| Phase {
+            sigma: p.sigma / 2.0,
+            ..*p
+        })
+        .collect();
+    let (half_upper, ..) = schedule.worst(&half, interval)?;
+    let remove = schedule.pair(phases, Direction::Remove, interval, Side::Upper)?;
+    let add = schedule.pair(phases, Direction::Add, interval, Side::Upper)?;
+    let upper = half_upper.min(remove_then_add(&remove, &add, delta));
+    let (direction, used) = if remove.epsilon_for_delta(delta) >= add.epsilon_for_delta(delta) {
+        (Direction::Remove, remove.interval())
+    } else {
+        (Direction::Add, add.interval())
+    };
+    let zero_gradient = schedule.pair(phases, direction, used, Side::Lower)?;
+    let mirrored = schedule.compose(
+        used,
+        Side::Lower,
+        |p, w, tail| {
+            if p.q < 1.0 {
+                Pld::replace_pair(p.q, p.sigma, w, tail, Side::Lower)
+            } else {
+                // At q = 1 the mirrored pair is the Gaussian with sensitivity 2.
+                Pld::subsampled_gaussian(
+                    1.0,
+                    p.sigma / 2.0,
+                    Direction::Remove,
+                    w,
+                    tail,
+                    Side::Lower,
+                )
+            }
+        },
+        phases,
+    )?;
+    let lower = zero_gradient
+        .epsilon_for_delta(delta)
+        .max(mirrored.epsilon_for_delta(delta))
+        .min(upper);
+    Ok(EpsilonBand {
+        upper,
+        lower,
+        interval: used,
+    })
+}
+
+/// One schedule's composition on one grid: the per-step and total tails, the FFT's cap.
+struct Composed {
+    counts: Vec<u64>,
+    step_tail: f64,
+    tail: f64,
+    cap: f64,
+    delta: f64,
+}
+
+impl Composed {
+    fn new(phases: &[Phase], delta: f64, interval: f64) -> Result<Self> {
+        let total: u64 = phases.iter().map(|p| p.steps).sum();
+        let (step_tail, tail) = tails(total, delta)?;
+        let cap = if interval < DEFAULT_INTERVAL {
+            MAX_POINTS_FINE
+        } else {
+            MAX_POINTS
+        } as f64;
+        Ok(Composed {
+            counts: phases.iter().map(|p| p.steps).collect(),
+            step_tail,
+            tail,
+            cap,
+            delta,
+        })
+    }
+
+    /// Every phase's one-step PLD from `build(phase, width, step tail)`, composed by one FFT; the
+    /// upper side widens the grid when the composition would not fit, the lower side keeps it.
+    fn compose(
+        &self,
+        width: f64,
+        side: Side,
+        build: impl Fn(&Phase, f64, f64) -> Result<Pld>,
+        phases: &[Phase],
+    ) -> Result<Pld> {
+        let all = |w: f64| -> Result<Vec<Pld>> {
+            phases.iter().map(|p| build(p, w, self.step_tail)).collect()
+        };
+        let counts = self.counts.iter().copied();
+        let mut plds = all(width)?;
+        let needed = Pld::window_points(
+            &plds.iter().zip(counts.clone()).collect::<Vec<_>>(),
+            self.tail,
+        );
+        if side == Side::Upper && needed > self.cap {
+            plds = all(width * (needed / self.cap).ceil())?;
+        }
+        let refs: Vec<(&Pld, u64)> = plds.iter().zip(counts).collect();
+        Ok(Pld::compose_many(&refs, self.tail))
+    }
+
+    /// The phases' add/remove pairs in `direction`, composed.
+    fn pair(&self, phases: &[Phase], direction: Direction, width: f64, side: Side) -> Result<Pld> {
+        self.compose(
+            width,
+            side,
+            |p, w, tail| Pld::subsampled_gaussian(p.q, p.sigma, direction, w, tail, side),
+            phases,
+        )
+    }
+
+    /// The larger direction's upper ε, the direction and the grid it used.
+    fn worst(&self, phases: &[Phase], interval: f64) -> Result<(f64, Direction, f64)> {
+        let mut worst: Option<(f64, Direction, f64)> = None;
+        for direction in [Direction::Remove, Direction::Add] {
+            let up = self.pair(phases, direction, interval, Side::Upper)?;
+            let eps = up.epsilon_for_delta(self.delta);
+            if worst.is_none_or(|w| eps > w.0) {
+                worst = Some((eps, direction, up.interval()));
+            }
+        }
+        worst.ok_or_else(|| Error::invalid("schedule", 0, "needs a phase"))
+    }
 }
 
 /// The schedule's ε at δ by RDP: the phases' curves added on dp_accounting's orders, then the improved

@@ -17,7 +17,8 @@ crate::choice! {
     pub enum Neighbour {
         /// One record added or removed (the accountants' native relation).
         AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
-        /// One record replaced: the clipped sum can move by 2C, so the accountants run with σ/2.
+        /// One record replaced: the clipped sum can move by 2C (RDP runs with σ/2; the PLD, see
+        /// [`crate::accounting::pld::replace_one`]).
         ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (σ counts half)",
     }
 }
@@ -121,11 +122,13 @@ impl DpsgdParams {
     /// bounds ([`crate::accounting::pld::replace_one`]).
     pub fn band_gap(&self) -> Option<String> {
         (self.neighbour == Neighbour::ReplaceOne).then(|| {
-            "Replace-one has no known tight pair. The guarantee is the smaller of two certified \
+            "Replace-one has no proven tight pair. The guarantee is the smaller of two certified \
              bounds: the add/remove pair at σ/2 (which dominates replace-one's) and removing a record, \
-             then adding another at σ (the two directions' ε added). The lower bound is the add/remove \
-             pair at σ (a replacing record with a zero gradient). The exact ε lies between, and a finer \
-             grid will not close the gap."
+             then adding another at σ (the two directions' ε added). The lower bound is the larger of \
+             two pairs that happen: the add/remove pair at σ (a replacement with a zero gradient) and \
+             the mirrored pair (the record's gradient +C replaced by −C, every other 0), which \
+             dp_accounting takes as replace-one's. The exact ε lies between, and a finer grid will not \
+             close the gap."
                 .to_string()
         })
     }

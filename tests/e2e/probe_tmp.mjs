@@ -1,0 +1,13 @@
+import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
+const server = await serveDist(); const browser = await launchBrowser();
+const page = await openLab(await newPage(browser, { viewport: { width: 1280, height: 2400 } }), server.url, '?lab=dpsgd&neighbour=replace-one&sampler=balls', 'dpsgd-eps-rdp');
+await page.waitForSelector('[data-testid="dpsgd-band-gap"]', { timeout: 60000 });
+await page.waitForFunction(() => ['poisson','shuffle','shuffle-once','cyclic','balls','fixed'].every((k) => document.querySelector(`[data-testid="dpsgd-sampler-table-${k}"]`)?.dataset.kind), null, { timeout: 120000 });
+for (const id of ['dpsgd-eps-pld', 'dpsgd-eps-pld-lower', 'dpsgd-sigma-for-target-pld', 'dpsgd-sampler-eps', 'dpsgd-sampler-eps-lower', 'dpsgd-pld-ms']) console.log(id, await valueOf(page, id));
+console.log(await page.textContent('[data-testid="dpsgd-band-gap"]'));
+console.log(await page.textContent('[data-testid="dpsgd-sampler-statement"]'));
+await page.screenshot({ path: '/tmp/dpsgd-replace.png', fullPage: false });
+const c = await openLab(await newPage(browser, { viewport: { width: 1280, height: 1600 } }), server.url, '?lab=compose&list=wor:0.1:1:0*100', 'compose-eps-basic');
+await c.waitForSelector('[data-testid="compose-band-gap"]', { timeout: 60000 });
+await c.screenshot({ path: '/tmp/compose-wor.png' });
+await browser.close(); await server.close();
