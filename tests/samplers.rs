@@ -395,3 +395,23 @@ fn removing_then_adding_is_never_below_the_exact_gaussian() {
         assert!(band.upper / exact - 1.0 < 1e-3, "{band:?} vs {exact}");
     }
 }
+
+#[test]
+fn replace_one_needs_only_the_half_sigma_pair_and_stays_ordered_at_the_extremes() {
+    // Wherever the σ/2 pair's band exists, the replace-one band does, ordered and under it.
+    use dp_playground::accounting::pld::{dpsgd_epsilon_band, dpsgd_replace_one_band};
+    for sigma in [0.5, 30.0] {
+        for q in [1e-6, 0.3, 0.999, 1.0] {
+            for steps in [1u64, 1000] {
+                let Ok(half) = dpsgd_epsilon_band(q, sigma / 2.0, steps, 1e-5, 1e-4) else {
+                    continue;
+                };
+                let band = dpsgd_replace_one_band(q, sigma, steps, 1e-5, 1e-4).unwrap();
+                assert!(
+                    band.lower <= band.upper && band.upper <= half.upper && band.lower >= 0.0,
+                    "q {q} σ {sigma} T {steps}: {band:?} {half:?}"
+                );
+            }
+        }
+    }
+}

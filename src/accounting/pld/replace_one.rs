@@ -168,33 +168,40 @@ pub fn dpsgd_replace_one_band_with_steps(
     delta: f64,
     interval: f64,
 ) -> Result<(EpsilonBand, OneSteps)> {
+    // Only the σ/2 pair is required: the other bound and the pairs below are each optional (a σ so
+    // small that a grid will not fit leaves the guarantee standing, and 0 below).
     let (half_singles, half_after) = upper_directions(q, sigma / 2.0, steps, delta, interval)?;
-    let (singles, after) = upper_directions(q, sigma, steps, delta, interval)?;
-    let (half_upper, ..) = worst_of(&half_after, delta);
-    let upper = half_upper.min(remove_then_add(&after[0], &after[1], delta));
-    let (_, direction, used) = worst_of(&after, delta);
-    let zero_gradient = composed(q, sigma, steps, delta, used, direction, Side::Lower)?;
-    // At q = 1 the mirrored pair is the Gaussian with sensitivity 2: the σ/2 pair itself.
-    let mirrored = if q < 1.0 {
-        replace_pair_lower(q, sigma, steps, delta, used)?
-    } else {
-        composed(q, sigma / 2.0, steps, delta, used, direction, Side::Lower)?
+    let (half_upper, _, half_used) = worst_of(&half_after, delta);
+    let at_sigma = upper_directions(q, sigma, steps, delta, interval).ok();
+    let through = at_sigma.as_ref().map_or(f64::INFINITY, |(_, after)| {
+        remove_then_add(&after[0], &after[1], delta)
+    });
+    let upper = half_upper.min(through);
+    let (lower, used) = match &at_sigma {
+        Some((_, after)) => {
+            let (_, direction, used) = worst_of(after, delta);
+            let zero_gradient = composed(q, sigma, steps, delta, used, direction, Side::Lower);
+            // At q = 1 the mirrored pair is the Gaussian with sensitivity 2: the σ/2 pair itself.
+            let mirrored = if q < 1.0 {
+                replace_pair_lower(q, sigma, steps, delta, used)
+            } else {
+                composed(q, sigma / 2.0, steps, delta, used, direction, Side::Lower)
+            };
+            let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
+            (eps(zero_gradient).max(eps(mirrored)), used)
+        }
+        None => (0.0, half_used),
     };
-    let mirrored = mirrored.epsilon_for_delta(delta);
-    let lower = zero_gradient
-        .epsilon_for_delta(delta)
-        .max(mirrored)
-        .min(upper);
     let band = EpsilonBand {
         upper,
-        lower,
+        lower: lower.min(upper),
         interval: used,
     };
     let one_steps = OneSteps {
         singles: half_singles,
         steps,
         delta,
-        apart: Some(singles),
+        apart: at_sigma.map(|(singles, _)| singles),
     };
     Ok((band, one_steps))
 }
@@ -229,11 +236,13 @@ pub fn dpsgd_plds_replace_one(
     delta: f64,
     interval: f64,
 ) -> Result<(Vec<Pld>, Vec<Pld>, f64)> {
+    // Only the σ/2 pair is required (as in `dpsgd_replace_one_band_with_steps`).
     let (upper, _) = super::dpsgd_plds(q, sigma / 2.0, steps, delta, interval)?;
-    let (at_sigma, mut lower) = super::dpsgd_plds(q, sigma, steps, delta, interval)?;
+    let (at_sigma, mut lower) =
+        super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
     let used = upper.iter().map(Pld::interval).fold(interval, f64::max);
-    lower.push(if q < 1.0 {
-        replace_pair_lower(q, sigma, steps, delta, used)?
+    let mirrored = if q < 1.0 {
+        replace_pair_lower(q, sigma, steps, delta, used)
     } else {
         composed(
             q,
@@ -243,9 +252,13 @@ pub fn dpsgd_plds_replace_one(
             used,
             super::Direction::Remove,
             Side::Lower,
-        )?
-    });
-    let through = remove_then_add(&at_sigma[0], &at_sigma[1], delta);
+        )
+    };
+    lower.extend(mirrored.ok());
+    let through = match at_sigma.as_slice() {
+        [remove, add] => remove_then_add(remove, add, delta),
+        _ => f64::INFINITY,
+    };
     Ok((upper, lower, through))
 }
 
@@ -260,8 +273,10 @@ pub(super) fn meets(
     interval: f64,
     target: f64,
 ) -> Result<(bool, f64)> {
-    let (_, after) = upper_directions(q, sigma, steps, delta, interval)?;
-    let through = remove_then_add(&after[0], &after[1], delta);
+    let through = upper_directions(q, sigma, steps, delta, interval)
+        .map_or(f64::INFINITY, |(_, after)| {
+            remove_then_add(&after[0], &after[1], delta)
+        });
     if through <= target {
         return Ok((true, through));
     }

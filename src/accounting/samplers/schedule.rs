@@ -121,45 +121,57 @@ pub fn schedule_band_replace_one(
             ..*p
         })
         .collect();
-    let (half_upper, ..) = schedule.worst(&half, interval)?;
-    let remove = schedule.pair(phases, Direction::Remove, interval, Side::Upper)?;
-    let add = schedule.pair(phases, Direction::Add, interval, Side::Upper)?;
-    let upper = half_upper.min(remove_then_add(&remove, &add, delta));
-    let (direction, used) = if remove.epsilon_for_delta(delta) >= add.epsilon_for_delta(delta) {
-        (Direction::Remove, remove.interval())
-    } else {
-        (Direction::Add, add.interval())
+    // Only the σ/2 pairs are required: the other bound and the pairs below are each optional.
+    let (half_upper, _, half_used) = schedule.worst(&half, interval)?;
+    let at_sigma = schedule
+        .pair(phases, Direction::Remove, interval, Side::Upper)
+        .and_then(|r| {
+            Ok((
+                r,
+                schedule.pair(phases, Direction::Add, interval, Side::Upper)?,
+            ))
+        })
+        .ok();
+    let through = at_sigma.as_ref().map_or(f64::INFINITY, |(remove, add)| {
+        remove_then_add(remove, add, delta)
+    });
+    let upper = half_upper.min(through);
+    let (lower, used) = match &at_sigma {
+        Some((remove, add)) => {
+            let (direction, used) =
+                if remove.epsilon_for_delta(delta) >= add.epsilon_for_delta(delta) {
+                    (Direction::Remove, remove.interval())
+                } else {
+                    (Direction::Add, add.interval())
+                };
+            let zero_gradient = schedule.pair(phases, direction, used, Side::Lower);
+            let mirrored = schedule.compose(used, Side::Lower, mirrored_step, phases);
+            let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
+            (eps(zero_gradient).max(eps(mirrored)).min(upper), used)
+        }
+        None => (0.0, half_used),
     };
-    let zero_gradient = schedule.pair(phases, direction, used, Side::Lower)?;
-    let mirrored = schedule.compose(
-        used,
-        Side::Lower,
-        |p, w, tail| {
-            if p.q < 1.0 {
-                Pld::replace_pair(p.q, p.sigma, w, tail, Side::Lower)
-            } else {
-                // At q = 1 the mirrored pair is the Gaussian with sensitivity 2.
-                Pld::subsampled_gaussian(
-                    1.0,
-                    p.sigma / 2.0,
-                    Direction::Remove,
-                    w,
-                    tail,
-                    Side::Lower,
-                )
-            }
-        },
-        phases,
-    )?;
-    let lower = zero_gradient
-        .epsilon_for_delta(delta)
-        .max(mirrored.epsilon_for_delta(delta))
-        .min(upper);
     Ok(EpsilonBand {
         upper,
         lower,
         interval: used,
     })
+}
+
+/// One phase's step of the mirrored pair from below (at q = 1 the Gaussian with sensitivity 2).
+fn mirrored_step(p: &Phase, width: f64, tail: f64) -> Result<Pld> {
+    if p.q < 1.0 {
+        Pld::replace_pair(p.q, p.sigma, width, tail, Side::Lower)
+    } else {
+        Pld::subsampled_gaussian(
+            1.0,
+            p.sigma / 2.0,
+            Direction::Remove,
+            width,
+            tail,
+            Side::Lower,
+        )
+    }
 }
 
 /// One schedule's composition on one grid: the per-step and total tails, the FFT's cap.
