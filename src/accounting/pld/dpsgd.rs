@@ -2,8 +2,8 @@
 //! smallest σ whose certified ε meets a target.
 
 use super::{
-    Direction, EpsilonBand, Pld, Side, Window, DEFAULT_INTERVAL, DEFAULT_TAIL, MAX_POINTS,
-    MAX_POINTS_FINE, MIN_DELTA,
+    max_points, Direction, EpsilonBand, Pld, Side, Window, DEFAULT_INTERVAL, DEFAULT_TAIL,
+    MIN_DELTA,
 };
 use crate::error::{Error, Result};
 
@@ -76,7 +76,7 @@ pub(crate) enum Fit {
 }
 
 /// `steps` compositions of the one-step PLD that `build(width, side)` discretizes, on a grid widened
-/// from `interval` so that the FFT stays within [`MAX_POINTS`] ([`MAX_POINTS_FINE`] when a finer grid
+/// from `interval` so that the FFT stays within [`super::MAX_POINTS`] ([`super::MAX_POINTS_FINE`] when a finer grid
 /// than the default was asked for); both sides stay certified at any width, the band widens. `build`
 /// must truncate at most `tail / steps` of the mass (see [`tails`]).
 ///
@@ -110,11 +110,7 @@ fn fitted(
     fit: Fit,
 ) -> Result<(Pld, Window)> {
     let (_, tail) = tails(steps, delta)?;
-    let cap = if interval < DEFAULT_INTERVAL {
-        MAX_POINTS_FINE
-    } else {
-        MAX_POINTS
-    } as f64;
+    let cap = max_points(interval) as f64;
     let mut width = interval;
     if fit == Fit::Widen && steps > 1 {
         let coarse = build(interval * ESTIMATE_COARSENING, side)?;
@@ -242,7 +238,7 @@ pub(super) fn upper_directions(
 
 /// Of [`upper_directions`]' compositions (remove, add): the larger ε at δ, its direction and grid
 /// (remove on a tie).
-pub(super) fn worst_of(after: &[Pld], delta: f64) -> (f64, Direction, f64) {
+pub(crate) fn worst_of(after: &[Pld], delta: f64) -> (f64, Direction, f64) {
     let mut worst: Option<(f64, Direction, f64)> = None;
     for (pld, direction) in after.iter().zip([Direction::Remove, Direction::Add]) {
         let eps = pld.epsilon_for_delta(delta);

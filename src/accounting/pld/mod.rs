@@ -35,6 +35,15 @@ pub const DEFAULT_INTERVAL: f64 = 1e-4;
 pub const MAX_POINTS: usize = 1 << 17;
 /// Most FFT points when a link asks for a finer grid than the default (a narrower band, slower).
 pub const MAX_POINTS_FINE: usize = 1 << 21;
+/// The FFT's cap for a grid of width `interval`: [`MAX_POINTS_FINE`] when a finer grid than the default
+/// was asked for, else [`MAX_POINTS`].
+pub(crate) fn max_points(interval: f64) -> usize {
+    if interval < DEFAULT_INTERVAL {
+        MAX_POINTS_FINE
+    } else {
+        MAX_POINTS
+    }
+}
 /// Mass allowed outside the computed window.
 pub const DEFAULT_TAIL: f64 = 1e-15;
 /// The smallest δ at which the PLD accountant reports ε: below it the FFT's rounding noise (measured at
@@ -77,11 +86,7 @@ impl EpsilonBand {
             format!(
                 ", widened from {} so that the composition fits the FFT's {} points",
                 crate::link::query::fmt_f64(asked),
-                if asked < DEFAULT_INTERVAL {
-                    MAX_POINTS_FINE
-                } else {
-                    MAX_POINTS
-                }
+                max_points(asked)
             )
         } else {
             String::new()

@@ -14,11 +14,10 @@ use super::dpsgd::{
     compose_capped, composed, meets as meets_add_remove, tails, upper_directions, worst_of, Fit,
     OneSteps,
 };
-use super::{EpsilonBand, Goal, Pld, Side, MIN_DELTA};
+use super::subsampled::top_for_tail;
+use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
 use crate::error::{Error, Result};
-use crate::numerics::roots::{bisect, Split, Until};
 use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};
-use std::cmp::Ordering::Greater;
 
 /// Exact δ(ε) of the symmetric replace-one pair P = (1 − q)N(0, σ²) + qN(1, σ²) against
 /// Q = (1 − q)N(0, σ²) + qN(−1, σ²), for every real ε.
@@ -55,13 +54,24 @@ pub fn replace_pair_delta(q: f64, sigma: f64, eps: f64) -> f64 {
 
 impl Pld {
     /// The PLD of [`replace_pair_delta`]'s pair, from `side` (one direction: the pair is its own
-    /// mirror image, so both directions have this PLD).
+    /// mirror image, so both directions have this PLD). At q = 1 the pair is N(1, σ²) against
+    /// N(−1, σ²), the Gaussian with sensitivity 2: the add/remove step at σ/2.
     ///
     /// # Errors
-    /// q outside (0, 1), σ not finite and > 0, or an interval that needs too large a grid.
+    /// q outside (0, 1], σ not finite and > 0, or an interval that needs too large a grid.
     pub fn replace_pair(q: f64, sigma: f64, interval: f64, tail: f64, side: Side) -> Result<Pld> {
+        if q == 1.0 {
+            return Pld::subsampled_gaussian(
+                1.0,
+                sigma / 2.0,
+                Direction::Remove,
+                interval,
+                tail,
+                side,
+            );
+        }
         if !(q > 0.0 && q < 1.0) {
-            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1)"));
+            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
         }
         if !(sigma.is_finite() && sigma > 0.0) {
             return Err(Error::invalid(
@@ -71,14 +81,7 @@ impl Pld {
             ));
         }
         let delta = |e: f64| replace_pair_delta(q, sigma, e);
-        let mut hi = 1.0;
-        while delta(hi) > tail && hi < 1e6 {
-            hi *= 2.0;
-        }
-        let hi = bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
-            delta(e).partial_cmp(&tail) != Some(Greater)
-        })
-        .hi;
+        let hi = top_for_tail(delta, tail);
         // Below −hi the loss has mass P(X < −x*(hi)) = Q(X > x*(hi)) ≤ e^{−hi}·P(X > x*(hi)): less
         // than the tail.
         Pld::from_profile(delta, -hi, hi, interval, side, 0.0)
@@ -181,12 +184,7 @@ pub fn dpsgd_replace_one_band_with_steps(
         Some((_, after)) => {
             let (_, direction, used) = worst_of(after, delta);
             let zero_gradient = composed(q, sigma, steps, delta, used, direction, Side::Lower);
-            // At q = 1 the mirrored pair is the Gaussian with sensitivity 2: the σ/2 pair itself.
-            let mirrored = if q < 1.0 {
-                replace_pair_lower(q, sigma, steps, delta, used)
-            } else {
-                composed(q, sigma / 2.0, steps, delta, used, direction, Side::Lower)
-            };
+            let mirrored = replace_pair_lower(q, sigma, steps, delta, used);
             let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
             (eps(zero_gradient).max(eps(mirrored)), used)
         }
@@ -241,20 +239,7 @@ pub fn dpsgd_plds_replace_one(
     let (at_sigma, mut lower) =
         super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
     let used = upper.iter().map(Pld::interval).fold(interval, f64::max);
-    let mirrored = if q < 1.0 {
-        replace_pair_lower(q, sigma, steps, delta, used)
-    } else {
-        composed(
-            q,
-            sigma / 2.0,
-            steps,
-            delta,
-            used,
-            super::Direction::Remove,
-            Side::Lower,
-        )
-    };
-    lower.extend(mirrored.ok());
+    lower.extend(replace_pair_lower(q, sigma, steps, delta, used).ok());
     let through = match at_sigma.as_slice() {
         [remove, add] => remove_then_add(remove, add, delta),
         _ => f64::INFINITY,

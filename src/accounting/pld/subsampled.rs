@@ -88,6 +88,20 @@ pub(crate) fn mixture_delta(
     delta.clamp(0.0, 1.0)
 }
 
+/// A PLD grid's top for the profile `delta`: the first ε with δ(ε) ≤ `tail` (doubling from 1 up to
+/// 10⁶, then bisection), so that the mass beyond it is what the grid's top counts as tail. Returns the
+/// bracket's upper end, where δ ≤ `tail` as evaluated.
+pub(crate) fn top_for_tail(delta: impl Fn(f64) -> f64, tail: f64) -> f64 {
+    let mut hi = 1.0;
+    while delta(hi) > tail && hi < 1e6 {
+        hi *= 2.0;
+    }
+    bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
+        delta(e).partial_cmp(&tail) != Some(Greater)
+    })
+    .hi
+}
+
 impl Pld {
     /// The PLD of one subsampled Gaussian step in `direction`, from `side`.
     ///
@@ -112,16 +126,7 @@ impl Pld {
             ));
         }
         let delta = |e: f64| subsampled_gaussian_delta(q, sigma, e, direction);
-        // Top: the first ε with δ(ε) ≤ tail (doubling, then bisection).
-        let mut hi = 1.0;
-        while delta(hi) > tail && hi < 1e6 {
-            hi *= 2.0;
-        }
-        // The upper end, δ(hi) ≤ tail: the mass beyond it is what the grid's top counts as tail.
-        let hi = bisect(0.0, hi, Split::Middle, Until::Steps(60), |e| {
-            delta(e).partial_cmp(&tail) != Some(Greater)
-        })
-        .hi;
+        let hi = top_for_tail(delta, tail);
         // Bottom: the loss's least value, or the ε below which the loss has mass at most `tail`.
         let z = crate::numerics::special::normal_upper_quantile(tail);
         let lo = match direction {

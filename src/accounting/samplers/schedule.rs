@@ -2,11 +2,8 @@
 //! steps, composed. The PLD composes every phase's self-composition in one FFT (the product of each
 //! phase's transform raised to its count); RDP adds the phases' curves order by order.
 
-use crate::accounting::pld::dpsgd::tails;
-use crate::accounting::pld::{
-    remove_then_add, Direction, EpsilonBand, Pld, Side, DEFAULT_INTERVAL, MAX_POINTS,
-    MAX_POINTS_FINE,
-};
+use crate::accounting::pld::dpsgd::{tails, worst_of};
+use crate::accounting::pld::{max_points, remove_then_add, Direction, EpsilonBand, Pld, Side};
 use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
 use crate::error::{Error, Result};
 use crate::link::query::{fmt_f64, parse_number};
@@ -123,29 +120,21 @@ pub fn schedule_band_replace_one(
         .collect();
     // Only the σ/2 pairs are required: the other bound and the pairs below are each optional.
     let (half_upper, _, half_used) = schedule.worst(&half, interval)?;
-    let at_sigma = schedule
-        .pair(phases, Direction::Remove, interval, Side::Upper)
-        .and_then(|r| {
-            Ok((
-                r,
-                schedule.pair(phases, Direction::Add, interval, Side::Upper)?,
-            ))
-        })
-        .ok();
-    let through = at_sigma.as_ref().map_or(f64::INFINITY, |(remove, add)| {
-        remove_then_add(remove, add, delta)
+    let at_sigma = schedule.directions(phases, interval).ok();
+    let through = at_sigma.as_ref().map_or(f64::INFINITY, |after| {
+        remove_then_add(&after[0], &after[1], delta)
     });
     let upper = half_upper.min(through);
     let (lower, used) = match &at_sigma {
-        Some((remove, add)) => {
-            let (direction, used) =
-                if remove.epsilon_for_delta(delta) >= add.epsilon_for_delta(delta) {
-                    (Direction::Remove, remove.interval())
-                } else {
-                    (Direction::Add, add.interval())
-                };
+        Some(after) => {
+            let (_, direction, used) = worst_of(after, delta);
             let zero_gradient = schedule.pair(phases, direction, used, Side::Lower);
-            let mirrored = schedule.compose(used, Side::Lower, mirrored_step, phases);
+            let mirrored = schedule.compose(
+                used,
+                Side::Lower,
+                |p, w, tail| Pld::replace_pair(p.q, p.sigma, w, tail, Side::Lower),
+                phases,
+            );
             let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
             (eps(zero_gradient).max(eps(mirrored)).min(upper), used)
         }
@@ -156,22 +145,6 @@ pub fn schedule_band_replace_one(
         lower,
         interval: used,
     })
-}
-
-/// One phase's step of the mirrored pair from below (at q = 1 the Gaussian with sensitivity 2).
-fn mirrored_step(p: &Phase, width: f64, tail: f64) -> Result<Pld> {
-    if p.q < 1.0 {
-        Pld::replace_pair(p.q, p.sigma, width, tail, Side::Lower)
-    } else {
-        Pld::subsampled_gaussian(
-            1.0,
-            p.sigma / 2.0,
-            Direction::Remove,
-            width,
-            tail,
-            Side::Lower,
-        )
-    }
 }
 
 /// One schedule's composition on one grid: the per-step and total tails, the FFT's cap.
@@ -187,11 +160,7 @@ impl Composed {
     fn new(phases: &[Phase], delta: f64, interval: f64) -> Result<Self> {
         let total: u64 = phases.iter().map(|p| p.steps).sum();
         let (step_tail, tail) = tails(total, delta)?;
-        let cap = if interval < DEFAULT_INTERVAL {
-            MAX_POINTS_FINE
-        } else {
-            MAX_POINTS
-        } as f64;
+        let cap = max_points(interval) as f64;
         Ok(Composed {
             counts: phases.iter().map(|p| p.steps).collect(),
             step_tail,
@@ -236,17 +205,17 @@ impl Composed {
         )
     }
 
+    /// Both directions' add/remove pairs (remove, then add), composed from above.
+    fn directions(&self, phases: &[Phase], interval: f64) -> Result<Vec<Pld>> {
+        [Direction::Remove, Direction::Add]
+            .into_iter()
+            .map(|direction| self.pair(phases, direction, interval, Side::Upper))
+            .collect()
+    }
+
     /// The larger direction's upper ε, the direction and the grid it used.
     fn worst(&self, phases: &[Phase], interval: f64) -> Result<(f64, Direction, f64)> {
-        let mut worst: Option<(f64, Direction, f64)> = None;
-        for direction in [Direction::Remove, Direction::Add] {
-            let up = self.pair(phases, direction, interval, Side::Upper)?;
-            let eps = up.epsilon_for_delta(self.delta);
-            if worst.is_none_or(|w| eps > w.0) {
-                worst = Some((eps, direction, up.interval()));
-            }
-        }
-        worst.ok_or_else(|| Error::invalid("schedule", 0, "needs a phase"))
+        Ok(worst_of(&self.directions(phases, interval)?, self.delta))
     }
 }
 
