@@ -130,3 +130,89 @@ fn composition_of_gaussians_and_laplace_matches_dp_accounting() {
     );
     assert!(a.basic >= pld && a.zcdp.unwrap_or(f64::INFINITY) >= pld);
 }
+
+/// (q, σ, T, δ, ε at σ/2, ε under replace-one, best order): `scripts/reference/replace_one_rdp.py`,
+/// which builds replace-one's bound (the smaller of σ/2 and removing-then-adding) from dp_accounting
+/// 0.6.0's own per-order curve and takes its own conversion (dp_accounting refuses Poisson sampling
+/// under REPLACE_ONE).
+const REPLACE_ONE_RDP: &[(f64, f64, u64, f64, f64, f64, f64)] = &[
+    (
+        256.0 / 60000.0,
+        1.1,
+        14063,
+        1e-5,
+        16.420494955076894,
+        5.779956826241842,
+        4.7,
+    ),
+    (0.1, 2.0, 50, 1e-5, 5.88542727658131, 4.091517594951791, 5.2),
+    (
+        0.01,
+        1.0,
+        1000,
+        1e-5,
+        15.4721334181956,
+        4.828046702282743,
+        4.1,
+    ),
+    (
+        0.01,
+        2.0,
+        1000,
+        1e-5,
+        2.101366525420273,
+        1.4649756614682803,
+        13.0,
+    ),
+    (
+        0.05,
+        0.8,
+        500,
+        1e-7,
+        130.57801719128915,
+        51.57115012623839,
+        1.7,
+    ),
+    (
+        0.5,
+        1.5,
+        20,
+        1e-6,
+        28.461833058108645,
+        26.60112654134786,
+        2.2,
+    ),
+    (
+        1.0,
+        5.0,
+        10,
+        1e-5,
+        6.2083564483459375,
+        6.2083564483459375,
+        4.5,
+    ),
+];
+
+#[test]
+fn replace_one_rdp_matches_its_reference_and_stays_above_pairs_that_happen() {
+    use dp_playground::labs::dpsgd::{pld_epsilon, rdp_report, DpsgdParams};
+    use dp_playground::link::query::{LinkParams, Query};
+    for &(q, sigma, steps, delta, half, want, order) in REPLACE_ONE_RDP {
+        let link = format!("q={q}&sigma={sigma}&steps={steps}&delta={delta}&neighbour=replace-one");
+        let (p, notices) = DpsgdParams::from_query(&Query::parse(&link));
+        assert!(notices.is_empty(), "{link}: {notices:?}");
+        let r = rdp_report(&p).unwrap();
+        assert!(
+            (r.eps_grid / want - 1.0).abs() < 1e-9 && (r.best_order_grid - order).abs() < 1e-9,
+            "{link}: {} at {} vs {want} at {order}",
+            r.eps_grid,
+            r.best_order_grid
+        );
+        assert!(want <= half && r.eps <= r.eps_grid, "{link}: {}", r.eps);
+        // An upper bound: never below the PLD's lower end (pairs that happen).
+        if steps <= 1000 || q < 0.01 {
+            let band = pld_epsilon(&p, steps).unwrap();
+            assert!(band.lower <= r.eps, "{link}: RDP {} below {band:?}", r.eps);
+        }
+    }
+}

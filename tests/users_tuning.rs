@@ -158,7 +158,7 @@ fn schedules_match_dp_accounting() {
             pld.2
         );
         assert!(band.lower <= pld.2 * (1.0 + 1e-9));
-        let ours = schedule_rdp(&phases, rdp.1).unwrap();
+        let ours = schedule_rdp(&phases, rdp.1, false).unwrap();
         assert!((ours / rdp.2 - 1.0).abs() < 1e-8, "{ours} vs {}", rdp.2);
     }
 }

@@ -4,6 +4,7 @@
 //! noise multiplier). Its RDP at order α is ln(A_α)/(α − 1) with A_α the α-th moment of the likelihood
 //! ratio of (1 − q)N(0, σ²) + qN(1, σ²) against N(0, σ²); T steps compose by adding RDP.
 
+pub mod replace_one;
 pub mod tight;
 pub mod tuning;
 

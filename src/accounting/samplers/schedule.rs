@@ -4,7 +4,8 @@
 
 use crate::accounting::pld::dpsgd::{tails, worst_of};
 use crate::accounting::pld::{max_points, remove_then_add, Direction, EpsilonBand, Pld, Side};
-use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
+use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
+use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
 use crate::error::{Error, Result};
 use crate::link::query::{fmt_f64, parse_number};
 
@@ -220,18 +221,19 @@ impl Composed {
 }
 
 /// The schedule's ε at δ by RDP: the phases' curves added on dp_accounting's orders, then the improved
-/// conversion (Canonne, Kamath & Steinke 2020).
+/// conversion (Canonne, Kamath & Steinke 2020). Under replace-one each phase's curve is
+/// [`crate::accounting::rdp::replace_one::step_rdp_replace_one`] at the phase's σ.
 ///
 /// # Errors
 /// δ outside (0, 1).
-pub fn schedule_rdp(phases: &[Phase], delta: f64) -> Result<f64> {
+pub fn schedule_rdp(phases: &[Phase], delta: f64, replace_one: bool) -> Result<f64> {
     let orders = default_orders();
     let total: Vec<f64> = orders
         .iter()
         .map(|&a| {
             phases
                 .iter()
-                .map(|p| p.steps as f64 * step_rdp(p.q, p.sigma, a))
+                .map(|p| p.steps as f64 * dpsgd_step_rdp(p.q, p.sigma, a, replace_one))
                 .sum()
         })
         .collect();
@@ -282,8 +284,13 @@ mod tests {
             split.upper,
             whole.upper
         );
-        let rdp = schedule_rdp(&parse_schedule("0.01:1:300,0.01:1:200").unwrap(), 1e-5).unwrap();
-        let rdp_whole = schedule_rdp(&parse_schedule("0.01:1:500").unwrap(), 1e-5).unwrap();
+        let rdp = schedule_rdp(
+            &parse_schedule("0.01:1:300,0.01:1:200").unwrap(),
+            1e-5,
+            false,
+        )
+        .unwrap();
+        let rdp_whole = schedule_rdp(&parse_schedule("0.01:1:500").unwrap(), 1e-5, false).unwrap();
         assert!((rdp - rdp_whole).abs() < 1e-12);
     }
 }

@@ -17,9 +17,9 @@ crate::choice! {
     pub enum Neighbour {
         /// One record added or removed (the accountants' native relation).
         AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
-        /// One record replaced: the clipped sum can move by 2C (RDP runs with σ/2; the PLD, see
-        /// [`crate::accounting::pld::replace_one`]).
-        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (σ counts half)",
+        /// One record replaced: the clipped sum can move by 2C (RDP: see
+        /// [`crate::accounting::rdp::replace_one`]; the PLD: [`crate::accounting::pld::replace_one`]).
+        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (the sum moves up to 2C)",
     }
 }
 
@@ -113,7 +113,9 @@ impl DpsgdParams {
         })
     }
 
-    /// The noise multiplier the accountants see: σ / (sensitivity factor of the relation).
+    /// σ / (sensitivity factor of the relation): the noise multiplier of the add/remove pair that
+    /// dominates the link's relation (under replace-one, the σ/2 pair: one of two bounds the
+    /// accountants take the smaller of).
     pub fn effective_sigma(&self) -> f64 {
         self.sigma / self.neighbour.factor()
     }

@@ -3,8 +3,9 @@
 
 use super::{DpsgdParams, Neighbour};
 use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
+use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
 use crate::accounting::rdp::tuning::{tuned_rdp, Tuning};
-use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, step_rdp, Conversion};
+use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
 use crate::accounting::samplers::schedule::{
     schedule_band, schedule_band_replace_one, schedule_rdp, Phase,
 };
@@ -35,30 +36,15 @@ pub struct TuningReport {
 }
 
 impl DpsgdParams {
-    /// The schedule's phases as the accountants see them (σ over the relation's factor), or the link's
-    /// single phase when it has no schedule.
+    /// The schedule's phases at the link's σ, or the link's single phase when it has no schedule. Each
+    /// accountant reads them under the link's relation (replace-one is not a change of σ: see
+    /// [`schedule_band_replace_one`] and [`crate::accounting::rdp::replace_one`]).
     pub fn phases(&self) -> Vec<Phase> {
-        self.phases_over(self.neighbour.factor())
-    }
-
-    /// The phases at the link's own σ (under replace-one what [`schedule_band_replace_one`] reads;
-    /// under add/remove [`Self::phases`]).
-    pub fn phases_at_link_sigma(&self) -> Vec<Phase> {
-        self.phases_over(1.0)
-    }
-
-    fn phases_over(&self, factor: f64) -> Vec<Phase> {
         match &self.schedule {
-            Some(phases) => phases
-                .iter()
-                .map(|p| Phase {
-                    sigma: p.sigma / factor,
-                    ..*p
-                })
-                .collect(),
+            Some(phases) => phases.clone(),
             None => vec![Phase {
                 q: self.rate(),
-                sigma: self.sigma / factor,
+                sigma: self.sigma,
                 steps: self.total_steps(),
             }],
         }
@@ -74,15 +60,14 @@ pub fn schedule_report(p: &DpsgdParams) -> Result<ScheduleReport> {
         return Err(Error::invalid("schedule", "", "is not set"));
     }
     let phases = p.phases();
+    let replace_one = p.neighbour == Neighbour::ReplaceOne;
     let grid = p.grid.unwrap_or(DEFAULT_INTERVAL);
     Ok(ScheduleReport {
-        band: match p.neighbour {
-            Neighbour::ReplaceOne => {
-                schedule_band_replace_one(&p.phases_at_link_sigma(), p.delta, grid)?
-            }
-            Neighbour::AddRemove => schedule_band(&phases, p.delta, grid)?,
+        band: match replace_one {
+            true => schedule_band_replace_one(&phases, p.delta, grid)?,
+            false => schedule_band(&phases, p.delta, grid)?,
         },
-        rdp: schedule_rdp(&phases, p.delta)?,
+        rdp: schedule_rdp(&phases, p.delta, replace_one)?,
     })
 }
 
@@ -97,12 +82,13 @@ pub fn tuning_report(p: &DpsgdParams) -> Result<TuningReport> {
     };
     let orders = default_orders();
     let phases = p.phases();
+    let replace_one = p.neighbour == Neighbour::ReplaceOne;
     let single: Vec<f64> = orders
         .iter()
         .map(|&a| {
             phases
                 .iter()
-                .map(|ph| ph.steps as f64 * step_rdp(ph.q, ph.sigma, a))
+                .map(|ph| ph.steps as f64 * dpsgd_step_rdp(ph.q, ph.sigma, a, replace_one))
                 .sum()
         })
         .collect();

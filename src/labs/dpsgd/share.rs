@@ -70,6 +70,10 @@ pub fn library_snippet(p: &DpsgdParams) -> String {
         t = p.total_steps(),
         d = fmt_f64(p.delta),
         e = fmt_f64(p.target_eps),
-        f = if p.neighbour == Neighbour::ReplaceOne { " * 2  # replace-one: twice the add/remove σ" } else { "" },
+        f = if p.neighbour == Neighbour::ReplaceOne {
+            " * 2  # replace-one: twice the add/remove σ\n# Under replace-one these use the σ/2 pair, which dominates; the page also bounds removing,\n# then adding a record at σ, and shows the smaller (tighter) ε and σ."
+        } else {
+            ""
+        },
     )
 }

@@ -3,7 +3,8 @@
 //! model, and ε at the current step.
 
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
-use crate::accounting::rdp::{default_orders, dpsgd_rdp, rdp_to_approx_dp, Conversion};
+use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
+use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
@@ -151,17 +152,27 @@ pub struct StepRdp {
 }
 
 impl StepRdp {
-    /// The curve for sampling rate `q` and noise multiplier `sigma`.
+    /// The curve for sampling rate `q` and noise multiplier `sigma` (add/remove).
     pub fn new(q: f64, sigma: f64) -> Self {
+        Self::under(q, sigma, false)
+    }
+
+    /// The curve for rate `q` and noise multiplier `sigma` under either relation
+    /// ([`dpsgd_step_rdp`]).
+    fn under(q: f64, sigma: f64, replace_one: bool) -> Self {
         let orders = default_orders();
-        let per_step = dpsgd_rdp(q, sigma, 1.0, &orders);
+        let per_step = orders
+            .iter()
+            .map(|&a| dpsgd_step_rdp(q, sigma, a, replace_one))
+            .collect();
         StepRdp { orders, per_step }
     }
 
     /// The curve certifying the run `a` describes, for its own sampler at its accounted rate; `None`
     /// for a sampler with no certified upper bound. The Poisson pair's σ:
     ///
-    /// - Poisson: σ, or σ/2 under replace-one (dp_accounting's convention, as the DP-SGD lab's).
+    /// - Poisson: σ, under replace-one [`crate::accounting::rdp::replace_one`]'s curve (as the DP-SGD
+    ///   lab's).
     /// - Fixed-size batches under add/remove: σ/2, exactly the pair [`crate::accounting::samplers`] bounds
     ///   them by (removing a record hands its slot to another, so the sum moves by up to 2C; the batch size
     ///   is public).
@@ -172,12 +183,13 @@ impl StepRdp {
     ///   bound is known.
     pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
         let setting = a.sampler_setting();
-        run_sigma(a.sampler, setting.replace_one, a.sigma).map(|s| StepRdp::new(setting.q, s))
+        run_pair(a.sampler, setting.replace_one, a.sigma)
+            .map(|(s, replace_one)| StepRdp::under(setting.q, s, replace_one))
     }
 
     /// Whether `sampler` has such a curve under add/remove (the training lab's relation).
     pub fn exists_for(sampler: Sampler) -> bool {
-        run_sigma(sampler, false, 1.0).is_some()
+        run_pair(sampler, false, 1.0).is_some()
     }
 
     /// ε at δ after `steps` steps (improved conversion; a certified upper bound): 0 before the first
@@ -192,11 +204,12 @@ impl StepRdp {
     }
 }
 
-/// σ of the Poisson pair whose RDP certifies a run with `sampler` (see [`StepRdp::for_run`]).
-fn run_sigma(sampler: Sampler, replace_one: bool, sigma: f64) -> Option<f64> {
+/// σ of the Poisson step whose RDP certifies a run with `sampler`, and whether it is read under
+/// replace-one (see [`StepRdp::for_run`]).
+fn run_pair(sampler: Sampler, replace_one: bool, sigma: f64) -> Option<(f64, bool)> {
     match (sampler, replace_one) {
-        (Sampler::Poisson, false) => Some(sigma),
-        (Sampler::Poisson, true) | (Sampler::Fixed, false) => Some(sigma / 2.0),
+        (Sampler::Poisson, relation) => Some((sigma, relation)),
+        (Sampler::Fixed, false) => Some((sigma / 2.0, false)),
         _ => None,
     }
 }

@@ -32,7 +32,12 @@ pub fn DpsgdPhases() -> impl IntoView {
                     .iter()
                     .map(|ph| (ph.q.to_bits(), ph.sigma.to_bits(), ph.steps))
                     .collect();
-                (phases, p.delta.to_bits(), p.grid.map(f64::to_bits))
+                (
+                    phases,
+                    p.delta.to_bits(),
+                    p.grid.map(f64::to_bits),
+                    p.neighbour,
+                )
             })
         })
     });
