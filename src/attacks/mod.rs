@@ -19,7 +19,6 @@ pub mod one_run;
 pub mod scores;
 
 use crate::accounting::pld::Pld;
-use crate::numerics::roots::{bisect, Split, Until};
 
 /// A trade-off curve from one discrete PLD: the Neyman–Pearson vertices (α, β), α increasing.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,16 +76,69 @@ pub fn beta_both(directions: &[TradeOff], alpha: f64) -> f64 {
         .fold(1.0, f64::min)
 }
 
-/// The inverse function of a trade-off curve at α: the smallest β' with T(β') ≤ α.
+/// A pair two add/remove steps apart (replace-one: removing a record, then adding another), bounded
+/// through the data set between them from the add/remove pair's curves.
 ///
-/// Returns the bracket's lower end, where T(lo) > α: a β' at most the true inverse, so the symmetrised
-/// curve is never raised. On the certified curve that understates the attacker's error (the safe
-/// side); on the optimistic curve it is below the truth by at most the bracket's width, 2⁻⁶⁰.
+/// # Formula
+/// With f = [`beta_both`] of the add/remove pair (non-increasing, below T(P, Q) and T(Q, R) whichever
+/// way round), a test of P against R with FPR α has FPR at most 1 − f(α) against Q, hence
+/// T(P, R)(α) ≥ f(1 − f(α)) (Dong, Roth & Su 2022, the proof of Theorem 2.14, group privacy, k = 2;
+/// for G_μ it gives G_{2μ} exactly).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoSteps {
+    directions: Vec<TradeOff>,
+}
+
+impl TwoSteps {
+    /// The add/remove pair's curves (upper PLDs: certified).
+    pub fn new(directions: Vec<TradeOff>) -> TwoSteps {
+        TwoSteps { directions }
+    }
+
+    /// The certified β at α: f(1 − f(α)). Rounded as [`beta_both`] is (never above the true bound).
+    pub fn beta(&self, alpha: f64) -> f64 {
+        let f = |a: f64| beta_both(&self.directions, a);
+        f(1.0 - f(alpha))
+    }
+
+    /// Upper bounds on δ(ε) = sup_α 1 − β(α) − e^ε α for each ε (ε = 0: the largest advantage
+    /// TPR − FPR), from β on a grid a_0 = 0 < … < a_n = 1: on [a_i, a_{i+1}], β non-increasing gives
+    /// 1 − β(α) − e^ε α ≤ 1 − β(a_{i+1}) − e^ε a_i. (Loose by at most the step in α and β: 1e-3 at
+    /// the advantage.)
+    pub fn deltas_upper(&self, eps: &[f64]) -> Vec<f64> {
+        let mut grid = vec![0.0];
+        grid.extend((0..=200).map(|i| 10f64.powf(-12.0 + 10.0 * f64::from(i) / 200.0)));
+        grid.extend((1..2000).map(|i| 0.01 + 0.99 * f64::from(i) / 2000.0));
+        grid.push(1.0);
+        let betas: Vec<f64> = grid.iter().map(|&a| self.beta(a)).collect();
+        eps.iter()
+            .map(|&e| {
+                let w = e.exp();
+                (0..grid.len() - 1)
+                    .map(|i| 1.0 - betas[i + 1] - w * grid[i])
+                    .fold(0.0, f64::max)
+                    .min(1.0)
+            })
+            .collect()
+    }
+}
+
+/// The inverse function of a trade-off curve at α: the smallest β' with T(β') ≤ α, solved on the
+/// segment of [`TradeOff::beta`]'s interpolation where the curve crosses α (the vertices' β never
+/// increases), then lowered by 1e-15 for the division's rounding: a β' at most the true inverse, so
+/// the symmetrised curve is never raised on the certified side (and the optimistic side moves by at
+/// most that).
 fn inverse(t: &TradeOff, alpha: f64) -> f64 {
-    bisect(0.0, 1.0, Split::Middle, Until::Steps(60), |b| {
-        t.beta(b) <= alpha
-    })
-    .lo
+    let v = &t.vertices;
+    let k = v.partition_point(|p| p.1 > alpha);
+    let x = match (k.checked_sub(1).map(|i| v[i]), v.get(k)) {
+        (None, _) => 0.0,
+        (Some((a0, b0)), Some(&(a1, b1))) if b0 > b1 => a0 + (a1 - a0) * (b0 - alpha) / (b0 - b1),
+        (Some((a0, _)), Some(_)) => a0,
+        // Every vertex above α (α < 0): no test reaches it.
+        (Some(_), None) => 1.0,
+    };
+    (x - 1e-15).clamp(0.0, 1.0)
 }
 
 /// The largest advantage TPR − FPR an (ε, δ)-DP mechanism allows: (e^ε − 1 + 2δ)/(e^ε + 1).
@@ -126,6 +178,51 @@ mod tests {
             assert!(ours <= exact + 1e-12, "α {alpha}: {ours} above {exact}");
             assert!(exact - ours < 1e-4, "α {alpha}: {ours} vs {exact}");
         }
+    }
+
+    #[test]
+    fn the_inverse_is_the_smallest_beta_reaching_alpha_from_below() {
+        use crate::numerics::roots::{bisect, Split, Until};
+        for (q, sigma) in [(1.0, 1.0), (0.01, 0.8), (0.3, 2.0)] {
+            let pld = Pld::subsampled_gaussian(q, sigma, Direction::Add, 1e-3, 1e-12, Side::Upper)
+                .unwrap();
+            let t = TradeOff::from_pld(&pld);
+            for alpha in [0.0, 1e-9, 1e-4, 0.01, 0.2, 0.5, 0.9, 1.0] {
+                let by_bisection = bisect(0.0, 1.0, Split::Middle, Until::Steps(60), |b| {
+                    t.beta(b) <= alpha
+                })
+                .hi;
+                let ours = inverse(&t, alpha);
+                assert!(
+                    ours <= by_bisection && by_bisection - ours < 1e-12,
+                    "{q} {sigma} {alpha}: {ours} vs {by_bisection}"
+                );
+                assert!(ours == 0.0 || t.beta(ours) >= alpha - 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn two_steps_of_a_gaussian_are_the_gaussian_twice_as_far() {
+        // G_μ twice over is G_{2μ} (Dong, Roth & Su 2022, group privacy); the PLD's curve is certified,
+        // so the two-step curve stays under G_{2μ} and the advantage bound over TV(N(0), N(2μ)).
+        let dirs = [Direction::Remove, Direction::Add].map(|d| {
+            TradeOff::from_pld(
+                &Pld::subsampled_gaussian(1.0, 2.0, d, 1e-4, 1e-15, Side::Upper).unwrap(),
+            )
+        });
+        let two = TwoSteps::new(dirs.to_vec());
+        for alpha in [1e-6, 1e-3, 0.05, 0.3, 0.7] {
+            let exact = crate::mechanisms::gaussian::gdp_tradeoff(1.0, alpha);
+            let ours = two.beta(alpha);
+            assert!(
+                ours <= exact + 1e-12 && exact - ours < 1e-3,
+                "α {alpha}: {ours} vs {exact}"
+            );
+        }
+        let tv = 2.0 * crate::numerics::special::normal_cdf(0.5) - 1.0;
+        let adv = two.deltas_upper(&[0.0])[0];
+        assert!(adv >= tv && adv - tv < 2e-3, "{adv} vs {tv}");
     }
 
     #[test]

@@ -93,3 +93,21 @@ test('the composition lab links here with the same list, and mangled links get n
   assert.deepEqual(page.problems, []);
   assert.deepEqual(bad.problems, []);
 });
+
+test('replace-one: the certified curve is raised by removing then adding, and the page says so', async () => {
+  const open = async (query) => {
+    const page = await openLab(await newPage(browser), server.url, query, 'attack-beta-at-alpha');
+    await ready(page);
+    return page;
+  };
+  const replace = await open('?lab=attack&source=dpsgd&q=0.004&sigma=1.2&steps=1000&neighbour=replace-one&alpha=0.01');
+  const half = await open('?lab=attack&source=dpsgd&q=0.004&sigma=0.6&steps=1000&alpha=0.01');
+  // The core's test gives β 0.980 (σ/2 pair 0.961) and advantage 0.101 (σ/2 pair 0.171) here.
+  const [b, bHalf] = [await valueOf(replace, 'attack-beta-at-alpha'), await valueOf(half, 'attack-beta-at-alpha')];
+  assert.ok(b > bHalf + 0.01 && b <= await valueOf(replace, 'attack-beta-at-alpha-optimistic'), `β ${b} vs ${bHalf}`);
+  const [a, aHalf] = [await valueOf(replace, 'attack-advantage'), await valueOf(half, 'attack-advantage')];
+  assert.ok(a < 0.8 * aHalf, `advantage ${a} vs ${aHalf}`);
+  const note = await replace.textContent('[data-testid="attack-relation-note"]');
+  assert.match(note, /f\(1 − f\(α\)\)/);
+  assert.equal(await half.locator('[data-testid="attack-relation-note"]').count(), 0);
+});

@@ -25,7 +25,9 @@ pub mod subsampled;
 pub use dpsgd::{
     dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
 };
-pub use replace_one::{dpsgd_plds_replace_one, dpsgd_replace_one_band, remove_then_add};
+pub use replace_one::{
+    dpsgd_plds_replace_one, dpsgd_replace_one_band, remove_then_add, ReplaceOnePlds,
+};
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 
 /// Width of the loss grid (dp_accounting's default).

@@ -218,12 +218,24 @@ pub fn dpsgd_replace_one_band(
     Ok(dpsgd_replace_one_band_with_steps(q, sigma, steps, delta, interval)?.0)
 }
 
-/// A replace-one run's PLDs after T steps at the link's σ, for the attack lab's curves: `(upper,
-/// lower, ε)`. The upper side is the add/remove pair's at σ/2 (remove, then add); the lower side every
-/// pair that happens (the add/remove pair at σ, remove then add, and [`replace_pair_delta`]'s), each
-/// on the grid its upper side used; ε is [`remove_then_add`]'s certified ε at δ at σ, which can be far
-/// below the upper side's. An attack's certified curve reads the upper side, its optimistic curve the
-/// least of the lower side's.
+/// A replace-one run's PLDs after T steps at the link's σ, for the attack lab's curves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplaceOnePlds {
+    /// The add/remove pair's at σ/2 (remove, then add): it dominates replace-one's.
+    pub half: Vec<Pld>,
+    /// The add/remove pair's upper side at σ (remove, then add), where its grid fits (else empty):
+    /// replace-one is two such steps apart, removing then adding.
+    pub at_sigma: Vec<Pld>,
+    /// Every pair that happens: the add/remove pair at σ (a zero-gradient replacement) and
+    /// [`replace_pair_delta`]'s mirrored pair, each from below, on the grid `half` used.
+    pub lower: Vec<Pld>,
+    /// [`remove_then_add`]'s certified ε at δ from `at_sigma` (∞ without it), which can be far below
+    /// `half`'s.
+    pub through: f64,
+}
+
+/// [`ReplaceOnePlds`] for q, σ (the link's), T and δ. Only the σ/2 pair is required (as in
+/// [`dpsgd_replace_one_band_with_steps`]): a σ too small for the others' grids leaves them out.
 ///
 /// # Errors
 /// As [`super::dpsgd_epsilon_band`].
@@ -233,18 +245,22 @@ pub fn dpsgd_plds_replace_one(
     steps: u64,
     delta: f64,
     interval: f64,
-) -> Result<(Vec<Pld>, Vec<Pld>, f64)> {
-    // Only the σ/2 pair is required (as in `dpsgd_replace_one_band_with_steps`).
-    let (upper, _) = super::dpsgd_plds(q, sigma / 2.0, steps, delta, interval)?;
+) -> Result<ReplaceOnePlds> {
+    let (half, _) = super::dpsgd_plds(q, sigma / 2.0, steps, delta, interval)?;
     let (at_sigma, mut lower) =
         super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
-    let used = upper.iter().map(Pld::interval).fold(interval, f64::max);
+    let used = half.iter().map(Pld::interval).fold(interval, f64::max);
     lower.extend(replace_pair_lower(q, sigma, steps, delta, used).ok());
     let through = match at_sigma.as_slice() {
         [remove, add] => remove_then_add(remove, add, delta),
         _ => f64::INFINITY,
     };
-    Ok((upper, lower, through))
+    Ok(ReplaceOnePlds {
+        half,
+        at_sigma,
+        lower,
+        through,
+    })
 }
 
 /// Whether the link's σ keeps replace-one's certified ε (the band's upper end) at or below `target`,

@@ -72,6 +72,26 @@ impl Default for AttackParams {
     }
 }
 
+impl AttackParams {
+    /// What the curves come from when that is not one pair (replace-one), for a note beside them.
+    pub fn relation_note(&self) -> Option<&'static str> {
+        match self.source {
+            Source::Dpsgd {
+                neighbour: Neighbour::ReplaceOne,
+                ..
+            } => Some(
+                "Replace-one has no proven tight pair. The certified curve is the higher of two \
+                 bounds: the add/remove pair at σ/2 (which dominates), and two add/remove steps at σ, \
+                 removing the record then adding its replacement: β ≥ f(1 − f(α)) with f the \
+                 add/remove curve (group privacy, Dong, Roth & Su 2022). The optimistic curve comes \
+                 from pairs that happen (a zero-gradient replacement, the record's gradient +C \
+                 replaced by −C). The σ calibrations below use the σ/2 pair alone: safe, not tight.",
+            ),
+            _ => None,
+        }
+    }
+}
+
 /// The attack lab's link for a composition list at δ (from the composition lab).
 pub fn link_for_list(items: &[Item], delta: f64) -> String {
     let p = AttackParams {

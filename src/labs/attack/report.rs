@@ -2,7 +2,7 @@
 
 use super::params::{AttackParams, Source};
 use crate::accounting::pld::{dpsgd_plds, dpsgd_plds_replace_one, Pld, DEFAULT_INTERVAL};
-use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff};
+use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff, TwoSteps};
 use crate::error::Result;
 use crate::labs::compose::ComposedPld;
 use crate::labs::dpsgd::Neighbour;
@@ -12,7 +12,8 @@ use crate::numerics::special::normal_upper_quantile;
 /// Everything the page shows, computed once per mechanism.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttackReport {
-    /// β at the link's α from the dominating PLD: a certified lower bound on the attacker's FNR.
+    /// β at the link's α from the dominating PLD (under replace-one also removing then adding,
+    /// [`TwoSteps`], where higher): a certified lower bound on the attacker's FNR.
     pub beta_at_alpha: f64,
     /// β at α from the dominated PLD: an optimistic estimate (the true β lies between, up to the
     /// lower side's approximation of a valid pair).
@@ -27,7 +28,8 @@ pub struct AttackReport {
     pub posterior: f64,
     /// ε at the link's δ (certified upper; under replace-one also at most removing then adding's).
     pub eps: f64,
-    /// DP-SGD's central-limit μ (Bu et al. 2020), an estimate; `None` for lists.
+    /// DP-SGD's central-limit μ (Bu et al. 2020), an estimate; `None` for lists. Under replace-one the
+    /// smaller of the σ/2 pair's and twice the pair's at σ (two add/remove steps: G_{2μ}).
     pub gdp_mu_clt: Option<f64>,
     /// The smallest μ whose Gaussian curve G_μ stays below the certified curve at every α of `curve`:
     /// max_α Φ⁻¹(1 − α) − Φ⁻¹(β(α)) (Dong, Roth & Su 2022, Def. 2.7), on that grid.
@@ -36,24 +38,51 @@ pub struct AttackReport {
     pub curve: Vec<(f64, f64, f64)>,
 }
 
-/// The PLDs of the link's mechanism: (upper, lower), both directions. Under replace-one the upper side
-/// is the add/remove pair's at σ/2 and the lower side every pair that happens
+/// What bounds the link's mechanism: its PLDs from above and below (both directions), and under
+/// replace-one what else caps the certified side.
+struct Bounds {
+    /// Certified: the true curve lies above these PLDs' curves.
+    upper: Vec<Pld>,
+    /// Optimistic: pairs that happen (or the lower side of the exact pair).
+    lower: Vec<Pld>,
+    /// Replace-one: removing then adding through the data set between, from the add/remove pair's
+    /// certified curves at σ ([`TwoSteps`]); its curve raises the certified one where higher.
+    two_steps: Option<TwoSteps>,
+    /// A certified ε at δ tighter than the upper side's, where known (replace-one's removing then
+    /// adding); ∞ otherwise.
+    eps_cap: f64,
+}
+
+/// The PLDs of the link's mechanism. Under replace-one the upper side is the add/remove pair's at
+/// σ/2, raised by removing then adding at σ, and the lower side every pair that happens
 /// ([`dpsgd_plds_replace_one`]), so that the true curve still lies between them.
-/// The third member caps the certified ε at δ where another bound is tighter than the upper side's
-/// (replace-one's removing then adding); ∞ otherwise.
-fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>, f64)> {
-    let plain = |(upper, lower)| (upper, lower, f64::INFINITY);
+fn bounds(p: &AttackParams) -> Result<Bounds> {
+    let plain = |(upper, lower)| Bounds {
+        upper,
+        lower,
+        two_steps: None,
+        eps_cap: f64::INFINITY,
+    };
     match &p.source {
         Source::List(items) => {
             let c = ComposedPld::new(items)?;
-            Ok((c.upper, c.lower, f64::INFINITY))
+            Ok(plain((c.upper, c.lower)))
         }
         Source::Dpsgd {
             q,
             sigma,
             steps,
             neighbour: Neighbour::ReplaceOne,
-        } => dpsgd_plds_replace_one(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL),
+        } => {
+            let r = dpsgd_plds_replace_one(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL)?;
+            Ok(Bounds {
+                upper: r.half,
+                lower: r.lower,
+                two_steps: (!r.at_sigma.is_empty())
+                    .then(|| TwoSteps::new(r.at_sigma.iter().map(TradeOff::from_pld).collect())),
+                eps_cap: r.through,
+            })
+        }
         Source::Dpsgd {
             q, sigma, steps, ..
         } => dpsgd_plds(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL).map(plain),
@@ -65,24 +94,38 @@ fn plds(p: &AttackParams) -> Result<(Vec<Pld>, Vec<Pld>, f64)> {
 /// # Errors
 /// A mechanism whose PLD cannot be built, or δ outside the PLD's range.
 pub fn report(p: &AttackParams) -> Result<AttackReport> {
-    let (upper, lower, eps_cap) = plds(p)?;
+    let Bounds {
+        upper,
+        lower,
+        two_steps,
+        eps_cap,
+    } = bounds(p)?;
     let up: Vec<TradeOff> = upper.iter().map(TradeOff::from_pld).collect();
     let low: Vec<TradeOff> = lower.iter().map(TradeOff::from_pld).collect();
-    let beta = beta_both(&up, p.alpha);
+    let certified = |a: f64| {
+        let b = beta_both(&up, a);
+        two_steps.as_ref().map_or(b, |t| b.max(t.beta(a)))
+    };
+    let beta = certified(p.alpha);
+    let prior_eps = ((1.0 - p.prior) / p.prior).ln();
+    // δ at 0 (the advantage) and at the prior's ε: the upper PLDs', or removing then adding's where
+    // smaller.
+    let capped = two_steps
+        .as_ref()
+        .map_or(vec![1.0, 1.0], |t| t.deltas_upper(&[0.0, prior_eps]));
     let max_delta = |plds: &[Pld], eps: f64| {
         plds.iter()
             .map(|d| d.delta_for_epsilon(eps))
             .fold(0.0, f64::max)
     };
-    let prior_eps = ((1.0 - p.prior) / p.prior).ln();
     let mut curve = Vec::new();
     for i in 0..=120 {
         let a = 10f64.powf(-6.0 + 6.0 * i as f64 / 120.0);
-        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+        curve.push((a, certified(a), beta_both(&low, a)));
     }
     for i in 1..100 {
         let a = i as f64 / 100.0;
-        curve.push((a, beta_both(&up, a), beta_both(&low, a)));
+        curve.push((a, certified(a), beta_both(&low, a)));
     }
     curve.sort_by(|x, y| x.0.total_cmp(&y.0));
     let gdp_mu_fit = curve
@@ -94,9 +137,10 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
         beta_at_alpha: beta,
         beta_at_alpha_optimistic: beta_both(&low, p.alpha).max(beta),
         tpr_at_fpr: 1.0 - beta,
-        advantage: max_delta(&upper, 0.0),
+        advantage: max_delta(&upper, 0.0).min(capped[0]),
         advantage_lower: max_delta(&lower, 0.0),
-        posterior: ((1.0 - p.prior) + p.prior * max_delta(&upper, prior_eps)).min(1.0),
+        posterior: ((1.0 - p.prior) + p.prior * max_delta(&upper, prior_eps).min(capped[1]))
+            .min(1.0),
         eps: upper
             .iter()
             .map(|d| d.epsilon_for_delta(p.delta))
@@ -108,7 +152,12 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
                 sigma,
                 steps,
                 neighbour,
-            } => Some(dpsgd_gdp_mu_clt(q, sigma / neighbour.factor(), steps)),
+            } => Some(match neighbour {
+                // Two add/remove steps apart at σ is G_{2μ} (group privacy), or the σ/2 pair's μ.
+                Neighbour::ReplaceOne => dpsgd_gdp_mu_clt(q, sigma / 2.0, steps)
+                    .min(2.0 * dpsgd_gdp_mu_clt(q, sigma, steps)),
+                Neighbour::AddRemove => dpsgd_gdp_mu_clt(q, sigma, steps),
+            }),
             Source::List(_) => None,
         },
         gdp_mu_fit,
@@ -247,10 +296,10 @@ mod tests {
     }
 
     #[test]
-    fn replace_one_reads_its_curve_from_the_half_sigma_pair_and_its_optimism_from_pairs_that_happen(
-    ) {
-        // Upper side: the add/remove pair at σ/2, which dominates. Lower side: the add/remove pair at
-        // σ and the mirrored pair (±1) at σ, both of which happen; the σ/2 pair's lower side does not.
+    fn replace_one_raises_the_half_sigma_curve_by_removing_then_adding() {
+        // Certified: the add/remove pair at σ/2 (which dominates), raised where removing then adding at
+        // σ gives more. Optimistic: the add/remove pair at σ and the mirrored pair (±1) at σ, both of
+        // which happen; the σ/2 pair's lower side does not.
         let link = |sigma: f64, neighbour: &str| {
             let q = format!(
                 "source=dpsgd&q=0.004&sigma={sigma}&steps=1000&neighbour={neighbour}&alpha=0.01"
@@ -259,8 +308,36 @@ mod tests {
         };
         let replace = link(1.2, "replace-one");
         let (half, whole) = (link(0.6, "add-remove"), link(1.2, "add-remove"));
-        assert_eq!(replace.advantage, half.advantage);
-        assert_eq!(replace.beta_at_alpha, half.beta_at_alpha);
+        // At these settings β at α = 0.01: 0.961 (σ/2) → 0.980, the zero-gradient pair 0.986; the
+        // advantage 0.171 → 0.101, the pairs that happen 0.087.
+        assert!(
+            replace.beta_at_alpha > half.beta_at_alpha + 0.01
+                && replace.beta_at_alpha <= whole.beta_at_alpha,
+            "{} vs {} and {}",
+            replace.beta_at_alpha,
+            half.beta_at_alpha,
+            whole.beta_at_alpha
+        );
+        assert!(
+            replace.advantage < 0.8 * half.advantage && replace.advantage >= whole.advantage,
+            "{} vs {} and {}",
+            replace.advantage,
+            half.advantage,
+            whole.advantage
+        );
+        assert!(
+            replace.posterior <= half.posterior
+                && replace.tpr_at_fpr == 1.0 - replace.beta_at_alpha
+        );
+        // The CLT estimate: two steps of the pair at σ (G_{2μ}), below the σ/2 pair's μ here.
+        let mu = |r: &AttackReport| r.gdp_mu_clt.unwrap_or(f64::NAN);
+        assert!(
+            mu(&replace) == 2.0 * mu(&whole) && mu(&replace) < mu(&half),
+            "{} {} {}",
+            mu(&replace),
+            mu(&whole),
+            mu(&half)
+        );
         // ε at δ: also at most removing then adding, far below the σ/2 pair's here.
         assert!(
             replace.eps < 0.8 * half.eps,
@@ -268,6 +345,10 @@ mod tests {
             replace.eps,
             half.eps
         );
+        // The certified curve never crosses the optimistic one (pairs that happen).
+        for c in &replace.curve {
+            assert!(c.1 <= c.2 + 1e-9, "α {}: {} above {}", c.0, c.1, c.2);
+        }
         // The optimistic side: at least as optimistic as the zero-gradient pair alone, never past the
         // certified side, and far below the σ/2 pair's (which is not a lower bound).
         assert!(
@@ -285,6 +366,29 @@ mod tests {
             "{} vs {}",
             replace.beta_at_alpha_optimistic,
             whole.beta_at_alpha_optimistic
+        );
+    }
+
+    #[test]
+    fn replace_one_without_sampling_is_the_gaussian_with_twice_the_sensitivity() {
+        // q = 1, σ = 2, one step: N(0, 4) against N(±1, 4) two steps apart is G_1 exactly, from either
+        // route (the σ/2 pair is G_1; two steps of G_{1/2} give G_1).
+        let q = "source=dpsgd&q=1&sigma=2&steps=1&neighbour=replace-one&alpha=0.05";
+        let r = report(&AttackParams::from_query(&Query::parse(q)).0).unwrap();
+        for c in &r.curve {
+            let exact = gdp_tradeoff(1.0, c.0);
+            assert!(
+                c.1 <= exact + 1e-12 && exact - c.1 < 2e-3,
+                "α {}: {} vs {exact}",
+                c.0,
+                c.1
+            );
+        }
+        let tv = 2.0 * crate::numerics::special::normal_cdf(0.5) - 1.0;
+        assert!(
+            r.advantage >= tv - 1e-12 && r.advantage - tv < 1e-3,
+            "{}",
+            r.advantage
         );
     }
 }

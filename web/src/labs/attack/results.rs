@@ -116,6 +116,7 @@ pub fn AttackResults() -> impl IntoView {
             <Stat label="both calibrations computed in (ms)" testid="attack-sigma-ms" value=Signal::derive(move || bg.with(|b| if b.sigma_tpr.is_some() { b.calibration_ms } else { f64::NAN })) digits=3 />
         </Diagnostics>
         {move || clt_warning().map(|w| view! { <p class="notices" role="note" data-testid="attack-clt-warning">{w}</p> })}
+        {move || lab.params.with(|p| p.relation_note()).map(|n| view! { <p class="notices" role="note" data-testid="attack-relation-note">{n}</p> })}
         <p class="status" role="status" data-testid="attack-status">{move || bg.with(|b| b.status.clone())}</p>
         <AfterPaint>
             <div class="chart-grid">
