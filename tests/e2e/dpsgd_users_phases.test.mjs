@@ -54,3 +54,20 @@ test('bad schedules, tunings and user counts fall back with a notice and no NaN'
   }
   await page.close();
 });
+
+test('replacing a user: between a zero-gradient user and removing then adding, with a note', async () => {
+  const open = async (neighbour) => {
+    const page = await openLab(await newPage(browser), server.url,
+      `?lab=dpsgd&q=0.01&sigma=1&steps=1000&users=4&neighbour=${neighbour}`, 'dpsgd-eps-rdp');
+    await finite(page, 'dpsgd-eps-user');
+    return page;
+  };
+  const [replace, addRemove] = [await open('replace-one'), await open('add-remove')];
+  const [user, lower] = [await valueOf(replace, 'dpsgd-eps-user'), await valueOf(replace, 'dpsgd-eps-user-lower')];
+  const plain = await valueOf(addRemove, 'dpsgd-eps-user');
+  assert.ok(lower <= user && plain < user, `${lower} ${user} (add/remove ${plain})`);
+  assert.match(await replace.textContent('[data-testid="dpsgd-users-gap"]'), /removes the user/);
+  assert.equal(await addRemove.locator('[data-testid="dpsgd-users-gap"]').count(), 0);
+  await replace.close();
+  await addRemove.close();
+});

@@ -235,6 +235,53 @@ fn group_epsilon(record: &[Pld], k: u32, delta: f64) -> f64 {
     kf * hi
 }
 
+/// The mixture's T-step PLD in a direction, from one side, on a grid of the width given (the upper
+/// side widens it to fit; the lower side keeps the width its upper side used).
+fn composed_mixture(
+    mixture: &UserMixture,
+    steps: u64,
+    delta: f64,
+    direction: Direction,
+    width: f64,
+    side: Side,
+) -> Result<Pld> {
+    let (step_tail, _) = tails(steps, delta)?;
+    let fit = if side == Side::Upper {
+        Fit::Widen
+    } else {
+        Fit::Fitted
+    };
+    compose_capped(
+        &|w, s| mixture.pld(direction, w, step_tail, s),
+        steps,
+        delta,
+        width,
+        side,
+        fit,
+    )
+}
+
+/// Both directions' upper PLDs after T steps (remove, add), and of the two the larger ε at δ, its
+/// direction and the grid it used.
+fn mixture_uppers(
+    mixture: &UserMixture,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Vec<Pld>, (f64, Direction, f64))> {
+    let mut uppers = Vec::new();
+    let mut worst = (f64::NEG_INFINITY, Direction::Remove, interval);
+    for direction in [Direction::Remove, Direction::Add] {
+        let up = composed_mixture(mixture, steps, delta, direction, interval, Side::Upper)?;
+        let eps = up.epsilon_for_delta(delta);
+        if eps > worst.0 || uppers.is_empty() {
+            worst = (eps, direction, up.interval());
+        }
+        uppers.push(up);
+    }
+    Ok((uppers, worst))
+}
+
 /// User-level ε for k records per user at rate q, noise σ (add/remove users), T steps, δ.
 ///
 /// # Errors
@@ -248,33 +295,8 @@ pub fn user_epsilon(
     interval: f64,
 ) -> Result<UserEpsilon> {
     let mixture = UserMixture::new(k, q, sigma)?;
-    let (step_tail, _) = tails(steps, delta)?;
-    // The lower side is composed on the width its upper side fitted.
-    let composed = |direction, width, side| {
-        let fit = if side == Side::Upper {
-            Fit::Widen
-        } else {
-            Fit::Fitted
-        };
-        compose_capped(
-            &|w, s| mixture.pld(direction, w, step_tail, s),
-            steps,
-            delta,
-            width,
-            side,
-            fit,
-        )
-    };
-    let mut worst: Option<(f64, Direction, f64)> = None;
-    for direction in [Direction::Remove, Direction::Add] {
-        let up = composed(direction, interval, Side::Upper)?;
-        let eps = up.epsilon_for_delta(delta);
-        if worst.is_none_or(|w| eps > w.0) {
-            worst = Some((eps, direction, up.interval()));
-        }
-    }
-    let (upper, direction, used) = worst.unwrap_or((f64::INFINITY, Direction::Remove, interval));
-    let lower = composed(direction, used, Side::Lower)?
+    let (_, (upper, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
+    let lower = composed_mixture(&mixture, steps, delta, direction, used, Side::Lower)?
         .epsilon_for_delta(delta)
         .min(upper);
     let (record, _) = dpsgd_plds(q, sigma, steps, delta, interval)?;
@@ -293,6 +315,54 @@ pub fn user_epsilon(
             interval: used,
         },
         group: group_epsilon(&record, k, delta),
+        together,
+    })
+}
+
+/// User-level ε under replace-one (a user's k records replaced by another user's k), σ the link's:
+///
+/// - the mixture's certified ε: removing the user, then adding the other
+///   ([`crate::accounting::pld::remove_then_add`] on the mixture's two directions). The σ/2 route of
+///   record-level replace-one has no counterpart: the mixture against N(0) at σ/2 is not proven to
+///   dominate a user's replacement;
+/// - its lower bound: a replacement by k zero gradients, which is the add/remove mixture pair itself
+///   (a pair that happens);
+/// - the group lemma over 2k record-level add/remove steps;
+/// - records sampled together: one record of sensitivity k replaced, the record-level replace-one
+///   band at σ/k ([`crate::accounting::pld::dpsgd_replace_one_band`]).
+///
+/// # Errors
+/// k, q, σ, δ or T out of domain, or a grid too large.
+pub fn user_epsilon_replace_one(
+    k: u32,
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<UserEpsilon> {
+    let mixture = UserMixture::new(k, q, sigma)?;
+    let (uppers, (_, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
+    let upper = crate::accounting::pld::remove_then_add(&uppers[0], &uppers[1], delta);
+    let lower = composed_mixture(&mixture, steps, delta, direction, used, Side::Lower)?
+        .epsilon_for_delta(delta)
+        .min(upper);
+    let (record, _) = dpsgd_plds(q, sigma, steps, delta, interval)?;
+    let together = crate::accounting::pld::dpsgd_replace_one_band(
+        q,
+        sigma / f64::from(k),
+        steps,
+        delta,
+        interval,
+    )?;
+    Ok(UserEpsilon {
+        k,
+        mixture: EpsilonBand {
+            upper,
+            lower,
+            interval: used,
+        },
+        group: group_epsilon(&record, 2 * k, delta),
         together,
     })
 }
@@ -317,6 +387,47 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn replacing_a_user_is_bounded_between_a_zero_gradient_user_and_two_steps() {
+        use crate::accounting::pld::dpsgd_replace_one_band;
+        let (q, sigma, steps, delta, h) = (0.01, 1.0, 1000, 1e-5, 1e-4);
+        // k = 1: the record-level replace-one band's removing-then-adding route and its zero-gradient
+        // lower end (the σ/2 route has no user-level counterpart, so the upper end can only be higher).
+        let one = user_epsilon_replace_one(1, q, sigma, steps, delta, h).unwrap();
+        let record = dpsgd_replace_one_band(q, sigma, steps, delta, h).unwrap();
+        assert!(
+            one.mixture.upper >= record.upper - 1e-9 && one.mixture.lower <= record.lower + 1e-9,
+            "{one:?} {record:?}"
+        );
+        // k = 4: every number at least add/remove's, the band ordered.
+        let (replace, add_remove) = (
+            user_epsilon_replace_one(4, q, sigma, steps, delta, h).unwrap(),
+            user_epsilon(4, q, sigma, steps, delta, h).unwrap(),
+        );
+        assert!(
+            replace.mixture.lower <= replace.mixture.upper && replace.mixture.upper.is_finite(),
+            "{replace:?}"
+        );
+        assert!(
+            (replace.mixture.lower - add_remove.mixture.lower).abs() < 1e-12
+                && replace.mixture.upper > add_remove.mixture.upper
+                && replace.group > add_remove.group
+                && replace.together.upper > add_remove.together.upper,
+            "{replace:?} {add_remove:?}"
+        );
+        // q = 1: k = 3 records replaced is the Gaussian of sensitivity 2k = 6, exactly (Balle & Wang
+        // 2018), which lies in the band.
+        let full = user_epsilon_replace_one(3, 1.0, 8.0, 1, 1e-5, h).unwrap();
+        let exact = crate::mechanisms::gaussian::Gaussian::new(8.0, 6.0).unwrap();
+        let band = full.mixture;
+        assert!(
+            exact.delta(band.upper) <= 1e-5 && exact.delta(band.lower) >= 1e-5,
+            "{full:?}: δ {} and {}",
+            exact.delta(band.upper),
+            exact.delta(band.lower)
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::{DpsgdParams, Neighbour};
 use crate::accounting::pld::DEFAULT_INTERVAL;
-use crate::accounting::samplers::users::{user_epsilon, UserEpsilon};
+use crate::accounting::samplers::users::{user_epsilon, user_epsilon_replace_one, UserEpsilon};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon, SamplerSetting};
 use crate::error::Result;
 use crate::link::query::fmt_f64;
@@ -22,29 +22,30 @@ impl DpsgdParams {
     }
 }
 
-/// The user-level accountants at the link's k records per user (add/remove users; σ as the
-/// accountants see it, halved under replace-one).
+/// The user-level accountants at the link's k records per user, under the link's relation (users
+/// added or removed, or a user's records replaced by another's: [`user_epsilon_replace_one`]).
 ///
 /// # Errors
 /// As [`user_epsilon`].
 pub fn user_report(p: &DpsgdParams) -> Result<UserEpsilon> {
-    if p.neighbour == Neighbour::ReplaceOne && p.users > 1 {
-        // Replacing a user moves k records each way: the mixture against N(0) at σ/2 is not proven
-        // to dominate that pair (k = 1 it is the record-level pair).
-        return Err(crate::error::Error::invalid(
-            "users",
-            p.users,
-            "is accounted for add/remove neighbours only: set neighbour=add-remove",
-        ));
-    }
     let s = p.sampler_setting();
-    user_epsilon(
-        p.users,
-        s.q,
-        p.effective_sigma(),
-        s.steps,
-        s.delta,
-        s.interval,
+    let accountant = match p.neighbour {
+        Neighbour::ReplaceOne => user_epsilon_replace_one,
+        Neighbour::AddRemove => user_epsilon,
+    };
+    accountant(p.users, s.q, p.sigma, s.steps, s.delta, s.interval)
+}
+
+/// Why the user-level band can stay wide on any grid (under replace-one its ends come from different
+/// pairs), and what each number is then.
+pub fn users_note(p: &DpsgdParams) -> Option<&'static str> {
+    (p.neighbour == Neighbour::ReplaceOne).then_some(
+        "Replace-one: a user's k records replaced by another user's k. The guarantee removes the \
+         user, then adds the other (the two directions' ε added); the lower bound replaces the user \
+         by k zero gradients, a pair that happens, and the exact ε lies between. The group lemma \
+         runs over 2k records, and records sampled together are one record of sensitivity k \
+         replaced. Where the first step's ε₁ is large, the second must hold at δ·e^(−ε₁), below \
+         what the accountant resolves (10⁻¹⁰): then no upper bound is shown (—).",
     )
 }
 

@@ -8,6 +8,7 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::samplers::users::UserEpsilon;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::dpsgd::samplers::users_note;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -89,6 +90,9 @@ pub fn DpsgdUsers() -> impl IntoView {
                 <Stat label="group-privacy lemma on the record-level ε (upper bound)" testid="dpsgd-eps-group" value=value(|r| r.group) />
                 <Stat label="records always sampled together (upper bound)" testid="dpsgd-eps-user-together" value=value(|r| r.together.upper) />
             </div>
+            {move || (k() > 1).then(|| lab.params.with(users_note)).flatten().map(|n| view! {
+                <p class="notices" role="note" data-testid="dpsgd-users-gap">{n}</p>
+            })}
             <p class="help" hidden=move || k() < 2>
                 "The mixture P = Σ Bin(i; k, q)·N(i, σ²) against N(0, σ²) is the exact worst case of one step (dp_accounting's MixtureOfGaussiansDpEvent). "
                 "The group lemma turns the record-level (ε₁, δ₁) into (kε₁, k·e^((k−1)ε₁)·δ₁), certified but loose. "
