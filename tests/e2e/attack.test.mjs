@@ -110,4 +110,11 @@ test('replace-one: the certified curve is raised by removing then adding, and th
   const note = await replace.textContent('[data-testid="attack-relation-note"]');
   assert.match(note, /f\(1 − f\(α\)\)/);
   assert.equal(await half.locator('[data-testid="attack-relation-note"]').count(), 0);
+  // The calibrations read the same curve, in the link's σ: below twice the σ/2 pair's alone.
+  await done(replace);
+  await done(half);
+  for (const id of ['attack-sigma-for-adv', 'attack-sigma-for-tpr']) {
+    const [ours, halfOnly] = [await valueOf(replace, id), await valueOf(half, id)];
+    assert.ok(ours > 0 && ours < 2 * halfOnly, `${id}: ${ours} vs 2 × ${halfOnly}`);
+  }
 });

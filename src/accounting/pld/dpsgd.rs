@@ -364,7 +364,7 @@ impl Goal {
     }
 
     /// The δ whose share the truncated tails may take (the FFT's floor for the attack measures).
-    fn delta(self) -> f64 {
+    pub(super) fn delta(self) -> f64 {
         match self {
             Goal::Epsilon { delta } => delta,
             _ => MIN_DELTA,
@@ -532,13 +532,12 @@ impl SigmaSearch {
         })
     }
 
-    /// The same search for an ε goal under replace-one neighbours, in the link's σ: each evaluation is
-    /// the smaller of the add/remove pair's ε at σ/2 and removing, then adding at σ
-    /// ([`super::replace_one`]). Other goals keep the σ/2 pair (their curves come from it), so their
-    /// σ is the accountant's, half the link's.
+    /// The same search under replace-one neighbours, in the link's σ (and from a start in it): each
+    /// evaluation is the better of the add/remove pair at σ/2 and removing, then adding at σ
+    /// ([`super::replace_one`]'s `meets`).
     pub fn under_replace_one(self) -> Self {
         SigmaSearch {
-            replace_one: matches!(self.goal, Goal::Epsilon { .. }),
+            replace_one: true,
             ..self
         }
     }
@@ -550,11 +549,10 @@ impl SigmaSearch {
         } else {
             self.interval
         };
-        match self.goal {
-            Goal::Epsilon { delta } if self.replace_one => {
-                super::replace_one::meets(self.q, sigma, self.steps, delta, h, self.target)
-            }
-            _ => meets(self.q, sigma, self.steps, self.goal, h, self.target),
+        if self.replace_one {
+            super::replace_one::meets(self.q, sigma, self.steps, self.goal, h, self.target)
+        } else {
+            meets(self.q, sigma, self.steps, self.goal, h, self.target)
         }
     }
 

@@ -26,7 +26,8 @@ pub use dpsgd::{
     dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
 };
 pub use replace_one::{
-    dpsgd_plds_replace_one, dpsgd_replace_one_band, remove_then_add, ReplaceOnePlds,
+    dpsgd_plds_replace_one, dpsgd_replace_one_band, dpsgd_replace_one_epsilon, remove_then_add,
+    ReplaceOnePlds,
 };
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 

@@ -16,6 +16,7 @@ use super::dpsgd::{
 };
 use super::subsampled::top_for_tail;
 use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
+use crate::attacks::{TradeOff, TwoSteps};
 use crate::error::{Error, Result};
 use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};
 
@@ -263,25 +264,57 @@ pub fn dpsgd_plds_replace_one(
     })
 }
 
-/// Whether the link's σ keeps replace-one's certified ε (the band's upper end) at or below `target`,
-/// and that ε (a σ search's evaluation): removing then adding first, the σ/2 pair only when that
-/// misses (it rarely wins at small rates).
+/// Whether the link's σ keeps replace-one's certified measure of `goal` at or below `target`, and
+/// that measure (a σ search's evaluation): the better of two routes, removing then adding at σ first,
+/// the σ/2 pair only when that misses (it rarely wins at small rates).
+///
+/// - ε at δ: the band's upper end ([`remove_then_add`]).
+/// - The advantage, or the TPR at an FPR: the attack lab's certified curve, two add/remove steps at σ
+///   ([`TwoSteps`]) where higher than the σ/2 pair's.
 pub(super) fn meets(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    goal: Goal,
+    interval: f64,
+    target: f64,
+) -> Result<(bool, f64)> {
+    let delta = goal.delta();
+    let through =
+        upper_directions(q, sigma, steps, delta, interval).map_or(f64::INFINITY, |(_, after)| {
+            let two_steps = || TwoSteps::new(after.iter().map(TradeOff::from_pld).collect());
+            match goal {
+                Goal::Epsilon { delta } => remove_then_add(&after[0], &after[1], delta),
+                Goal::Advantage => two_steps().deltas_upper(&[0.0])[0],
+                Goal::TprAtFpr { alpha } => 1.0 - two_steps().beta(alpha),
+            }
+        });
+    if through <= target {
+        return Ok((true, through));
+    }
+    let (ok, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, target)?;
+    Ok((ok, half.min(through)))
+}
+
+/// Replace-one's certified ε at δ at the link's σ (the band's upper end, without its lower end's two
+/// compositions).
+///
+/// # Errors
+/// As [`super::dpsgd_epsilon_band`].
+pub fn dpsgd_replace_one_epsilon(
     q: f64,
     sigma: f64,
     steps: u64,
     delta: f64,
     interval: f64,
-    target: f64,
-) -> Result<(bool, f64)> {
-    let through = upper_directions(q, sigma, steps, delta, interval)
-        .map_or(f64::INFINITY, |(_, after)| {
-            remove_then_add(&after[0], &after[1], delta)
-        });
-    if through <= target {
-        return Ok((true, through));
-    }
-    let goal = Goal::Epsilon { delta };
-    let (ok, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, target)?;
-    Ok((ok, half.min(through)))
+) -> Result<f64> {
+    Ok(meets(
+        q,
+        sigma,
+        steps,
+        Goal::Epsilon { delta },
+        interval,
+        f64::INFINITY,
+    )?
+    .1)
 }

@@ -85,7 +85,7 @@ impl AttackParams {
                  removing the record then adding its replacement: β ≥ f(1 − f(α)) with f the \
                  add/remove curve (group privacy, Dong, Roth & Su 2022). The optimistic curve comes \
                  from pairs that happen (a zero-gradient replacement, the record's gradient +C \
-                 replaced by −C). The σ calibrations below use the σ/2 pair alone: safe, not tight.",
+                 replaced by −C). The σ calibrations below read the certified curve.",
             ),
             _ => None,
         }
