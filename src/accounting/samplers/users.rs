@@ -294,29 +294,7 @@ pub fn user_epsilon(
     delta: f64,
     interval: f64,
 ) -> Result<UserEpsilon> {
-    let mixture = UserMixture::new(k, q, sigma)?;
-    let (_, (upper, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
-    let lower = composed_mixture(&mixture, steps, delta, direction, used, Side::Lower)?
-        .epsilon_for_delta(delta)
-        .min(upper);
-    let (record, _) = dpsgd_plds(q, sigma, steps, delta, interval)?;
-    let together = crate::accounting::pld::dpsgd_epsilon_band(
-        q,
-        sigma / f64::from(k),
-        steps,
-        delta,
-        interval,
-    )?;
-    Ok(UserEpsilon {
-        k,
-        mixture: EpsilonBand {
-            upper,
-            lower,
-            interval: used,
-        },
-        group: group_epsilon(&record, k, delta),
-        together,
-    })
+    user_epsilon_under(k, q, sigma, steps, delta, interval, false)
 }
 
 /// User-level ε under replace-one (a user's k records replaced by another user's k), σ the link's:
@@ -341,20 +319,40 @@ pub fn user_epsilon_replace_one(
     delta: f64,
     interval: f64,
 ) -> Result<UserEpsilon> {
+    user_epsilon_under(k, q, sigma, steps, delta, interval, true)
+}
+
+/// [`user_epsilon`] or, with `replace_one`, [`user_epsilon_replace_one`].
+fn user_epsilon_under(
+    k: u32,
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+    replace_one: bool,
+) -> Result<UserEpsilon> {
+    use crate::accounting::pld::{dpsgd_epsilon_band, dpsgd_replace_one_band, remove_then_add};
     let mixture = UserMixture::new(k, q, sigma)?;
-    let (uppers, (_, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
-    let upper = crate::accounting::pld::remove_then_add(&uppers[0], &uppers[1], delta);
+    let (uppers, (worst, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
+    let upper = match replace_one {
+        true => remove_then_add(&uppers[0], &uppers[1], delta),
+        false => worst,
+    };
     let lower = composed_mixture(&mixture, steps, delta, direction, used, Side::Lower)?
         .epsilon_for_delta(delta)
         .min(upper);
     let (record, _) = dpsgd_plds(q, sigma, steps, delta, interval)?;
-    let together = crate::accounting::pld::dpsgd_replace_one_band(
-        q,
-        sigma / f64::from(k),
-        steps,
-        delta,
-        interval,
-    )?;
+    let (group_size, together) = match replace_one {
+        true => (
+            2 * k,
+            dpsgd_replace_one_band(q, sigma / f64::from(k), steps, delta, interval)?,
+        ),
+        false => (
+            k,
+            dpsgd_epsilon_band(q, sigma / f64::from(k), steps, delta, interval)?,
+        ),
+    };
     Ok(UserEpsilon {
         k,
         mixture: EpsilonBand {
@@ -362,7 +360,7 @@ pub fn user_epsilon_replace_one(
             lower,
             interval: used,
         },
-        group: group_epsilon(&record, 2 * k, delta),
+        group: group_epsilon(&record, group_size, delta),
         together,
     })
 }
