@@ -70,10 +70,16 @@ impl TradeOff {
 /// β(α) of a pair known by both directions' PLDs: the smaller of the two curves, each mirrored as the
 /// test of the other hypothesis needs (T(Q, P) is the inverse function of T(P, Q)).
 pub fn beta_both(directions: &[TradeOff], alpha: f64) -> f64 {
-    directions
+    let beta = directions
         .iter()
         .map(|t| t.beta(alpha).min(inverse(t, alpha)))
-        .fold(1.0, f64::min)
+        .fold(f64::INFINITY, f64::min);
+    // No curve, or one that is not a number: no bound (β = 0), never "no attack works".
+    if beta.is_finite() && !directions.iter().any(|t| t.beta(alpha).is_nan()) {
+        beta
+    } else {
+        0.0
+    }
 }
 
 /// A pair two add/remove steps apart (replace-one: removing a record, then adding another), bounded
@@ -98,13 +104,14 @@ impl TwoSteps {
     /// The certified β at α: f(1 − f(α)). Rounded as [`beta_both`] is (never above the true bound).
     pub fn beta(&self, alpha: f64) -> f64 {
         let f = |a: f64| beta_both(&self.directions, a);
-        f(1.0 - f(alpha))
+        // 1 − f(α) rounded up (the outer f never increases), at most 1.
+        f((1.0 - f(alpha) + f64::EPSILON).min(1.0))
     }
 
     /// Upper bounds on δ(ε) = sup_α 1 − β(α) − e^ε α for each ε (ε = 0: the largest advantage
     /// TPR − FPR), from β on a grid a_0 = 0 < … < a_n = 1: on [a_i, a_{i+1}], β non-increasing gives
-    /// 1 − β(α) − e^ε α ≤ 1 − β(a_{i+1}) − e^ε a_i. (Loose by at most the step in α and β: 1e-3 at
-    /// the advantage.)
+    /// 1 − β(α) − e^ε α ≤ 1 − β(a_{i+1}) − e^ε a_i. Loose by at most one interval's step in α and in β
+    /// (2e-3 at a Gaussian's advantage in the tests; more where β falls steeply between points).
     pub fn deltas_upper(&self, eps: &[f64]) -> Vec<f64> {
         let mut grid = vec![0.0];
         grid.extend((0..=200).map(|i| 10f64.powf(-12.0 + 10.0 * f64::from(i) / 200.0)));
@@ -115,7 +122,16 @@ impl TwoSteps {
             .map(|&e| {
                 let w = e.exp();
                 (0..grid.len() - 1)
-                    .map(|i| 1.0 - betas[i + 1] - w * grid[i])
+                    .map(|i| {
+                        // α = 0 costs nothing at any ε (∞·0 is not a number); NaN is no bound.
+                        let cost = if grid[i] == 0.0 { 0.0 } else { w * grid[i] };
+                        let d = 1.0 - betas[i + 1] - cost;
+                        if d.is_nan() {
+                            1.0
+                        } else {
+                            d
+                        }
+                    })
                     .fold(0.0, f64::max)
                     .min(1.0)
             })

@@ -279,21 +279,24 @@ pub(super) fn meets(
     interval: f64,
     target: f64,
 ) -> Result<(bool, f64)> {
-    let delta = goal.delta();
-    let through =
-        upper_directions(q, sigma, steps, delta, interval).map_or(f64::INFINITY, |(_, after)| {
-            let two_steps = || TwoSteps::new(after.iter().map(TradeOff::from_pld).collect());
-            match goal {
-                Goal::Epsilon { delta } => remove_then_add(&after[0], &after[1], delta),
-                Goal::Advantage => two_steps().deltas_upper(&[0.0])[0],
-                Goal::TprAtFpr { alpha } => 1.0 - two_steps().beta(alpha),
-            }
-        });
+    let through = two_steps_measure(q, sigma, steps, goal, interval);
     if through <= target {
         return Ok((true, through));
     }
     let (ok, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, target)?;
     Ok((ok, half.min(through)))
+}
+
+/// `goal`'s certified measure by removing then adding at σ (∞ where the pair's grid does not fit).
+fn two_steps_measure(q: f64, sigma: f64, steps: u64, goal: Goal, interval: f64) -> f64 {
+    upper_directions(q, sigma, steps, goal.delta(), interval).map_or(f64::INFINITY, |(_, after)| {
+        let two_steps = || TwoSteps::new(after.iter().map(TradeOff::from_pld).collect());
+        match goal {
+            Goal::Epsilon { delta } => remove_then_add(&after[0], &after[1], delta),
+            Goal::Advantage => two_steps().deltas_upper(&[0.0])[0],
+            Goal::TprAtFpr { alpha } => 1.0 - two_steps().beta(alpha),
+        }
+    })
 }
 
 /// Replace-one's certified ε at δ at the link's σ (the band's upper end, without its lower end's two
@@ -308,13 +311,8 @@ pub fn dpsgd_replace_one_epsilon(
     delta: f64,
     interval: f64,
 ) -> Result<f64> {
-    Ok(meets(
-        q,
-        sigma,
-        steps,
-        Goal::Epsilon { delta },
-        interval,
-        f64::INFINITY,
-    )?
-    .1)
+    let goal = Goal::Epsilon { delta };
+    // Both routes, always (an infinite target would stop `meets` at the first).
+    let (_, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, f64::INFINITY)?;
+    Ok(half.min(two_steps_measure(q, sigma, steps, goal, interval)))
 }

@@ -17,7 +17,8 @@ use super::{rdp_to_approx_dp, step_rdp, Conversion};
 use std::cmp::Ordering::Greater;
 
 /// Replace-one RDP at order α > 1 from an add/remove curve `add_remove(order)` that bounds both
-/// directions (removing and adding a record), rounded as `add_remove` is (the rest is exact arithmetic).
+/// directions (removing and adding a record), rounded as `add_remove` is and the arithmetic here
+/// raised by 4 ulps (its three roundings to nearest).
 ///
 /// # Formula
 /// D_α(P‖R) ≤ (α − ½)/(α − 1) · D_{2α}(P‖Q) + D_{2α−1}(Q‖R), with P, Q, R the outputs on D, D″ = D less
@@ -29,8 +30,9 @@ use std::cmp::Ordering::Greater;
 /// The add/remove curve of the subsampled Gaussian bounds both directions: Mironov, Talwar & Zhang
 /// (2019), "Rényi differential privacy of the sampled Gaussian mechanism", §3.
 pub fn remove_then_add(alpha: f64, add_remove: impl Fn(f64) -> f64) -> f64 {
-    let both =
-        (alpha - 0.5) / (alpha - 1.0) * add_remove(2.0 * alpha) + add_remove(2.0 * alpha - 1.0);
+    let both = ((alpha - 0.5) / (alpha - 1.0) * add_remove(2.0 * alpha)
+        + add_remove(2.0 * alpha - 1.0))
+        * (1.0 + 4.0 * f64::EPSILON);
     // α ≤ 1 or a NaN curve: no bound, never a small number.
     if both.is_nan() || alpha <= 1.0 {
         f64::INFINITY
@@ -103,7 +105,7 @@ impl Routes {
             rdp_to_approx_dp(&LADDER, &total, delta, Conversion::Improved).map_or(f64::NAN, |e| e.0)
         };
         let (half, triangle) = (eps(Routes::HALF), eps(Routes::TRIANGLE));
-        // Anything not comparable (∞, NaN) keeps both.
+        // A NaN ε keeps both routes; an ∞ one is dropped against a finite one.
         Routes {
             half: half.partial_cmp(&(1.1 * triangle)) != Some(Greater),
             triangle: triangle.partial_cmp(&(1.1 * half)) != Some(Greater),

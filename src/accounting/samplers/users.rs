@@ -190,12 +190,15 @@ impl UserMixture {
 pub struct UserEpsilon {
     /// Records per user.
     pub k: u32,
-    /// The mixture-of-Gaussians PLD, both sides (upper: the larger direction; lower: that direction's).
+    /// The mixture-of-Gaussians PLD, both sides (upper: the larger direction, or under replace-one
+    /// removing then adding; lower: that direction's, a pair that happens).
     pub mixture: EpsilonBand,
-    /// The group-privacy lemma on the record-level PLD: the least k·ε₁ with k·e^{(k−1)ε₁}·δ₁(ε₁) ≤ δ
-    /// (Dwork & Roth 2014, Theorem 2.2 extended to (ε, δ); certified, ∞ when none is found).
+    /// The group-privacy lemma on the record-level PLD: the least g·ε₁ with g·e^{(g−1)ε₁}·δ₁(ε₁) ≤ δ
+    /// for a group of g = k records (2k under replace-one) (Dwork & Roth 2014, Theorem 2.2 extended to
+    /// (ε, δ); certified, ∞ when none is found).
     pub group: f64,
-    /// A user's records always sampled together: the Poisson pair with sensitivity k (σ/k).
+    /// A user's records always sampled together: the Poisson pair with sensitivity k (σ/k), under
+    /// replace-one the record-level replace-one band at σ/k.
     pub together: EpsilonBand,
 }
 
@@ -411,10 +414,16 @@ mod tests {
         assert!(
             (replace.mixture.lower - add_remove.mixture.lower).abs() < 1e-12
                 && replace.mixture.upper > add_remove.mixture.upper
-                && replace.group > add_remove.group
+                && replace.group >= add_remove.group
                 && replace.together.upper > add_remove.together.upper,
             "{replace:?} {add_remove:?}"
         );
+        // The group lemma over 2k records: finite here, and above k records' (∞ at k = 4 above).
+        let group = |f: fn(u32, f64, f64, u64, f64, f64) -> Result<UserEpsilon>| {
+            f(2, q, 2.0, steps, delta, h).unwrap().group
+        };
+        let (g2, g1) = (group(user_epsilon_replace_one), group(user_epsilon));
+        assert!(g2.is_finite() && g2 > g1, "{g2} {g1}");
         // q = 1: k = 3 records replaced is the Gaussian of sensitivity 2k = 6, exactly (Balle & Wang
         // 2018), which lies in the band.
         let full = user_epsilon_replace_one(3, 1.0, 8.0, 1, 1e-5, h).unwrap();

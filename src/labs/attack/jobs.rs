@@ -109,5 +109,20 @@ mod tests {
             .eps_at_sigma
             .unwrap();
         assert!((eps - at(adv).eps).abs() < 1e-9, "{eps} vs {}", at(adv).eps);
+        // Without sampling the σ/2 pair wins: the calibration's ε is still the report's.
+        let full = |sigma: f64| {
+            AttackParams::from_query(&Query::parse(&format!(
+                "source=dpsgd&q=1&sigma={sigma}&steps=10&neighbour=replace-one&target_adv=0.5"
+            )))
+            .0
+        };
+        let c = attack_calibration(&full(20.0), Calibration::Advantage).unwrap();
+        let (s, eps) = (c.sigma.unwrap(), c.eps_at_sigma.unwrap());
+        let report = attack(&full(s)).unwrap();
+        assert!(
+            eps.is_finite() && (eps - report.eps).abs() < 1e-9 && report.advantage <= 0.5 + 1e-9,
+            "σ {s}: {eps} vs {}",
+            report.eps
+        );
     }
 }

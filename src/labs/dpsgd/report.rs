@@ -5,7 +5,7 @@ use super::{DpsgdParams, Neighbour};
 use crate::accounting::pld::{
     dpsgd_epsilon_band, dpsgd_replace_one_band, EpsilonBand, SigmaSearch, DEFAULT_INTERVAL,
 };
-use crate::accounting::rdp::replace_one::{dpsgd_step_rdp, Routes};
+use crate::accounting::rdp::replace_one::Routes;
 use crate::accounting::rdp::tight::{epsilon_continuous, step_rdp_exact};
 use crate::accounting::rdp::{
     default_orders, epsilon_by_order, rdp_to_approx_dp, step_rdp, Conversion,
@@ -47,15 +47,7 @@ pub fn rdp_report(p: &DpsgdParams) -> Result<RdpReport> {
     let orders = default_orders();
     let (q, sigma, steps) = (p.rate(), p.sigma, p.total_steps() as f64);
     // Under replace-one, only the bounds that can matter here (on the page's thread at every move).
-    let routes =
-        (p.neighbour == Neighbour::ReplaceOne).then(|| Routes::at(q, sigma, steps, p.delta));
-    let step: Vec<f64> = orders
-        .iter()
-        .map(|&a| match routes {
-            Some(r) => r.step(q, sigma, a),
-            None => step_rdp(q, sigma, a),
-        })
-        .collect();
+    let (routes, step) = step_curve(p, &orders);
     let total: Vec<f64> = step.iter().map(|r| r * steps).collect();
     let (eps_grid, best_order_grid) =
         rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?;
@@ -173,18 +165,29 @@ pub fn sigma_for_target(p: &DpsgdParams) -> Result<f64> {
     Ok(found.hi)
 }
 
+/// [`rdp_report`]'s `eps_grid` alone (the same curve, so that the σ found meets the target there).
 fn rdp_report_eps(p: &DpsgdParams) -> Result<f64> {
     let orders = default_orders();
-    let (q, steps, replace_one) = (
-        p.rate(),
-        p.total_steps() as f64,
-        p.neighbour == Neighbour::ReplaceOne,
-    );
-    let total: Vec<f64> = orders
-        .iter()
-        .map(|&a| steps * dpsgd_step_rdp(q, p.sigma, a, replace_one))
-        .collect();
+    let (_, step) = step_curve(p, &orders);
+    let steps = p.total_steps() as f64;
+    let total: Vec<f64> = step.iter().map(|r| r * steps).collect();
     Ok(rdp_to_approx_dp(&orders, &total, p.delta, Conversion::Improved)?.0)
+}
+
+/// One step's RDP at each order under the link's relation, and under replace-one the routes kept
+/// (only those that can win: [`Routes::at`]).
+fn step_curve(p: &DpsgdParams, orders: &[f64]) -> (Option<Routes>, Vec<f64>) {
+    let (q, sigma, steps) = (p.rate(), p.sigma, p.total_steps() as f64);
+    let routes =
+        (p.neighbour == Neighbour::ReplaceOne).then(|| Routes::at(q, sigma, steps, p.delta));
+    let step = orders
+        .iter()
+        .map(|&a| match routes {
+            Some(r) => r.step(q, sigma, a),
+            None => step_rdp(q, sigma, a),
+        })
+        .collect();
+    (routes, step)
 }
 
 /// The lecture's three scenarios at the link's n, m, T, target ε and δ, with clipping norm B = 1: the

@@ -59,21 +59,49 @@ pub fn markdown(
 
 /// Python that recomputes both ε with Google's dp_accounting, and σ for the target with Opacus.
 pub fn library_snippet(p: &DpsgdParams) -> String {
+    let (times_two, replace_note) = if p.neighbour == Neighbour::ReplaceOne {
+        (
+            " * 2",
+            "  # replace-one: twice the add/remove σ\n# Under replace-one these use the σ/2 pair, \
+             which dominates; the page also bounds removing,\n# then adding a record at σ, and \
+             shows the smaller (tighter) ε and σ.",
+        )
+    } else {
+        ("", "")
+    };
     format!(
         "# pip install dp-accounting==0.6.0 opacus\nimport dp_accounting\n\
          event = dp_accounting.SelfComposedDpEvent(dp_accounting.PoissonSampledDpEvent({q}, dp_accounting.GaussianDpEvent({s})), {t})\n\
          for acc in (dp_accounting.rdp.RdpAccountant(), dp_accounting.pld.PLDAccountant()):\n    acc.compose(event)\n    print(type(acc).__name__, acc.get_epsilon({d}))\n\
          from opacus.accountants.utils import get_noise_multiplier\n\
-         print(get_noise_multiplier(target_epsilon={e}, target_delta={d}, sample_rate={q}, steps={t}, accountant='rdp'){f})",
+         print(get_noise_multiplier(target_epsilon={e}, target_delta={d}, sample_rate={q}, steps={t}, accountant='rdp'){times_two}){replace_note}",
         q = fmt_f64(p.rate()),
         s = fmt_f64(p.effective_sigma()),
         t = p.total_steps(),
         d = fmt_f64(p.delta),
         e = fmt_f64(p.target_eps),
-        f = if p.neighbour == Neighbour::ReplaceOne {
-            " * 2  # replace-one: twice the add/remove σ\n# Under replace-one these use the σ/2 pair, which dominates; the page also bounds removing,\n# then adding a record at σ, and shows the smaller (tighter) ε and σ."
-        } else {
-            ""
-        },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::query::{LinkParams, Query};
+
+    #[test]
+    fn the_python_snippet_closes_every_bracket_outside_its_comments() {
+        for link in ["", "neighbour=replace-one"] {
+            let snippet = library_snippet(&DpsgdParams::from_query(&Query::parse(link)).0);
+            let code: String = snippet
+                .lines()
+                .map(|l| l.split('#').next().unwrap_or(""))
+                .collect();
+            let depth = code.chars().try_fold(0i32, |d, c| match c {
+                '(' => Some(d + 1),
+                ')' => (d > 0).then(|| d - 1),
+                _ => Some(d),
+            });
+            assert_eq!(depth, Some(0), "{link}: {snippet}");
+        }
+    }
 }

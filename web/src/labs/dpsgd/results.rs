@@ -83,7 +83,7 @@ pub fn DpsgdResults() -> impl IntoView {
         </StatGroup>
         <StatGroup title="Noise for the target ε">
             <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
-            <Stat label="σ for the target ε (RDP, dp_accounting's orders, as Opacus)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="σ for the target ε (RDP, dp_accounting's orders; Opacus' under add/remove)" testid="dpsgd-sigma-for-target" value=sigma_target />
             <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
         </StatGroup>
         <StatGroup title="The run, and the RDP accountant's details">

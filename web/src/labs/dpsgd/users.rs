@@ -29,7 +29,8 @@ pub fn DpsgdUsers() -> impl IntoView {
                 (
                     p.users,
                     s.q.to_bits(),
-                    p.effective_sigma().to_bits(),
+                    p.sigma.to_bits(),
+                    p.neighbour,
                     s.steps,
                     s.delta.to_bits(),
                     s.interval.to_bits(),
@@ -94,7 +95,7 @@ pub fn DpsgdUsers() -> impl IntoView {
                 <p class="notices" role="note" data-testid="dpsgd-users-gap">{n}</p>
             })}
             <p class="help" hidden=move || k() < 2>
-                "The mixture P = Σ Bin(i; k, q)·N(i, σ²) against N(0, σ²) is the exact worst case of one step (dp_accounting's MixtureOfGaussiansDpEvent). "
+                "Adding or removing a user (replace-one: the note above): the mixture P = Σ Bin(i; k, q)·N(i, σ²) against N(0, σ²) is the exact worst case of one step (dp_accounting's MixtureOfGaussiansDpEvent). "
                 "The group lemma turns the record-level (ε₁, δ₁) into (kε₁, k·e^((k−1)ε₁)·δ₁), certified but loose. "
                 "Sampling a user's records together (one record of sensitivity k at rate q) is far worse: k times the signal at the same rate."
             </p>
