@@ -70,12 +70,17 @@ impl TradeOff {
 /// β(α) of a pair known by both directions' PLDs: the smaller of the two curves, each mirrored as the
 /// test of the other hypothesis needs (T(Q, P) is the inverse function of T(P, Q)).
 pub fn beta_both(directions: &[TradeOff], alpha: f64) -> f64 {
-    let beta = directions
-        .iter()
-        .map(|t| t.beta(alpha).min(inverse(t, alpha)))
-        .fold(f64::INFINITY, f64::min);
-    // No curve, or one that is not a number: no bound (β = 0), never "no attack works".
-    if beta.is_finite() && !directions.iter().any(|t| t.beta(alpha).is_nan()) {
+    let mut beta = f64::INFINITY;
+    for t in directions {
+        let b = t.beta(alpha);
+        // A curve that is not a number: no bound (β = 0), never "no attack works".
+        if b.is_nan() {
+            return 0.0;
+        }
+        beta = beta.min(b).min(inverse(t, alpha));
+    }
+    // No curve: no bound either.
+    if beta.is_finite() {
         beta
     } else {
         0.0

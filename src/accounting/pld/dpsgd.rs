@@ -38,20 +38,27 @@ pub(super) fn composed(
     direction: Direction,
     side: Side,
 ) -> Result<Pld> {
+    composed_from(steps, delta, interval, side, |step_tail| {
+        one_step(q, sigma, direction, step_tail)
+    })
+}
+
+/// T steps of the one-step PLD `one(step_tail)` (a `build(width, side)`) from one side
+/// ([`compose_capped`]): the upper side widens its grid until the composition fits, the lower side
+/// is composed on the width given (its upper side's, which fits).
+pub(crate) fn composed_from<B: Fn(f64, Side) -> Result<Pld>>(
+    steps: u64,
+    delta: f64,
+    interval: f64,
+    side: Side,
+    one: impl Fn(f64) -> B,
+) -> Result<Pld> {
     let (step_tail, _) = tails(steps, delta)?;
-    // The lower side is composed on the width its upper side fitted.
     let fit = match side {
         Side::Upper => Fit::Widen,
         Side::Lower => Fit::Fitted,
     };
-    compose_capped(
-        &one_step(q, sigma, direction, step_tail),
-        steps,
-        delta,
-        interval,
-        side,
-        fit,
-    )
+    compose_capped(&one(step_tail), steps, delta, interval, side, fit)
 }
 
 /// One subsampled Gaussian step's PLD in `direction`, truncated at `step_tail`, as

@@ -7,7 +7,7 @@
 //! Beside it, two baselines: the group-privacy lemma on the record-level guarantee, and a user's
 //! records always sampled together (one record of sensitivity k at rate q).
 
-use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
+use crate::accounting::pld::dpsgd::{composed_from, worst_of};
 use crate::accounting::pld::{dpsgd_plds, Direction, EpsilonBand, Pld, Side};
 use crate::error::{Error, Result};
 use crate::numerics::roots::{bisect, Split, Until};
@@ -238,8 +238,7 @@ fn group_epsilon(record: &[Pld], k: u32, delta: f64) -> f64 {
     kf * hi
 }
 
-/// The mixture's T-step PLD in a direction, from one side, on a grid of the width given (the upper
-/// side widens it to fit; the lower side keeps the width its upper side used).
+/// The mixture's T-step PLD in a direction, from one side ([`composed_from`]).
 fn composed_mixture(
     mixture: &UserMixture,
     steps: u64,
@@ -248,40 +247,24 @@ fn composed_mixture(
     width: f64,
     side: Side,
 ) -> Result<Pld> {
-    let (step_tail, _) = tails(steps, delta)?;
-    let fit = if side == Side::Upper {
-        Fit::Widen
-    } else {
-        Fit::Fitted
-    };
-    compose_capped(
-        &|w, s| mixture.pld(direction, w, step_tail, s),
-        steps,
-        delta,
-        width,
-        side,
-        fit,
-    )
+    composed_from(steps, delta, width, side, |step_tail| {
+        move |w, s| mixture.pld(direction, w, step_tail, s)
+    })
 }
 
 /// Both directions' upper PLDs after T steps (remove, add), and of the two the larger ε at δ, its
-/// direction and the grid it used.
+/// direction and the grid it used ([`worst_of`]).
 fn mixture_uppers(
     mixture: &UserMixture,
     steps: u64,
     delta: f64,
     interval: f64,
 ) -> Result<(Vec<Pld>, (f64, Direction, f64))> {
-    let mut uppers = Vec::new();
-    let mut worst = (f64::NEG_INFINITY, Direction::Remove, interval);
-    for direction in [Direction::Remove, Direction::Add] {
-        let up = composed_mixture(mixture, steps, delta, direction, interval, Side::Upper)?;
-        let eps = up.epsilon_for_delta(delta);
-        if eps > worst.0 || uppers.is_empty() {
-            worst = (eps, direction, up.interval());
-        }
-        uppers.push(up);
-    }
+    let uppers = [Direction::Remove, Direction::Add]
+        .into_iter()
+        .map(|direction| composed_mixture(mixture, steps, delta, direction, interval, Side::Upper))
+        .collect::<Result<Vec<_>>>()?;
+    let worst = worst_of(&uppers, delta);
     Ok((uppers, worst))
 }
 
