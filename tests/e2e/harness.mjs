@@ -16,8 +16,9 @@ const TYPES = {
 };
 
 /** Starts a static server for dist/ (or `dir`) under SUB_PATH on a free loopback port; resolves to
- * { url, close }. */
-export async function serveDist(dir = DIST) {
+ * { url, close }. With `cache`, it sends the headers a real host would: content-hashed files cached for
+ * good, the rest revalidated (the browser then keeps compiled modules between pages). */
+export async function serveDist(dir = DIST, { cache = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(SUB_PATH)) { res.writeHead(404).end('not found'); return; }
@@ -26,7 +27,9 @@ export async function serveDist(dir = DIST) {
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      if (cache) headers['cache-control'] = /-[0-9a-f]{16}(_bg\.wasm|\.js|\.css)$/.test(file) ? 'max-age=31536000, immutable' : 'no-cache';
+      res.writeHead(200, headers).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }
