@@ -8,7 +8,7 @@
 // charts, against the 16 ms frame.
 import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
-import { launchBrowser, newPage, openLab, serveDist, waitDrawn } from './harness.mjs';
+import { launchBrowser, median, newPage, openLab, serveDist, waitDrawn } from './harness.mjs';
 
 const server = await serveDist();
 const browser = await launchBrowser();
@@ -101,7 +101,6 @@ async function measure(link, firstId, statusId) {
 
 // Each link is loaded BENCH_RUNS times (default 3): the table shows medians, and the first number's range.
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 for (const [name, link, firstId, statusId] of CASES.filter(([n]) => new RegExp(process.env.BENCH_CASES ?? '').test(n))) {
   if (process.env.BENCH_VERBOSE) console.log(name);
   const runs = [];

@@ -5,7 +5,7 @@
 //   then again optimized) while the page renders, on this 2-core machine;
 // - warm: the same page after σ moves by 1e-6 (what every later change costs).
 // `scripts/reference/bench_dpsgd.py --page` runs it beside dp_accounting and prints the ratios.
-import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
+import { launchBrowser, median, newPage, openLab, serveDist, valueOf } from './harness.mjs';
 
 const ROWS = [
   ['PLD band, q=0.01 σ=1 T=1e5', '?lab=dpsgd&q=0.01&sigma=1&steps=100000&delta=1e-5', 'dpsgd-pld-ms', 60],
@@ -18,7 +18,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 const server = await serveDist();
 const browser = await launchBrowser();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const out = [];
 for (const [name, link, id, target] of ROWS) {
   const [cold, warm] = [[], []];

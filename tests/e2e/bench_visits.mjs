@@ -5,7 +5,7 @@
 // (the frame after it entered the page) and the page's own read-out, medians over ROUNDS (default 5).
 // The first link is a first visit. DIST_A, DIST_B, … name builds to compare (interleaved, round by
 // round); by default dist/ alone.
-import { launchBrowser, newPage, serveDist } from './harness.mjs';
+import { launchBrowser, median, newPage, serveDist } from './harness.mjs';
 
 const LINKS = [
   ['?lab=dpsgd', 'dpsgd-pld-ms'],
@@ -37,7 +37,6 @@ for (let round = 0; round < ROUNDS; round++) {
     await page.context().close();
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [i, [link, id]] of LINKS.entries()) {
   const cells = servers.map(([name]) => {
     const runs = got[name][i];

@@ -70,6 +70,9 @@ export async function openLab(page, base, query, readyTestId = 'rr-p-truth') {
   return page;
 }
 
+/** The median of `xs` (the upper one of an even count), for the benches' repeated loads. */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /** The exact number a `data-testid` element carries in `data-value`. */
 export async function valueOf(page, testId) {
   const raw = await page.getAttribute(`[data-testid="${testId}"]`, 'data-value');

@@ -36,7 +36,10 @@ for (const e of mine.filter((e) => ['EvaluateScript', 'HandlePostMessage', 'wasm
 }
 const per100 = (pick) => {
   const b = {};
-  for (const e of mine.filter(pick)) b[Math.floor((e.ts - t0) / 1e5)] = (b[Math.floor((e.ts - t0) / 1e5)] ?? 0) + e.dur / 1000;
+  for (const e of mine.filter(pick)) {
+    const k = Math.floor((e.ts - t0) / 1e5);
+    b[k] = (b[k] ?? 0) + e.dur / 1000;
+  }
   return Object.entries(b).map(([k, v]) => `${k * 100}:${v.toFixed(0)}`).join(' ');
 };
 console.log('page thread busy per 100 ms:', per100((e) => nameOf(e) === 'CrRendererMain' && e.name === 'RunTask'));
