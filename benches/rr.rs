@@ -4,6 +4,7 @@
 // A benchmark's setup that fails should stop the run: unwrap is its assertion, as in a test.
 #![allow(clippy::unwrap_used)]
 
+use dp_playground::labs::rr::shuffle::{curve_sizes, shuffle_point};
 use dp_playground::labs::rr::{default_truth, run, RrParams};
 use dp_playground::mechanisms::randomized_response::RandomizedResponse;
 use std::hint::black_box;
@@ -67,4 +68,30 @@ fn main() {
         });
         report(name, ms);
     }
+    // The shuffle model (issue 27's target: the link's n = 10⁷ within 100 ms in the page).
+    let mut shuffled = RrParams {
+        n: 10_000_000,
+        ..RrParams::default()
+    };
+    shuffled.shuffle.on = true;
+    let many = RrParams {
+        k: 10,
+        eps: 2.0,
+        ..shuffled.clone()
+    };
+    for (name, p) in [
+        ("shuffle model at n = 10^7, K = 2 (every bound)", &shuffled),
+        ("shuffle model at n = 10^7, K = 10, eps0 = 2", &many),
+    ] {
+        let ms = median_ms(21, || {
+            black_box(shuffle_point(p, p.n).unwrap());
+        });
+        report(name, ms);
+    }
+    let ms = median_ms(11, || {
+        for n in curve_sizes() {
+            black_box(shuffle_point(&shuffled, n).unwrap());
+        }
+    });
+    report("shuffle model's curve, 16 sizes to 10^6", ms);
 }

@@ -1,6 +1,6 @@
 """Reference values for privacy amplification by shuffling of K-ary randomized response (K-RR).
 
-Dev tool only, never a runtime dependency. From the repository root (~30 s on one core):
+Dev tool only, never a runtime dependency. From the repository root (~75 s on one core):
 
     ~/.cache/dp-playground/venv/bin/pip install mpmath        # numpy, scipy are already there
     ~/.cache/dp-playground/venv/bin/python scripts/reference/shuffle_reference.py
@@ -219,7 +219,8 @@ def small_n():
 
 def eps_table():
     rows, cache = [], {}
-    settings = [(100000, 4.0, 2)] + [(n, 2.0, K) for n in (1000, 10000, 10**6) for K in (2, 10)]
+    settings = ([(100000, 4.0, 2)] + [(n, 2.0, K) for n in (1000, 10000, 10**6) for K in (2, 10)]
+                + [(10**7, 1.0, 2), (10**7, 2.0, 10)])
     for (n, eps0, K), bound in itertools.product(settings, ("fmt2021", "fmt2023", "krr", "closed", "lower")):
         if bound == "lower" and K != 2:
             continue

@@ -109,13 +109,25 @@ pub fn try_bisect<E>(
 /// assert!(b.lo * b.lo < 2.0 && b.hi * b.hi >= 2.0 && b.hi - b.lo < 1e-11 && calls < 20);
 /// ```
 pub fn illinois(
-    mut lo: f64,
-    mut hi: f64,
+    lo: f64,
+    hi: f64,
     tol: f64,
     max_calls: u32,
     mut g: impl FnMut(f64) -> f64,
 ) -> Bracket {
-    let (mut g_lo, mut g_hi) = (g(lo), g(hi));
+    let (g_lo, g_hi) = (g(lo), g(hi));
+    illinois_from((lo, g_lo), (hi, g_hi), tol, max_calls, g)
+}
+
+/// [`illinois`] from ends whose values the caller already has, (lo, g(lo)) and (hi, g(hi)): a
+/// caller that found the bracket by evaluating g does not pay for its ends twice.
+pub fn illinois_from(
+    (mut lo, mut g_lo): (f64, f64),
+    (mut hi, mut g_hi): (f64, f64),
+    tol: f64,
+    max_calls: u32,
+    mut g: impl FnMut(f64) -> f64,
+) -> Bracket {
     // Which end the last step moved: -1 lo, 1 hi.
     let mut moved = 0;
     for _ in 0..max_calls {
@@ -124,7 +136,11 @@ pub fn illinois(
         }
         let secant = hi - g_hi * (hi - lo) / (g_hi - g_lo);
         let x = if secant > lo && secant < hi && secant.is_finite() {
-            secant
+            // A secant point within half the tolerance of an end moves to that distance: if the
+            // secant was right, the call lands across the root and closes the bracket, where a point
+            // on the same side would leave the far end to be brought in by further calls.
+            let close = 0.5 * tol * hi.abs();
+            secant.clamp(lo + close, hi - close)
         } else {
             0.5 * (lo + hi)
         };
