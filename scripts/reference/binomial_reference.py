@@ -21,3 +21,11 @@ for n in (10, 1000, 100_000, 5_000_000, 9_999_999):
         for k in ks:
             pmf, sf, cdf = stats.binom.pmf(k, n, p), stats.binom.sf(k - 1, n, p), stats.binom.cdf(k, n, p)
             print(f"    ({n}, {p!r}, {k}, {float(pmf)!r}, {float(sf)!r}, {float(cdf)!r}),")
+
+# Clopper-Pearson ends for src/attacks/audit.rs's tests: (k, n, alpha, upper, lower), the Beta(k + 1, n - k)
+# quantile at 1 - alpha and the Beta(k, n - k + 1) quantile at alpha (scipy.stats.beta.ppf, Boost's ibeta_inv).
+print("    // Clopper-Pearson, scipy.stats.beta.ppf")
+for n, k in ((1000, 500), (100_000, 1000), (1_000_000, 10), (1_000_000, 500_000), (100_000, 99_990)):
+    for alpha in (0.05, 0.0125, 1e-6):
+        up, lo = stats.beta.ppf(1 - alpha, k + 1, n - k), stats.beta.ppf(alpha, k, n - k + 1)
+        print(f"    ({k}, {n}, {alpha!r}, {float(up)!r}, {float(lo)!r}),")

@@ -1,6 +1,7 @@
 //! Auditing: the ε lower bound that an attack's counts prove, with confidence.
 
 use crate::error::{Error, Result};
+use crate::numerics::binomial;
 use statrs::distribution::{Beta, ContinuousCDF};
 
 /// An attack's confusion counts on members (tp, fn) and non-members (fp, tn).
@@ -20,25 +21,59 @@ pub struct Counts {
 /// level 1 − `alpha`: the Beta(k + 1, n − k) quantile at 1 − α (1 when k = n).
 ///
 /// # Reference
-/// Clopper & Pearson (Biometrika 1934); exact (conservative) binomial interval, by statrs' Beta
-/// inverse CDF.
+/// Clopper & Pearson (Biometrika 1934); exact (conservative) binomial interval: statrs' Beta
+/// inverse CDF, then moved outward until P(Bin(n, p) ≤ k) ≤ α is verified ([`verified_outward`]).
 pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
     if k >= n {
         return 1.0;
     }
-    Beta::new(k as f64 + 1.0, (n - k) as f64)
+    let start = Beta::new(k as f64 + 1.0, (n - k) as f64)
         .map_or(1.0, |b| b.inverse_cdf(1.0 - alpha))
-        .clamp(0.0, 1.0)
+        .clamp(0.0, 1.0);
+    verified_outward(start, true, alpha, |p| binomial::lower_tail(n, p, k as i64))
 }
 
-/// The one-sided Clopper–Pearson lower bound: the Beta(k, n − k + 1) quantile at α (0 when k = 0).
+/// The one-sided Clopper–Pearson lower bound: the Beta(k, n − k + 1) quantile at α (0 when k = 0),
+/// moved inward to 0 until P(Bin(n, p) ≥ k) ≤ α is verified.
 pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
     if k == 0 || n == 0 {
         return 0.0;
     }
-    Beta::new(k as f64, (n - k + 1) as f64)
+    let start = Beta::new(k as f64, (n - k + 1) as f64)
         .map_or(0.0, |b| b.inverse_cdf(alpha))
-        .clamp(0.0, 1.0)
+        .clamp(0.0, 1.0);
+    verified_outward(start, false, alpha, |p| {
+        binomial::upper_tail(n, p, k as i64)
+    })
+}
+
+/// A Clopper–Pearson end p moved away from the observed proportion (up for an upper bound) until the
+/// binomial tail it stands for, `tail(p)`, is at most α by the accurate tails of
+/// [`crate::numerics::binomial`] (with 10⁻¹⁰ to spare for their rounding): statrs' Beta quantile
+/// stops its search short, on either side (against scipy: 2·10⁻⁷ relative below the upper end and
+/// 1.6·10⁻⁵ above the lower end at n = 10⁶, k = 10), and an end on the inside would overstate what
+/// an audit proves. Steps of 10⁻¹², 4·10⁻¹², … relative; the interval's far end (1 or 0) if none
+/// verifies.
+fn verified_outward(start: f64, up: bool, alpha: f64, tail: impl Fn(f64) -> f64) -> f64 {
+    let holds = |p: f64| tail(p) <= alpha * (1.0 - 1e-10);
+    let mut step = 1e-12;
+    let mut p = start;
+    for _ in 0..30 {
+        if holds(p) {
+            return p;
+        }
+        p = if up {
+            (start * (1.0 + step)).min(1.0)
+        } else {
+            start * (1.0 - step)
+        };
+        step *= 4.0;
+    }
+    if up {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// An audit drawn on the trade-off chart: the observed (FPR, FNR) and their two-sided Clopper–Pearson
@@ -125,6 +160,48 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rand_distr::{Distribution, Normal};
+
+    /// (k, n, α, upper end, lower end) from scipy, printed by
+    /// `scripts/reference/binomial_reference.py`.
+    #[rustfmt::skip]
+    const SCIPY_CP: &[(u64, u64, f64, f64, f64)] = &[
+    // Clopper-Pearson, scipy.stats.beta.ppf
+    (500, 1000, 0.05, 0.5264822687643087, 0.47351773123569124),
+    (500, 1000, 0.0125, 0.5358845396821998, 0.4641154603178002),
+    (500, 1000, 1e-06, 0.5752094927452731, 0.4247905072546365),
+    (1000, 100000, 0.05, 0.010533200900636332, 0.009487997257358383),
+    (1000, 100000, 0.0125, 0.010728581280006127, 0.00930785414677715),
+    (1000, 100000, 1e-06, 0.011577320895870486, 0.008574256101169131),
+    (10, 1000000, 0.05, 1.6962160188281603e-05, 5.425415393940883e-06),
+    (10, 1000000, 0.0125, 1.972878085073971e-05, 4.278158594282096e-06),
+    (10, 1000000, 1e-06, 3.442746384253429e-05, 1.2768237184405902e-06),
+    (500000, 1000000, 0.05, 0.5008229260505229, 0.4991770739494771),
+    (500000, 1000000, 0.0125, 0.5011211996742186, 0.4988788003257813),
+    (500000, 1000000, 1e-06, 0.5023771981271251, 0.497622801872872),
+    (99990, 100000, 0.05, 0.9999457449733105, 0.9998303837123736),
+    (99990, 100000, 0.0125, 0.9999572175049806, 0.9998027208286973),
+    (99990, 100000, 1e-06, 0.9999872313190414, 0.9996557632042139),
+    ];
+
+    /// Each end lies outside scipy's (the interval never narrower than exact), by at most 10⁻⁵
+    /// relative (statrs' start 1.6·10⁻⁵ inside at n = 10⁶, k = 10, moved out in steps of four).
+    #[test]
+    fn clopper_pearson_ends_lie_outside_scipys() {
+        for &(k, n, alpha, up, lo) in SCIPY_CP {
+            let (u, l) = (
+                clopper_pearson_upper(k, n, alpha),
+                clopper_pearson_lower(k, n, alpha),
+            );
+            assert!(
+                u >= up && u <= up * (1.0 + 1e-5),
+                "k {k} n {n} α {alpha}: {u} vs {up}"
+            );
+            assert!(
+                l <= lo && l >= lo * (1.0 - 1e-5),
+                "k {k} n {n} α {alpha}: {l} vs {lo}"
+            );
+        }
+    }
 
     #[test]
     fn clopper_pearson_matches_scipy() {

@@ -3,7 +3,9 @@
 // its result on the page), medians of BENCH_RUNS (default 3):
 // - cold: a fresh load, so the workers' first run includes the browser compiling their code (lazily,
 //   then again optimized) while the page renders, on this 2-core machine;
-// - warm: the same page after σ moves by 1e-6 (what every later change costs).
+// - warm: the same page after σ (ε0 for the shuffle model) moves by 1e-6 (what every later change
+//   costs).
+// BENCH_ROWS (a regex on the row names) picks rows.
 // `scripts/reference/bench_dpsgd.py --page` runs it beside dp_accounting and prints the ratios.
 import { launchBrowser, median, newPage, openLab, serveDist, valueOf } from './harness.mjs';
 
@@ -13,13 +15,15 @@ const ROWS = [
   ['σ for ε = 2 by the PLD, Abadi', '?lab=dpsgd&target_eps=2', 'dpsgd-sigma-pld-ms', 300],
   ['attack lab: curve and risk numbers', '?lab=attack', 'attack-ms', 150],
   ['attack lab: both calibrations', '?lab=attack', 'attack-sigma-ms', 500],
-];
+  // Issue 27's: the shuffle model's bounds at the link's n (warm: ε0 moved instead of σ).
+  ['shuffle model, n = 10⁷', '?lab=rr&shuffle=1&n=10000000&eps=1', 'rr-shuffle-ms', 100, 'input-eps'],
+].filter(([name]) => new RegExp(process.env.BENCH_ROWS ?? '').test(name));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 const server = await serveDist();
 const browser = await launchBrowser();
 const out = [];
-for (const [name, link, id, target] of ROWS) {
+for (const [name, link, id, target, input = 'input-sigma'] of ROWS) {
   const [cold, warm] = [[], []];
   const settled = (page, previous) => page.waitForFunction(([t, p]) => {
     const v = parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value);
@@ -30,12 +34,12 @@ for (const [name, link, id, target] of ROWS) {
     await openLab(page, server.url, link, id);
     await settled(page, null);
     cold.push(await valueOf(page, id));
-    // Let the first load's other jobs finish, then move σ.
+    // Let the first load's other jobs finish, then move σ (or the row's input).
     await page.waitForTimeout(2000);
-    const sigma = page.locator('[data-testid="input-sigma"]');
-    const was = Number(await sigma.inputValue());
-    await sigma.fill(String(was + 1e-6));
-    await sigma.press('Enter');
+    const field = page.locator(`[data-testid="${input}"]`);
+    const was = Number(await field.inputValue());
+    await field.fill(String(was + 1e-6));
+    await field.press('Enter');
     await settled(page, cold.at(-1));
     warm.push(await valueOf(page, id));
     await page.close();
