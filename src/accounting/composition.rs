@@ -78,11 +78,9 @@ pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<
     let loss = |l: f64| (kf - 2.0 * l) * eps;
     // ln P_l by the running ratio C(k, l + 1)/C(k, l) = (k − l)/(l + 1), from the mode outward.
     let mode = (kf * ln_q.exp()).floor().min(kf);
-    let ln_at_mode = statrs::function::gamma::ln_gamma(kf + 1.0)
-        - statrs::function::gamma::ln_gamma(mode + 1.0)
-        - statrs::function::gamma::ln_gamma(kf - mode + 1.0)
-        + (kf - mode) * ln_p
-        + mode * ln_q;
+    // P_l is the Bin(k, q) probability of l (p + q = 1); Loader's form keeps its digits at k = 10⁶,
+    // where differences of log-gammas lost ~10⁻⁹.
+    let ln_at_mode = crate::numerics::binomial::pmf(k, ln_q.exp(), mode as i64).ln();
     let floor = t.ln() - 40.0;
     let mut start = mode;
     let mut ln_start = ln_at_mode;
