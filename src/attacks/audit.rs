@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::numerics::binomial;
-use statrs::distribution::{Beta, ContinuousCDF};
+use crate::numerics::roots::illinois_from;
 
 /// An attack's confusion counts on members (tp, fn) and non-members (fp, tn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -18,61 +18,82 @@ pub struct Counts {
 }
 
 /// The one-sided Clopper–Pearson upper bound on a proportion after `k` successes in `n` trials, at
-/// level 1 − `alpha`: the Beta(k + 1, n − k) quantile at 1 − α (1 when k = n).
+/// level 1 − `alpha`: the p with P(Bin(n, p) ≤ k) = α, i.e. the Beta(k + 1, n − k) quantile at 1 − α
+/// (1 when k = n), rounded up.
 ///
 /// # Reference
-/// Clopper & Pearson (Biometrika 1934); exact (conservative) binomial interval: statrs' Beta
-/// inverse CDF, then moved outward until P(Bin(n, p) ≤ k) ≤ α is verified ([`verified_outward`]).
+/// Clopper & Pearson (Biometrika 1934); exact (conservative) binomial interval. Solved here by
+/// regula falsi on the accurate tails of [`crate::numerics::binomial`]: statrs' Beta
+/// quantile stopped its search short on the unsafe side (the lower end 1.6·10⁻⁵ relative inside
+/// scipy's at n = 10⁶, k = 10) and ran for minutes at n = 10⁹, k = 10.
 pub fn clopper_pearson_upper(k: u64, n: u64, alpha: f64) -> f64 {
     if k >= n {
         return 1.0;
     }
-    let start = Beta::new(k as f64 + 1.0, (n - k) as f64)
-        .map_or(1.0, |b| b.inverse_cdf(1.0 - alpha))
-        .clamp(0.0, 1.0);
-    verified_outward(start, true, alpha, |p| binomial::lower_tail(n, p, k as i64))
+    if k == 0 {
+        // (1 − p)ⁿ = α, rounded up by an ulp or two.
+        return (-(alpha.ln() / n as f64).exp_m1() * (1.0 + 4.0 * f64::EPSILON)).min(1.0);
+    }
+    cp_end(k, n, alpha, true)
 }
 
-/// The one-sided Clopper–Pearson lower bound: the Beta(k, n − k + 1) quantile at α (0 when k = 0),
-/// moved inward to 0 until P(Bin(n, p) ≥ k) ≤ α is verified.
+/// The one-sided Clopper–Pearson lower bound: the p with P(Bin(n, p) ≥ k) = α, the Beta(k, n − k + 1)
+/// quantile at α (0 when k = 0), rounded down.
 pub fn clopper_pearson_lower(k: u64, n: u64, alpha: f64) -> f64 {
     if k == 0 || n == 0 {
         return 0.0;
     }
-    let start = Beta::new(k as f64, (n - k + 1) as f64)
-        .map_or(0.0, |b| b.inverse_cdf(alpha))
-        .clamp(0.0, 1.0);
-    verified_outward(start, false, alpha, |p| {
-        binomial::upper_tail(n, p, k as i64)
-    })
+    if k >= n {
+        // pⁿ = α, rounded down.
+        return (alpha.ln() / n as f64).exp() * (1.0 - 4.0 * f64::EPSILON);
+    }
+    cp_end(k, n, alpha, false)
 }
 
-/// A Clopper–Pearson end p moved away from the observed proportion (up for an upper bound) until the
-/// binomial tail it stands for, `tail(p)`, is at most α by the accurate tails of
-/// [`crate::numerics::binomial`] (with 10⁻¹⁰ to spare for their rounding): statrs' Beta quantile
-/// stops its search short, on either side (against scipy: 2·10⁻⁷ relative below the upper end and
-/// 1.6·10⁻⁵ above the lower end at n = 10⁶, k = 10), and an end on the inside would overstate what
-/// an audit proves. Steps of 10⁻¹², 4·10⁻¹², … relative; the interval's far end (1 or 0) if none
-/// verifies.
-fn verified_outward(start: f64, up: bool, alpha: f64, tail: impl Fn(f64) -> f64) -> f64 {
-    let holds = |p: f64| tail(p) <= alpha * (1.0 - 1e-10);
-    let mut step = 1e-12;
-    let mut p = start;
-    for _ in 0..30 {
-        if holds(p) {
-            return p;
-        }
-        p = if up {
-            (start * (1.0 + step)).min(1.0)
-        } else {
-            start * (1.0 - step)
-        };
-        step *= 4.0;
+/// A Clopper–Pearson end for 0 < k < n, by regula falsi (Illinois) on ln(tail) − ln α between k/n
+/// and Hoeffding's bound k/n ± √(ln(1/α)/(2n)) (where the tail is at most α for certain), to a
+/// relative width of 10⁻¹², returning the end where the tail was verified at most α (with 10⁻¹⁰ to
+/// spare for the tails' rounding): never inside the exact interval. At k/n the tail is at least ½
+/// (the median of Bin(n, k/n) is k), so for α ≥ ½ the search starts from p → 0 (upper) or 1
+/// (lower) instead. About ten tails, each at most ~7 standard deviations of terms.
+fn cp_end(k: u64, n: u64, alpha: f64, upper: bool) -> f64 {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return if upper { 1.0 } else { 0.0 };
     }
-    if up {
-        1.0
+    let near = alpha < 0.5;
+    let (kf, nf) = (k as f64, n as f64);
+    let (mid, reach) = (kf / nf, ((1.0 / alpha).ln() / (2.0 * nf)).sqrt());
+    let (ki, level) = (k as i64, (alpha * (1.0 - 1e-10)).ln());
+    // ln(tail) − ln α, decreasing along the search (p up for the upper end, down for the lower).
+    let g = |p: f64| {
+        let tail = if upper {
+            binomial::lower_tail(n, p, ki)
+        } else {
+            binomial::upper_tail(n, p, ki)
+        };
+        let v = tail.max(1e-300).ln() - level;
+        if upper {
+            v
+        } else {
+            -v
+        }
+    };
+    const TOL: f64 = 1e-12;
+    if upper {
+        let (from, far) = (
+            if near { mid } else { f64::MIN_POSITIVE },
+            (mid + reach).min(1.0),
+        );
+        // Hoeffding's end holds whatever the computed tail says there.
+        let hi = (far, g(far).min(0.0));
+        illinois_from((from, g(from)), hi, TOL, 200, g).hi
     } else {
-        0.0
+        let (far, to) = (
+            (mid - reach).max(f64::MIN_POSITIVE),
+            if near { mid } else { 1.0 },
+        );
+        let lo = (far, g(far).max(f64::MIN_POSITIVE));
+        illinois_from(lo, (to, g(to)), TOL, 200, g).lo
     }
 }
 
@@ -161,70 +182,48 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_distr::{Distribution, Normal};
 
-    /// (k, n, α, upper end, lower end) from scipy, printed by
-    /// `scripts/reference/binomial_reference.py`.
+    /// (k, n, α, upper end, lower end): mpmath (50 digits) solving the incomplete beta function,
+    /// printed by `scripts/reference/binomial_reference.py`.
     #[rustfmt::skip]
-    const SCIPY_CP: &[(u64, u64, f64, f64, f64)] = &[
-    // Clopper-Pearson, scipy.stats.beta.ppf
-    (500, 1000, 0.05, 0.5264822687643087, 0.47351773123569124),
+    const EXACT_CP: &[(u64, u64, f64, f64, f64)] = &[
+    // Clopper-Pearson, mpmath findroot on betainc (50 digits)
+    (500, 1000, 0.05, 0.5264822687643088, 0.4735177312356912),
     (500, 1000, 0.0125, 0.5358845396821998, 0.4641154603178002),
-    (500, 1000, 1e-06, 0.5752094927452731, 0.4247905072546365),
-    (1000, 100000, 0.05, 0.010533200900636332, 0.009487997257358383),
-    (1000, 100000, 0.0125, 0.010728581280006127, 0.00930785414677715),
-    (1000, 100000, 1e-06, 0.011577320895870486, 0.008574256101169131),
-    (10, 1000000, 0.05, 1.6962160188281603e-05, 5.425415393940883e-06),
-    (10, 1000000, 0.0125, 1.972878085073971e-05, 4.278158594282096e-06),
-    (10, 1000000, 1e-06, 3.442746384253429e-05, 1.2768237184405902e-06),
-    (500000, 1000000, 0.05, 0.5008229260505229, 0.4991770739494771),
-    (500000, 1000000, 0.0125, 0.5011211996742186, 0.4988788003257813),
-    (500000, 1000000, 1e-06, 0.5023771981271251, 0.497622801872872),
+    (500, 1000, 1e-06, 0.5752094927453635, 0.4247905072546365),
+    (500, 1000, 0.7, 0.4922108879524075, 0.5077891120475925),
+    (1, 1000, 0.05, 0.004734993575499778, 5.129197890901781e-05),
+    (1, 1000, 0.0125, 0.006363785057031605, 1.2578703094310929e-05),
+    (1, 1000, 1e-06, 0.016558164174744126, 1.0000004995003329e-09),
+    (1, 1000, 0.7, 0.0010972958775204592, 0.0012032483198515284),
+    (1000, 100000, 0.05, 0.010533200900636332, 0.009487997257358358),
+    (1000, 100000, 0.0125, 0.010728581280006127, 0.009307854146777175),
+    (1000, 100000, 1e-06, 0.011577320895872496, 0.008574256101169164),
+    (1000, 100000, 0.7, 0.009842482601615916, 0.01016249936202885),
+    (10, 1000000, 0.05, 1.696216018838093e-05, 5.425415393940882e-06),
+    (10, 1000000, 0.0125, 1.9728780850739704e-05, 4.2781585942820945e-06),
+    (10, 1000000, 1e-06, 3.4427463842574214e-05, 1.2768237184405895e-06),
+    (10, 1000000, 0.7, 9.050365983888702e-06, 1.138725894455049e-05),
     (99990, 100000, 0.05, 0.9999457449733105, 0.9998303837123736),
     (99990, 100000, 0.0125, 0.9999572175049806, 0.9998027208286973),
     (99990, 100000, 1e-06, 0.9999872313190414, 0.9996557632042139),
+    (99990, 100000, 0.7, 0.9998861286338692, 0.999909495953386),
     ];
 
-    /// Each end lies outside scipy's (the interval never narrower than exact), by at most 10⁻⁵
-    /// relative (statrs' start 1.6·10⁻⁵ inside at n = 10⁶, k = 10, moved out in steps of four).
+    /// Each end lies outside the exact one (the interval never narrower), by at most 10⁻⁹ relative.
     #[test]
-    fn clopper_pearson_ends_lie_outside_scipys() {
-        for &(k, n, alpha, up, lo) in SCIPY_CP {
+    fn clopper_pearson_ends_lie_just_outside_the_exact_ones() {
+        for &(k, n, alpha, up, lo) in EXACT_CP {
             let (u, l) = (
                 clopper_pearson_upper(k, n, alpha),
                 clopper_pearson_lower(k, n, alpha),
             );
-            assert!(
-                u >= up && u <= up * (1.0 + 1e-5),
-                "k {k} n {n} α {alpha}: {u} vs {up}"
-            );
-            assert!(
-                l <= lo && l >= lo * (1.0 - 1e-5),
-                "k {k} n {n} α {alpha}: {l} vs {lo}"
-            );
+            let what = format!("k {k} n {n} α {alpha}: [{l}, {u}] vs [{lo}, {up}]");
+            assert!(u >= up && u <= up * (1.0 + 1e-9), "{what}");
+            assert!(l <= lo && l >= lo * (1.0 - 1e-9), "{what}");
         }
-    }
-
-    #[test]
-    fn clopper_pearson_matches_scipy() {
-        // scipy.stats.beta.ppf(0.975, 11, 90) = 0.17622259774002266 (10 of 100);
-        // beta.ppf(0.95, 1, 50) = 1 − 0.05^(1/50) = 0.05815507911697225 (0 of 50).
-        assert!((clopper_pearson_upper(10, 100, 0.025) - 0.176_222_597_740_022_66).abs() < 1e-9);
-        assert!(
-            (clopper_pearson_upper(0, 50, 0.05) - (1.0 - 0.05f64.powf(1.0 / 50.0))).abs() < 1e-9
-        );
-        assert_eq!(clopper_pearson_upper(5, 5, 0.05), 1.0);
-        // scipy.stats.beta.ppf(0.025, 10, 91) = 0.04900469…: the lower end for 10 of 100.
-        assert!((clopper_pearson_lower(10, 100, 0.025) - 0.049_004_689_221_485_76).abs() < 1e-9);
-        let box_ = audit_point(
-            Counts {
-                tp: 90,
-                fn_: 10,
-                fp: 10,
-                tn: 90,
-            },
-            0.95,
-        )
-        .unwrap_or_else(|| panic!("point"));
-        assert!(box_.fpr_box.0 < 0.1 && box_.fpr_box.1 > 0.1 && box_.fnr == 0.1);
+        // Huge and lopsided counts answer at once (statrs' quantile ran for minutes at n = 10⁹).
+        assert!(clopper_pearson_upper(10, 1_000_000_000, 0.0125) > 1.97e-8);
+        assert!(clopper_pearson_lower(10, 1_000_000_000, 0.0125) < 4.28e-9);
     }
 
     #[test]

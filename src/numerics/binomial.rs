@@ -8,7 +8,7 @@
 //! comes out 0.352 instead of 0.500; two standard deviations out, 3·10⁻⁸ relative).
 //!
 //! - [`pmf`]: Loader's saddle-point form (C. Loader, "Fast and accurate computation of binomial
-//!   probabilities", 2000; the algorithm of R's `dbinom` and of Boost/scipy), a few ulps relative.
+//!   probabilities", 2000; the algorithm of R's `dbinom`), a few ulps relative (n below 2⁵³).
 //! - [`upper_tail`], [`lower_tail`]: the smaller tail summed from the pmf outward by the ratio of
 //!   neighbours, re-anchored on [`pmf`] every 1,024 terms and stopped once a geometric bound on
 //!   what is left is below 2⁻⁶⁰ of the sum; the larger tail as one minus the smaller. About ten
@@ -101,6 +101,9 @@ pub fn pmf(n: u64, p: f64, k: i64) -> f64 {
         return 0.0;
     }
     let (nf, kf) = (n as f64, k as f64);
+    if n == 0 {
+        return 1.0;
+    }
     if p == 0.0 || q == 0.0 {
         let at = if p == 0.0 { 0 } else { n };
         return if k as u64 == at { 1.0 } else { 0.0 };
@@ -117,7 +120,8 @@ pub fn pmf(n: u64, p: f64, k: i64) -> f64 {
     }
     let lc =
         stirlerr(nf) - stirlerr(kf) - stirlerr(nf - kf) - bd0(kf, nf * p) - bd0(nf - kf, nf * q);
-    let lf = (2.0 * PI).ln() + kf.ln() + (-kf / nf).ln_1p();
+    // ln(2πk(n − k)/n), with n − k exact (k/n rounded near 1 would lose (n − k)'s digits).
+    let lf = (2.0 * PI).ln() + kf.ln() + ((nf - kf) / nf).ln();
     (lc - 0.5 * lf).exp()
 }
 
@@ -147,8 +151,8 @@ pub fn lower_tail(n: u64, p: f64, k: i64) -> f64 {
     }
 }
 
-/// Σ P(Bin(n, p) = j) over j ≥ k (`up`) or j ≤ k, for k on the far side of the mean from the sum's
-/// direction, where the terms fall: each from the last by the ratio of neighbours, exact every
+/// Σ P(Bin(n, p) = j) over j ≥ k (`up`) or j ≤ k, for k past the mean in the sum's direction, where
+/// the terms fall: each from the last by the ratio of neighbours, exact every
 /// [`ANCHOR`] terms. Past the mean the ratio r falls too, so what is left after a term t is below
 /// t·r/(1 − r); the sum stops once that is under 2⁻⁶⁰ of it.
 fn sum_outward(n: u64, p: f64, k: i64, up: bool) -> f64 {
@@ -167,7 +171,8 @@ fn sum_outward(n: u64, p: f64, k: i64, up: bool) -> f64 {
         if next < 0 || next as u64 > n || ratio.is_nan() || ratio <= 0.0 {
             return sum;
         }
-        if ratio < 1.0 && term * ratio / (1.0 - ratio) < sum * f64::powi(2.0, -60) {
+        // (`<=`: a sum that underflowed to 0 stops at once rather than walking to the end.)
+        if ratio < 1.0 && term * ratio / (1.0 - ratio) <= sum * f64::powi(2.0, -60) {
             return sum;
         }
         steps += 1;

@@ -99,7 +99,8 @@ pub fn try_bisect<E>(
 /// regula falsi (Dowell & Jarratt, BIT 1971). Each step tries the secant point and keeps the bracket
 /// (lo where g > 0, hi where g ≤ 0); an end kept twice running has its value halved, so the bracket
 /// shrinks superlinearly for a smooth g where [`bisect`] halves it once per call. A secant point
-/// outside the bracket, or a non-finite value, falls back to the midpoint. Stops once
+/// within tol/2 of an end moves to that distance (so that it can close the bracket); one outside the
+/// bracket, or a non-finite value, falls back to the midpoint. Stops once
 /// hi − lo ≤ `tol`·|hi| or after `max_calls` calls of g (not counting the two ends').
 ///
 /// ```
@@ -139,8 +140,9 @@ pub fn illinois_from(
             // A secant point within half the tolerance of an end moves to that distance: if the
             // secant was right, the call lands across the root and closes the bracket, where a point
             // on the same side would leave the far end to be brought in by further calls.
+            // (max/min rather than clamp: a NaN tolerance must not panic.)
             let close = 0.5 * tol * hi.abs();
-            secant.clamp(lo + close, hi - close)
+            secant.max(lo + close).min(hi - close)
         } else {
             0.5 * (lo + hi)
         };

@@ -48,6 +48,9 @@ pub struct AttackParams {
 }
 
 /// Abadi et al.'s MNIST DP-SGD: q = 256/60000, σ = 1.1, 60 epochs (14 063 steps), add/remove.
+/// The largest audit count a link may give (`tp`, `fn`, `fp`, `tn`).
+pub const MAX_AUDIT_COUNT: u64 = 100_000_000;
+
 const ABADI: (f64, f64, u64, Neighbour) = (256.0 / 60_000.0, 1.1, 14_063, Neighbour::AddRemove);
 
 impl Default for AttackParams {
@@ -165,7 +168,9 @@ impl LinkParams for AttackParams {
         let target_tpr = r.number("target_tpr", d.target_tpr, Within::below(0.0, 1.0));
         let conf = r.number("conf", d.conf, Within::below(0.0, 1.0));
         let mut count = |key: &'static str| {
-            r.optional_whole(key, 0, 1_000_000_000_000, "leaving the audit out")
+            // Up to 10⁸ each: the exact Clopper–Pearson interval sums ~7 standard deviations of
+            // binomial terms per tail on the page's thread (5 ms natively at n = 2·10⁸).
+            r.optional_whole(key, 0, MAX_AUDIT_COUNT, "leaving the audit out")
         };
         let (tp, fn_, fp, tn) = (count("tp"), count("fn"), count("fp"), count("tn"));
         let counts = match (tp, fn_, fp, tn) {

@@ -57,7 +57,10 @@ fn binomial_pmfs(n: u64, q: f64, lo: i64, hi: i64) -> Vec<f64> {
     let mut out = Vec::with_capacity((hi - lo + 1).max(0) as usize);
     for j in lo..=hi {
         let f = match out.last() {
-            Some(&prev) if (j - lo) % PMF_ANCHOR != 0 && j > 0 && prev > 0.0 => {
+            // (Not for q = 1, where the odds are infinite: ε0 below 2⁻⁵³.)
+            Some(&prev)
+                if (j - lo) % PMF_ANCHOR != 0 && j > 0 && prev > 0.0 && odds.is_finite() =>
+            {
                 prev * (n as i64 - j + 1) as f64 / j as f64 * odds
             }
             _ => binomial_pmf(n, q, j),
