@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::numerics::binomial;
-use crate::numerics::roots::illinois_from;
+use crate::numerics::roots::illinois;
 
 /// An attack's confusion counts on members (tp, fn) and non-members (fp, tn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -86,14 +86,14 @@ fn cp_end(k: u64, n: u64, alpha: f64, upper: bool) -> f64 {
         );
         // Hoeffding's end holds whatever the computed tail says there.
         let hi = (far, g(far).min(0.0));
-        illinois_from((from, g(from)), hi, TOL, 200, g).hi
+        illinois((from, g(from)), hi, TOL, 200, g).hi
     } else {
         let (far, to) = (
             (mid - reach).max(f64::MIN_POSITIVE),
             if near { mid } else { 1.0 },
         );
         let lo = (far, g(far).max(f64::MIN_POSITIVE));
-        illinois_from(lo, (to, g(to)), TOL, 200, g).lo
+        illinois(lo, (to, g(to)), TOL, 200, g).lo
     }
 }
 
@@ -181,6 +181,30 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use rand_distr::{Distribution, Normal};
+
+    #[test]
+    fn clopper_pearson_matches_scipy() {
+        // scipy.stats.beta.ppf(0.975, 11, 90) = 0.17622259774002266 (10 of 100);
+        // beta.ppf(0.95, 1, 50) = 1 − 0.05^(1/50) = 0.05815507911697225 (0 of 50).
+        assert!((clopper_pearson_upper(10, 100, 0.025) - 0.176_222_597_740_022_66).abs() < 1e-9);
+        assert!(
+            (clopper_pearson_upper(0, 50, 0.05) - (1.0 - 0.05f64.powf(1.0 / 50.0))).abs() < 1e-9
+        );
+        assert_eq!(clopper_pearson_upper(5, 5, 0.05), 1.0);
+        // scipy.stats.beta.ppf(0.025, 10, 91) = 0.04900469…: the lower end for 10 of 100.
+        assert!((clopper_pearson_lower(10, 100, 0.025) - 0.049_004_689_221_485_76).abs() < 1e-9);
+        let box_ = audit_point(
+            Counts {
+                tp: 90,
+                fn_: 10,
+                fp: 10,
+                tn: 90,
+            },
+            0.95,
+        )
+        .unwrap_or_else(|| panic!("point"));
+        assert!(box_.fpr_box.0 < 0.1 && box_.fpr_box.1 > 0.1 && box_.fnr == 0.1);
+    }
 
     /// (k, n, α, upper end, lower end): mpmath (50 digits) solving the incomplete beta function,
     /// printed by `scripts/reference/binomial_reference.py`.

@@ -95,34 +95,22 @@ pub fn try_bisect<E>(
     Ok(Bracket { lo, hi })
 }
 
-/// Where a decreasing `g` crosses 0 in [lo, hi], given g(lo) > 0 ≥ g(hi): the Illinois variant of
+/// Where a decreasing `g` crosses 0 in [lo, hi], given the ends with their values (lo, g(lo) > 0) and
+/// (hi, g(hi) ≤ 0), which callers have from finding the bracket: the Illinois variant of
 /// regula falsi (Dowell & Jarratt, BIT 1971). Each step tries the secant point and keeps the bracket
 /// (lo where g > 0, hi where g ≤ 0); an end kept twice running has its value halved, so the bracket
 /// shrinks superlinearly for a smooth g where [`bisect`] halves it once per call. A secant point
 /// within tol/2 of an end moves to that distance (so that it can close the bracket); one outside the
 /// bracket, or a non-finite value, falls back to the midpoint. Stops once
-/// hi − lo ≤ `tol`·|hi| or after `max_calls` calls of g (not counting the two ends').
+/// hi − lo ≤ `tol`·|hi| or after `max_calls` calls of g.
 ///
 /// ```
 /// use dp_playground::numerics::roots::illinois;
 /// let mut calls = 0;
-/// let b = illinois(1.0, 2.0, 1e-12, 100, |x| { calls += 1; 2.0 - x * x });
+/// let b = illinois((1.0, 1.0), (2.0, -2.0), 1e-12, 100, |x| { calls += 1; 2.0 - x * x });
 /// assert!(b.lo * b.lo < 2.0 && b.hi * b.hi >= 2.0 && b.hi - b.lo < 1e-11 && calls < 20);
 /// ```
 pub fn illinois(
-    lo: f64,
-    hi: f64,
-    tol: f64,
-    max_calls: u32,
-    mut g: impl FnMut(f64) -> f64,
-) -> Bracket {
-    let (g_lo, g_hi) = (g(lo), g(hi));
-    illinois_from((lo, g_lo), (hi, g_hi), tol, max_calls, g)
-}
-
-/// [`illinois`] from ends whose values the caller already has, (lo, g(lo)) and (hi, g(hi)): a
-/// caller that found the bracket by evaluating g does not pay for its ends twice.
-pub fn illinois_from(
     (mut lo, mut g_lo): (f64, f64),
     (mut hi, mut g_hi): (f64, f64),
     tol: f64,

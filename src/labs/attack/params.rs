@@ -47,10 +47,10 @@ pub struct AttackParams {
     pub conf: f64,
 }
 
-/// Abadi et al.'s MNIST DP-SGD: q = 256/60000, σ = 1.1, 60 epochs (14 063 steps), add/remove.
 /// The largest audit count a link may give (`tp`, `fn`, `fp`, `tn`).
 pub const MAX_AUDIT_COUNT: u64 = 100_000_000;
 
+/// Abadi et al.'s MNIST DP-SGD: q = 256/60000, σ = 1.1, 60 epochs (14 063 steps), add/remove.
 const ABADI: (f64, f64, u64, Neighbour) = (256.0 / 60_000.0, 1.1, 14_063, Neighbour::AddRemove);
 
 impl Default for AttackParams {

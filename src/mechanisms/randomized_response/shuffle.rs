@@ -21,9 +21,9 @@
 
 use crate::error::{Error, Result};
 use crate::numerics::binomial::{
-    lower_tail as binomial_lower, pmf as binomial_pmf, upper_tail as binomial_upper,
+    self, lower_tail as binomial_lower, pmf as binomial_pmf, upper_tail as binomial_upper,
 };
-use crate::numerics::roots::illinois_from;
+use crate::numerics::roots::illinois;
 use crate::numerics::special::normal_upper_quantile;
 
 crate::choice! {
@@ -47,31 +47,6 @@ pub struct ClonePair {
     r: f64,
     p: f64,
 }
-
-/// P(Bin(n, q) = j) for j in `lo..=hi`, each from its neighbour by the ratio
-/// P(j + 1)/P(j) = (n − j)q/((j + 1)(1 − q)) and exact ([`binomial_pmf`]) every [`PMF_ANCHOR`]
-/// counts: a log-gamma per count was a third of a clone pair's time at n = 10⁷. Each ratio's
-/// relative error is a few ulps, so a run of `PMF_ANCHOR` adds up to about 10⁻¹³ relative.
-fn binomial_pmfs(n: u64, q: f64, lo: i64, hi: i64) -> Vec<f64> {
-    let odds = q / (1.0 - q);
-    let mut out = Vec::with_capacity((hi - lo + 1).max(0) as usize);
-    for j in lo..=hi {
-        let f = match out.last() {
-            // (Not for q = 1, where the odds are infinite: ε0 below 2⁻⁵³.)
-            Some(&prev)
-                if (j - lo) % PMF_ANCHOR != 0 && j > 0 && prev > 0.0 && odds.is_finite() =>
-            {
-                prev * (n as i64 - j + 1) as f64 / j as f64 * odds
-            }
-            _ => binomial_pmf(n, q, j),
-        };
-        out.push(f);
-    }
-    out
-}
-
-/// Counts between exact probabilities in [`binomial_pmfs`].
-const PMF_ANCHOR: i64 = 1024;
 
 /// The counts of Bin(n, q) worth summing: mean ± (9 sd + 30), and a Bernstein bound on the mass
 /// outside, 2 exp(−t²/(2(σ² + t/3))) (below e⁻⁴⁰ always), which the upper bounds add.
@@ -213,7 +188,7 @@ impl ClonePair {
         let b = (1.0 - a - p * a).max(0.0);
         let (lo, hi, outside) = window(n - 1, 2.0 * r);
         let (first, last) = (lo.max(1), (hi + 1).min(n as i64));
-        let pmf = binomial_pmfs(n - 1, 2.0 * r, first - 1, last);
+        let pmf = binomial::pmfs(n - 1, 2.0 * r, first - 1, last);
         let (alpha, beta) = pmf
             .windows(2)
             .map(|w| {
@@ -321,7 +296,7 @@ fn epsilon_at(eps0: f64, delta: f64, upper: bool, delta_at: impl Fn(f64) -> f64)
         let x = (4.0 * hi.0).min(eps0);
         hi = (x, g(x));
     }
-    let b = illinois_from(lo, hi, EPS_TOL, 200, g);
+    let b = illinois(lo, hi, EPS_TOL, 200, g);
     if upper {
         (b.hi * (1.0 + 1e-6)).min(eps0)
     } else {
