@@ -93,6 +93,8 @@ fn setting(q: f64, sigma: f64, steps: u64) -> SamplerSetting {
         steps,
         delta: DELTA,
         interval: 1e-4,
+        n: 60_000,
+        cap: 60_000,
     }
 }
 
@@ -263,6 +265,8 @@ fn replace_one_is_certified_against_the_two_step_integral_and_bracketed() {
             replace_one: true,
             delta: DELTA,
             interval: 1e-4,
+            n: 60_000,
+            cap: 60_000,
         };
         let balls = sampler_epsilon(&s, Sampler::Balls).unwrap();
         let cyclic = sampler_epsilon(&s, Sampler::Cyclic).unwrap();

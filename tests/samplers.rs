@@ -19,6 +19,8 @@ fn setting(q: f64, sigma: f64, steps: u64, replace_one: bool) -> SamplerSetting 
         steps,
         delta: 1e-5,
         interval: 1e-4,
+        n: 100_000,
+        cap: (1.1 * q * 100_000.0).ceil() as u64,
     }
 }
 

@@ -109,12 +109,13 @@ impl Lab {
     pub fn optional_keys(self) -> &'static [&'static str] {
         match self {
             Lab::Dpsgd => &[
-                "q", "steps", "grid", "sampler", "users", "schedule", "tuning",
+                "q", "steps", "grid", "sampler", "cap", "users", "schedule", "tuning",
             ],
             Lab::RandomizedResponse => &["shuffle", "delta"],
             Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
             Lab::Train => &[
                 "sampler",
+                "cap",
                 "n",
                 "hidden",
                 "dim",

@@ -20,6 +20,8 @@ pub struct Batches {
     order: Vec<usize>,
     /// For balls in bins, each record's step in the epoch (u64: b can exceed usize on wasm32).
     slots: Vec<u64>,
+    /// Truncated Poisson's batch cap B.
+    cap: usize,
 }
 
 impl Batches {
@@ -30,7 +32,14 @@ impl Batches {
             epoch: None,
             order: Vec::new(),
             slots: Vec::new(),
+            cap: usize::MAX,
         }
+    }
+
+    /// The same sampler with truncated Poisson's batch cap B (read by that sampler only, at least 1).
+    pub fn capped(mut self, cap: u64) -> Batches {
+        self.cap = usize::try_from(cap).unwrap_or(usize::MAX).max(1);
+        self
     }
 
     /// The sampler.
@@ -47,6 +56,8 @@ impl Batches {
     ///   b nearly equal runs (row k of the order goes to batch ⌊kb/n⌋); the order is a fresh
     ///   permutation each epoch, one permutation for all epochs, or 0..n.
     /// - Balls in bins: each row in one uniformly random step of each epoch.
+    /// - Truncated Poisson: Poisson, then a batch above the cap B cut to B of its rows, chosen
+    ///   uniformly (from the same stream, after the Poisson draw).
     pub fn draw<R: Rng + ?Sized>(
         &mut self,
         t: u64,
@@ -61,6 +72,18 @@ impl Batches {
         let (epoch, position) = ((t - 1) / b, (t - 1) % b);
         match self.sampler {
             Sampler::Poisson => poisson_batch(n, q, rng, out),
+            Sampler::Truncated => {
+                poisson_batch(n, q, rng, out);
+                if out.len() > self.cap {
+                    let drawn = std::mem::take(out);
+                    out.extend(
+                        index::sample(rng, drawn.len(), self.cap)
+                            .into_iter()
+                            .map(|k| drawn[k]),
+                    );
+                    out.sort_unstable();
+                }
+            }
             Sampler::Fixed => {
                 // ⌊qn⌋ rows, so that the rate γ = m/n the accountant reads (q) is never below the
                 // batch's (the caller accounts for 1/n when qn < 1).
@@ -142,6 +165,29 @@ mod tests {
                 assert_eq!(orders[0], (0..n).collect::<Vec<_>>());
             }
         }
+    }
+
+    #[test]
+    fn truncated_batches_are_poisson_cut_to_the_cap() {
+        // Uncapped, the same rows as Poisson from the same stream; capped at 8 of 200 at q = 0.05
+        // (mean 10), no batch exceeds 8 and each is a subset of Poisson's.
+        let (mut poisson, mut loose) = (
+            Batches::new(Sampler::Poisson),
+            Batches::new(Sampler::Truncated).capped(1000),
+        );
+        let mut capped = Batches::new(Sampler::Truncated).capped(8);
+        let mut cut = 0;
+        for t in 1..200 {
+            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+            poisson.draw(t, 200, 0.05, 3, &mut stream(3, t), &mut a);
+            loose.draw(t, 200, 0.05, 3, &mut stream(3, t), &mut b);
+            capped.draw(t, 200, 0.05, 3, &mut stream(3, t), &mut c);
+            assert_eq!(a, b);
+            assert!(c.len() <= 8 && c.len() == a.len().min(8));
+            assert!(c.windows(2).all(|w| w[0] < w[1]) && c.iter().all(|i| a.contains(i)));
+            cut += usize::from(a.len() > 8);
+        }
+        assert!(cut > 20, "{cut}");
     }
 
     #[test]

@@ -198,10 +198,11 @@ impl<'a> Trainer<'a> {
         })
     }
 
-    /// The trainer drawing its batches by `sampler` instead of Poisson sampling; the normaliser stays
-    /// the fixed qn (shuffled batches hold n/b ± 1 rows, a fixed-size batch round(qn)).
-    pub fn with_sampler(mut self, sampler: Sampler) -> Self {
-        self.batches = Batches::new(sampler);
+    /// The trainer drawing its batches by `sampler` instead of Poisson sampling (truncated Poisson
+    /// cutting batches to `cap`); the normaliser stays the fixed qn (shuffled batches hold n/b ± 1
+    /// rows, a fixed-size batch round(qn)).
+    pub fn with_sampler(mut self, sampler: Sampler, cap: u64) -> Self {
+        self.batches = Batches::new(sampler).capped(cap);
         self
     }
 

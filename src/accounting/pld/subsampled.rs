@@ -127,14 +127,25 @@ impl Pld {
         }
         let delta = |e: f64| subsampled_gaussian_delta(q, sigma, e, direction);
         let hi = top_for_tail(delta, tail);
-        // Bottom: the loss's least value, or the ε below which the loss has mass at most `tail`.
-        let z = crate::numerics::special::normal_upper_quantile(tail);
-        let lo = match direction {
-            Direction::Remove if q < 1.0 => (-q).ln_1p(),
-            Direction::Remove => (0.5 - sigma * z) / (sigma * sigma),
-            Direction::Add => -(q * ((sigma * z - 0.5) / (sigma * sigma)).exp() + 1.0 - q).ln(),
-        };
-        Pld::from_profile(delta, lo, hi, interval, side, 0.0)
+        Pld::from_profile(
+            delta,
+            loss_floor(q, sigma, direction, tail),
+            hi,
+            interval,
+            side,
+            0.0,
+        )
+    }
+}
+
+/// A PLD grid's bottom for one subsampled Gaussian step: the loss's least value, or the ε below
+/// which the loss has mass at most `tail`.
+pub(crate) fn loss_floor(q: f64, sigma: f64, direction: Direction, tail: f64) -> f64 {
+    let z = crate::numerics::special::normal_upper_quantile(tail);
+    match direction {
+        Direction::Remove if q < 1.0 => (-q).ln_1p(),
+        Direction::Remove => (0.5 - sigma * z) / (sigma * sigma),
+        Direction::Add => -(q * ((sigma * z - 0.5) / (sigma * sigma)).exp() + 1.0 - q).ln(),
     }
 }
 

@@ -12,10 +12,12 @@
 //! | fixed size | under add/remove the Poisson pair with sensitivity 2 (a band tight to the grid); under replace-one the amplification of Balle, Barthe & Gaboardi (2018) on the Gaussian's profile above, a pair that happens below (no tight pair is known) |
 //! | balls in bins | certified upper bound from the likelihood ratio's law ([`allocation`]; replace-one: removal then addition, or cyclic's), lower bound from [`max_statistic`] |
 //! | shuffled, shuffled once | lower bound only ([`max_statistic`]) |
+//! | truncated Poisson | certified upper bound from a flagged pair, lower bound from the Poisson pair at the rate a record survives the cut ([`truncated`]) |
 
 pub mod allocation;
 pub mod max_statistic;
 pub mod schedule;
+pub mod truncated;
 pub mod users;
 
 use crate::accounting::entry::Entry;
@@ -29,6 +31,7 @@ use crate::numerics::roots::{bisect, Split, Until};
 use allocation::{allocation_epsilon, allocation_replace_one_epsilon};
 use max_statistic::MaxPair;
 use serde::{Deserialize, Serialize};
+use truncated::Truncated;
 
 crate::choice! {
     /// How training draws its batches (the `sampler` key).
@@ -46,6 +49,8 @@ crate::choice! {
         Balls = "balls" | "balls-in-bins" | "random-allocation" => "balls in bins",
         /// A fixed-size batch drawn without replacement at each step.
         Fixed = "fixed" | "fixed-size" | "without-replacement" => "fixed size, without replacement",
+        /// Poisson, with a batch above the cap B cut to a uniformly random B of its records.
+        Truncated = "truncated" | "truncated-poisson" => "truncated Poisson (batches capped)",
     }
 }
 
@@ -59,7 +64,7 @@ impl Sampler {
             Error::invalid(
                 "sampler",
                 s,
-                "must be poisson, shuffle, shuffle-once, cyclic, balls or fixed",
+                "must be poisson, shuffle, shuffle-once, cyclic, balls, fixed or truncated",
             )
         })
     }
@@ -124,6 +129,10 @@ pub struct SamplerSetting {
     pub delta: f64,
     /// The PLD grid's width.
     pub interval: f64,
+    /// The data set's size n (read by truncated Poisson only).
+    pub n: u64,
+    /// Truncated Poisson's batch cap B.
+    pub cap: u64,
 }
 
 impl SamplerSetting {
@@ -165,6 +174,11 @@ impl SamplerSetting {
     /// still counts a one-step partial epoch).
     fn epochs_seen(&self) -> u64 {
         self.steps.div_ceil(self.batches_per_epoch()).max(1)
+    }
+
+    /// Truncated Poisson's step at this setting.
+    fn truncated(&self) -> Result<Truncated> {
+        Truncated::new(self.n, self.q, self.cap, self.sigma, self.replace_one)
     }
 
     /// The lower-bound pair of one epoch for a shuffling or allocating sampler.
@@ -275,6 +289,10 @@ pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEp
                 None => (Kind::Lower, lower, None, complete),
             }
         }
+        Sampler::Truncated => {
+            let e = s.truncated()?.band(s.steps, s.delta, s.interval)?;
+            (Kind::Upper, e.lower, Some(e.upper), exact_epochs)
+        }
         Sampler::ShuffleOnce => {
             // The same order every epoch: the record's batch is the same each time, so the E epochs'
             // sums at each position add up to one epoch's at σ/√E (a sufficient statistic).
@@ -328,6 +346,10 @@ pub fn sampler_sigma(s: &SamplerSetting, sampler: Sampler, target: f64) -> Resul
         })?,
         Sampler::Balls => search_sigma(target, |sigma| {
             Ok(SamplerSetting { sigma, ..*s }.balls_upper()?.0)
+        })?,
+        Sampler::Truncated => search_sigma(target, |sigma| {
+            let s = SamplerSetting { sigma, ..*s };
+            Ok(s.truncated()?.band(s.steps, s.delta, s.interval)?.upper)
         })?,
         Sampler::Shuffle | Sampler::ShuffleOnce => return Ok(None),
     }))

@@ -67,6 +67,8 @@ pub struct DpsgdParams {
     pub grid: Option<f64>,
     /// How the training code draws its batches (`sampler`, printed when not Poisson).
     pub sampler: Sampler,
+    /// Truncated Poisson's batch cap B (`cap`, printed when the link sets it; see [`Self::cap`]).
+    pub cap: Option<u64>,
     /// Records per user k (`users`, printed when above 1): the user-level accountants run when k ≥ 2.
     pub users: u32,
     /// Training in phases (`schedule=q:σ:T,…`), σ as the link gives it.
@@ -90,6 +92,7 @@ impl Default for DpsgdParams {
             neighbour: Neighbour::AddRemove,
             grid: None,
             sampler: Sampler::Poisson,
+            cap: None,
             users: 1,
             schedule: None,
             tuning: None,
@@ -111,6 +114,13 @@ impl DpsgdParams {
                 .ceil()
                 .clamp(1.0, MAX_STEPS as f64) as u64
         })
+    }
+
+    /// Truncated Poisson's batch cap B: the link's `cap`, else 10% above the mean batch q·n (rounded
+    /// up, at least 1), a cap that cuts a batch now and then, as a fixed-shape training step would.
+    pub fn cap(&self) -> u64 {
+        self.cap
+            .unwrap_or_else(|| (1.1 * self.rate() * self.n as f64).ceil().max(1.0) as u64)
     }
 
     /// σ / (sensitivity factor of the relation): the noise multiplier of the add/remove pair that
@@ -151,6 +161,7 @@ impl LinkParams for DpsgdParams {
         let neighbour = r.parse("neighbour", d.neighbour, Neighbour::parse);
         let grid = r.optional_number("grid", Within::up_to(1e-7, 0.1), "using the default grid");
         let sampler = r.parse("sampler", d.sampler, Sampler::parse);
+        let cap = r.optional_whole("cap", 1, 10_000_000_000, "using 10% above the mean batch");
         let users = r.whole("users", u64::from(d.users), 1, u64::from(MAX_USERS)) as u32;
         let schedule = r.optional("schedule", parse_schedule, "leaving the schedule out");
         let tuning = r.optional("tuning", Tuning::parse, "leaving tuning out");
@@ -166,6 +177,7 @@ impl LinkParams for DpsgdParams {
             neighbour,
             grid,
             sampler,
+            cap,
             users,
             schedule,
             tuning,
@@ -215,6 +227,9 @@ impl LinkParams for DpsgdParams {
         }
         if self.sampler != Sampler::Poisson {
             q.set("sampler", self.sampler.key());
+        }
+        if let Some(cap) = self.cap {
+            q.set("cap", cap.to_string());
         }
         if self.users > 1 {
             q.set("users", self.users.to_string());

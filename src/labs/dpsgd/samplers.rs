@@ -18,6 +18,8 @@ impl DpsgdParams {
             steps: self.total_steps(),
             delta: self.delta,
             interval: self.grid.unwrap_or(DEFAULT_INTERVAL),
+            n: self.n,
+            cap: self.cap(),
         }
     }
 }
@@ -58,6 +60,7 @@ pub fn describe(sampler: Sampler) -> &'static str {
         Sampler::Cyclic => "the data are visited in a fixed order, each record once per epoch at the same position",
         Sampler::Balls => "each record goes into exactly one uniformly random step of each epoch (balls in bins)",
         Sampler::Fixed => "each step draws a batch of exactly qn records without replacement",
+        Sampler::Truncated => "each record joins the batch with probability q, and a batch above the cap B is cut to B records chosen at random (a fixed largest shape)",
     }
 }
 
@@ -78,6 +81,9 @@ pub fn statement(e: &SamplerEpsilon, replace_one: bool) -> &'static str {
         }
         (Kind::Upper, Sampler::Balls, true) => {
             "certified upper bound, not tight: replacing a record is removing it, then adding another, so the two directions' certified ε add up (or, with few steps per epoch, the cyclic order's Gaussian with sensitivity 2, which it mixes); the lower bound beside it is the largest batch sum's"
+        }
+        (Kind::Upper, Sampler::Truncated, _) => {
+            "certified upper bound: when the other records alone fill the cap, the record replaces one of them if it survives the cut, so that part of the step moves the sum by up to 2C (the Poisson pair at σ/2, at the rate it survives); the lower bound is the Poisson pair at the rate a record ends up in the batch, a pair that happens. No tight pair is known: the true ε lies between, and a lower cap widens the gap"
         }
         (Kind::Upper, _, _) => "certified upper bound, with a certified lower bound (the PLD band)",
         (Kind::Lower, Sampler::Balls, _) => {

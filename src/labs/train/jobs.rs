@@ -49,7 +49,7 @@ pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result
     for k in 0..p.seeds {
         let seed = p.seed.wrapping_add(k);
         let mut trainer =
-            Trainer::new(&plan.arch, &split.train, hyper, seed)?.with_sampler(p.sampler);
+            Trainer::new(&plan.arch, &split.train, hyper, seed)?.with_sampler(p.sampler, plan.cap);
         let mut at = Checkpoint::start(&plan.arch, seed);
         let mut clipped = (0, 0);
         let mut ok = true;

@@ -121,6 +121,8 @@ pub struct TrainParams {
     pub stop: bool,
     /// How the main run and the sweep draw their batches (`sampler`, as the DP-SGD lab's).
     pub sampler: Sampler,
+    /// Truncated Poisson's batch cap B (`cap`; see [`TrainParams::cap`]).
+    pub cap: Option<u64>,
     /// Seed of the data, the split, the initial parameters, the batches and the noise.
     pub seed: u64,
     /// Seeds per σ in the sweep.
@@ -156,6 +158,7 @@ impl Default for TrainParams {
             target_eps: 3.0,
             stop: false,
             sampler: Sampler::Poisson,
+            cap: None,
             seed: 1,
             seeds: 5,
             sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
@@ -230,6 +233,16 @@ impl TrainParams {
             .unwrap_or((self.batch as f64 / self.train_rows(csv_rows) as f64).min(1.0))
     }
 
+    /// Truncated Poisson's batch cap B: the link's `cap`, else 10% above the mean batch q·n (rounded
+    /// up, at least 1), as the DP-SGD lab's.
+    pub fn cap(&self, csv_rows: usize) -> u64 {
+        self.cap.unwrap_or_else(|| {
+            (1.1 * self.rate(csv_rows) * self.train_rows(csv_rows) as f64)
+                .ceil()
+                .max(1.0) as u64
+        })
+    }
+
     /// Steps T = ⌈epochs/q⌉ (or the link's `steps`), in [1, [`MAX_STEPS`]].
     pub fn total_steps(&self, csv_rows: usize) -> u64 {
         self.steps.unwrap_or_else(|| {
@@ -291,6 +304,7 @@ impl TrainParams {
             neighbour: Neighbour::AddRemove,
             grid: None,
             sampler: self.sampler,
+            cap: Some(self.cap(csv_rows)),
             users: 1,
             schedule: None,
             tuning: None,
@@ -309,6 +323,10 @@ fn no_stop_rule(sampler: Sampler) -> String {
         Sampler::Balls => {
             "have a certified bound only for whole epochs (the exact law of an epoch's likelihood \
              ratio), with no per-step curve the rule could follow"
+        }
+        Sampler::Truncated => {
+            "have a certified bound for the whole run (the PLD of a flagged pair), with no per-step \
+             curve the rule could follow"
         }
         _ => "have only a lower bound",
     };
@@ -384,6 +402,7 @@ impl LinkParams for TrainParams {
             },
         );
         let sampler = r.parse("sampler", d.sampler, Sampler::parse);
+        let cap = r.optional_whole("cap", 1, 1_000_000, "using 10% above the mean batch");
         let seed = r.parse("seed", d.seed, parse_seed);
         let seeds = r.whole("seeds", d.seeds, 1, 20);
         let sweep = r.parse_with("sweep", d.sweep.clone(), |v| join(v), parse_sweep);
@@ -410,6 +429,7 @@ impl LinkParams for TrainParams {
             target_eps,
             stop,
             sampler,
+            cap,
             seed,
             seeds,
             sweep,
@@ -486,6 +506,9 @@ impl LinkParams for TrainParams {
         }
         if self.sampler != Sampler::Poisson {
             q.set("sampler", self.sampler.key());
+        }
+        if let Some(cap) = self.cap {
+            q.set("cap", cap.to_string());
         }
         q.set("seed", self.seed.to_string());
         q.set("seeds", self.seeds.to_string());

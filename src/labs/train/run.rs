@@ -55,6 +55,8 @@ pub struct Plan {
     pub steps: u64,
     /// The link's T.
     pub link_steps: u64,
+    /// Truncated Poisson's batch cap B.
+    pub cap: u64,
 }
 
 impl Plan {
@@ -80,6 +82,7 @@ impl Plan {
             hyper,
             steps,
             link_steps,
+            cap: p.cap(rows),
         })
     }
 }
@@ -311,8 +314,8 @@ pub fn train(
         link_steps: plan.link_steps,
         params: plan.arch.params(),
     })));
-    let mut trainer =
-        Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?.with_sampler(p.sampler);
+    let mut trainer = Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?
+        .with_sampler(p.sampler, plan.cap);
     let every = plan.steps.div_ceil(POINTS).max(1);
     let start = Checkpoint::start(&plan.arch, p.seed);
     let initial = Point::measure(&plan.arch, &start, &split);

@@ -6,6 +6,7 @@ use crate::format::sig;
 use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
+use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
@@ -170,6 +171,11 @@ pub fn DpsgdSamplers() -> impl IntoView {
             <div class="section-controls">
                 <SelectField label="Batch sampler" key="sampler" options=choices(&Sampler::ALL, Sampler::key, Sampler::title)
                     value=Signal::derive(move || chosen.get().key().to_owned()) error=lab.error_for("sampler") />
+                <div hidden=move || chosen.get() != Sampler::Truncated>
+                    <NumberField label="Batch cap B (truncated Poisson)" key="cap"
+                        value=url.raw_or("cap", move || lab.params.with(|p| p.cap().to_string()))
+                        error=lab.error_for("cap") help="Largest batch; 10% above the mean batch qn by default." />
+                </div>
             </div>
             <p class="help">{move || format!("{}: {}.", chosen.get().title(), describe(chosen.get()))}</p>
             <div class="stats">
@@ -205,7 +211,11 @@ pub fn DpsgdSamplers() -> impl IntoView {
                 "side of balls in bins, are lower bounds from the largest batch sum of each epoch (Chua et al., ICML 2024) over ⌊T/b⌋ complete epochs; "
                 "balls in bins' upper bound is the exact law of an epoch's likelihood ratio, rounded so that δ can only grow, over ⌈T/b⌉ epochs; "
                 "shuffled batches under add/remove are read as zero-out (the removed record's slot stays, with a zero gradient). "
-                "Fixed-size batches under add/remove: removing a record hands its slot to another, so the sum moves by up to 2C."
+                "Fixed-size batches under add/remove: removing a record hands its slot to another, so the sum moves by up to 2C. "
+                {move || lab.params.with(|p| format!(
+                    "Truncated Poisson cuts a batch above B = {} (of n = {}) to B random records: when the others alone fill it, \
+                     a record that survives the cut replaces another, so that part of the step moves the sum by up to 2C.",
+                    p.cap(), p.n))}
             </p>
             <div class="presets" hidden=move || url.options.with(|o| o.locked)>
                 <button type="button" class="small" data-testid="dpsgd-sampler-use-sigma"

@@ -169,6 +169,9 @@ pub fn TrainControls() -> impl IntoView {
         <SelectField label="Batch sampler" key="sampler" options=choices(&Sampler::ALL, Sampler::key, Sampler::title)
             value=Signal::derive(move || lab.params.with(|p| p.sampler.key().to_owned())) error=lab.error_for("sampler")
             help="How each step's batch is drawn; the accountants assume Poisson." />
+        <div hidden=move || lab.params.with(|p| p.sampler != Sampler::Truncated)>
+            <NumberField label="Batch cap B (optional)" key="cap" value=shown("cap", |p| p.cap.map(|c| c.to_string()).unwrap_or_default()) error=lab.error_for("cap") help="Truncated Poisson cuts a larger batch to B random rows; empty: 10% above the mean batch." />
+        </div>
         <NumberField label="Epochs" key="epochs" value=shown("epochs", |p| fmt_f64(p.epochs)) error=lab.error_for("epochs") help="T = ⌈epochs/q⌉ steps." />
         <NumberField label="Steps T (optional)" key="steps" value=shown("steps", |p| p.steps.map(|t| t.to_string()).unwrap_or_default()) error=lab.error_for("steps") help="Overrides epochs when set (up to 100,000)." />
         <NumberField label="Seed" key="seed" value=shown("seed", |p| p.seed.to_string()) error=lab.error_for("seed") help="Data, split, initial weights, batches and noise." />
