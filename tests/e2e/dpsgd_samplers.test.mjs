@@ -1,5 +1,5 @@
 // Browser tests of the DP-SGD lab's batch samplers (issue 27, item 1): the chosen sampler's ε and its
-// kind, the table of all six computed in the worker pool, the shuffling warning, σ for a target.
+// kind, the table of all seven computed in the worker pool, the shuffling warning, σ for a target.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
@@ -8,7 +8,7 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const KEYS = ['poisson', 'shuffle', 'shuffle-once', 'cyclic', 'balls', 'fixed'];
+const KEYS = ['poisson', 'shuffle', 'shuffle-once', 'cyclic', 'balls', 'fixed', 'truncated'];
 const tableDone = (page) => page.waitForFunction(
   (keys) => keys.every((k) => document.querySelector(`[data-testid="dpsgd-sampler-table-${k}"]`)?.dataset.kind),
   KEYS, { timeout: 120_000 });
@@ -73,6 +73,28 @@ test('balls in bins at Abadi et al.\'s settings: a certified upper bound just be
   const sigma = await valueOf(page, 'dpsgd-sampler-sigma');
   assert.ok(sigma > 1.1 && sigma < 1.3, `σ ${sigma}`);
   assert.equal(await page.$('[data-testid="dpsgd-sampler-warning"]'), null);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('truncated Poisson at Abadi et al.\'s settings: the cap 10% above the mean batch, a certified band, and the cap in the link', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&sampler=truncated', 'dpsgd-eps-rdp');
+  await tableDone(page);
+  assert.equal(await page.$eval('[data-testid="dpsgd-sampler-side"]', (el) => el.dataset.value), 'upper');
+  // The core's values natively (tests/truncated.rs: B = ⌈1.1·256⌉ = 282; dp_accounting's build of the
+  // same pair gives 5.2515042, its TruncatedSubsampledGaussianDpEvent 5.588).
+  const [lower, upper] = [await valueOf(page, 'dpsgd-sampler-eps-lower'), await valueOf(page, 'dpsgd-sampler-eps-upper')];
+  assert.ok(close(upper, 5.25179498021456, 1e-6), `upper ${upper}`);
+  assert.ok(close(lower, 2.347144792573858, 1e-6), `lower ${lower}`);
+  assert.equal(await valueOf(page, 'dpsgd-sampler-eps'), upper);
+  assert.equal(await rowValue(page, 'truncated'), upper);
+  assert.equal(await page.inputValue('[data-testid="input-cap"]'), '282');
+  // A cap no batch reaches: the Poisson band's upper end.
+  await page.fill('[data-testid="input-cap"]', '60000');
+  await page.press('[data-testid="input-cap"]', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('cap') === '60000');
+  const poisson = await valueOf(page, 'dpsgd-eps-pld');
+  await page.waitForFunction((p) => parseFloat(document.querySelector('[data-testid="dpsgd-sampler-eps"]')?.dataset.value) === p, poisson, { timeout: 120_000 });
   assert.deepEqual(page.problems, []);
   await page.close();
 });

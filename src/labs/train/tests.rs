@@ -381,6 +381,42 @@ fn shuffled_batches_train_and_carry_their_own_epsilon() {
     assert_ne!(point.test_acc, poisson.test_acc);
 }
 
+/// Truncated Poisson in the training lab: the link's cap reaches both the batches and the accountant,
+/// the sweep's ε is that sampler's certified upper end, and a cap below the mean batch changes the
+/// run (batches are cut) while a cap above every batch trains exactly as Poisson.
+#[test]
+fn truncated_batches_train_under_their_cap_and_carry_their_band() {
+    use crate::accounting::samplers::{sampler_epsilon, Sampler};
+    let (p, notices) = TrainParams::from_query(&Query::parse("sampler=truncated&cap=20&epochs=3"));
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!((p.sampler, p.cap), (Sampler::Truncated, Some(20)));
+    assert!(p.to_query().to_query_string().contains("cap=20"));
+    let rows = 569;
+    let steps = p.planned_steps(rows).unwrap();
+    let setting = p.accounting(rows, steps).sampler_setting();
+    assert_eq!(setting.cap, 20);
+    let point = sweep_point(&p, None, p.sigma).unwrap();
+    let want = sampler_epsilon(&setting, Sampler::Truncated).unwrap();
+    assert_eq!(Some(point.eps), want.upper);
+    let loose = TrainParams {
+        cap: Some(10_000),
+        ..p.clone()
+    };
+    let poisson = TrainParams {
+        sampler: Sampler::Poisson,
+        ..p.clone()
+    };
+    let (a, b) = (
+        sweep_point(&loose, None, p.sigma).unwrap(),
+        sweep_point(&poisson, None, p.sigma).unwrap(),
+    );
+    assert_eq!(a.test_acc, b.test_acc);
+    assert_ne!(point.test_acc, b.test_acc);
+    // The default cap: 10% above the mean batch of 32.
+    let default = TrainParams::from_query(&Query::parse("sampler=truncated")).0;
+    assert_eq!(default.cap(rows), 36);
+}
+
 /// The stop rule follows the run's sampler: fixed-size batches stop by the Poisson pair at σ/2 (their
 /// certified bound under add/remove), never past the target by the DP-SGD lab's own accountant;
 /// shuffled batches (lower bounds only), balls-in-bins ones (a bound for whole epochs only) and cyclic
