@@ -303,7 +303,30 @@ fn the_composition_lists_fixed_and_users_entries_match_the_dpsgd_accountants() {
         (composed.upper / users.mixture.upper - 1.0).abs() < 1e-3,
         "{composed:?} {users:?}"
     );
+    // trunc:n:q:B:σ is truncated Poisson's flagged pair (upper) and the pair at q_eff (lower).
+    let list = parse_list("trunc:1000:0.01:12:1*1000").unwrap();
+    assert_eq!(parse_list(&format_list(&list)).unwrap(), list);
+    let composed = ComposedPld::new(&list).unwrap().band(1e-5);
+    let truncated = sampler_epsilon(
+        &SamplerSetting {
+            n: 1000,
+            cap: 12,
+            ..setting(0.01, 1.0, 1000, false)
+        },
+        Sampler::Truncated,
+    )
+    .unwrap();
+    assert!(
+        (composed.upper / truncated.upper.unwrap() - 1.0).abs() < 1e-3
+            && (composed.lower / truncated.lower - 1.0).abs() < 1e-2,
+        "{composed:?} {truncated:?}"
+    );
     for bad in [
+        "trunc:0:0.1:5:1",
+        "trunc:100:0.1:0:1",
+        "trunc:100:0.1:5.5:1",
+        "trunc:100:1.5:5:1",
+        "trunc:100:0.1:5",
         "fixed:0:1",
         "fixed:0.1",
         "users:0:0.1:1",

@@ -7,6 +7,7 @@ use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
 use crate::accounting::rdp::tight::step_rdp_exact;
 use crate::accounting::samplers::allocation;
+use crate::accounting::samplers::truncated::Truncated;
 use crate::accounting::samplers::users::{UserMixture, MAX_USERS};
 use crate::error::{Error, Result};
 use crate::link::format::rate_text;
@@ -52,6 +53,16 @@ pub enum Entry {
     /// exactly one uniformly random step ([`crate::accounting::samplers::allocation`]). Its profile and
     /// upper PLD are certified upper bounds (tight to the grid), its lower PLD the largest batch sum's.
     Balls { sigma: f64, steps: u64 },
+    /// A DP-SGD step with truncated Poisson batches, add/remove (`trunc:n:q:B:σ`): n records, rate q,
+    /// batches above B cut to B ([`crate::accounting::samplers::truncated`]). Its profile and upper
+    /// PLD are the flagged pair's (certified), its lower PLD the Poisson pair at the rate a record
+    /// survives, a pair that happens.
+    Truncated {
+        n: u64,
+        q: f64,
+        cap: u64,
+        sigma: f64,
+    },
 }
 
 /// An entry and how many times it runs.
@@ -106,6 +117,11 @@ impl Entry {
                 "DP-SGD epoch of {steps} steps, balls-in-bins batches, σ = {}",
                 fmt_f64(sigma)
             ),
+            Entry::Truncated { n, q, cap, sigma } => format!(
+                "DP-SGD step, truncated Poisson batches (n = {n}, q = {}, cap {cap}), σ = {}",
+                fmt_f64(q),
+                fmt_f64(sigma)
+            ),
         }
     }
 
@@ -128,6 +144,8 @@ impl Entry {
         match *self {
             Entry::WorGaussian { rate, .. } | Entry::Subsampled { rate, .. } => rate < 1.0,
             Entry::FixedBatch { gamma, .. } => gamma < 1.0,
+            Entry::Truncated { n, q, cap, .. } => Truncated::new(n, q, cap, 1.0, false)
+                .is_ok_and(|t| t.cut(Direction::Add).chance > 0.0),
             _ => false,
         }
     }
@@ -176,6 +194,11 @@ impl Entry {
                 m.delta(eps, Direction::Remove)
                     .max(m.delta(eps, Direction::Add))
             }),
+            Entry::Truncated { n, q, cap, sigma } => Truncated::new(n, q, cap, sigma, false)
+                .map_or(1.0, |t| {
+                    t.delta(eps, Direction::Remove)
+                        .max(t.delta(eps, Direction::Add))
+                }),
             // The Gaussian mechanism's profile (σ, sensitivity 1), a certified upper bound in closed
             // form: an adversary told the record's step sees exactly that mechanism, and hiding the
             // step is a post-processing of it. For basic and advanced composition, which run on the
@@ -298,6 +321,16 @@ impl Entry {
             Entry::Users { k, q, sigma } => {
                 UserMixture::new(k, q, sigma)?.pld(direction, interval, tail, side)
             }
+            Entry::Truncated { n, q, cap, sigma } => {
+                let step = Truncated::new(n, q, cap, sigma, false)?;
+                match side {
+                    Side::Upper => step.pld(direction, interval, tail, side),
+                    Side::Lower => {
+                        let rate = step.effective_rate(direction);
+                        Pld::subsampled_gaussian(rate, sigma, direction, interval, tail, side)
+                    }
+                }
+            }
             Entry::Balls { sigma, steps } => {
                 allocation::entry_pld(steps, sigma, times, direction, interval, tail, side)
             }
@@ -408,8 +441,9 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
                 ("wor", &[r, e, d]) if pos(r) && r <= 1.0 && (0.0..=MAX_EPS).contains(&e) && (0.0..1.0).contains(&d) => Entry::Subsampled { rate: r, eps: e, delta: d },
                 ("fixed", &[g, s]) if pos(g) && g <= 1.0 && pos(s) && s <= 1e4 => Entry::FixedBatch { gamma: g, sigma: s },
                 ("users", &[k, q, s]) if k.fract() == 0.0 && (1.0..=f64::from(MAX_USERS)).contains(&k) && pos(q) && q <= 1.0 && pos(s) && s <= 1e4 => Entry::Users { k: k as u32, q, sigma: s },
+                ("trunc" | "truncated", &[n, q, b, s]) if n.fract() == 0.0 && (1.0..=1e10).contains(&n) && pos(q) && q <= 1.0 && b.fract() == 0.0 && (1.0..=1e10).contains(&b) && pos(s) && s <= 1e4 => Entry::Truncated { n: n as u64, q, cap: b as u64, sigma: s },
                 ("balls", &[s, t]) if pos(s) && s <= 1e4 && t.fract() == 0.0 && (1.0..=1e7).contains(&t) => Entry::Balls { sigma: s, steps: t as u64 },
-                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, rr:ε:K, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ, wor:rate:gauss:σ, fixed:γ:σ, users:k:q:σ or balls:σ:t, then *times"))),
+                _ => return Err(bad(&format!("has \"{item}\": write lap:ε, gauss:σ, rr:ε, rr:ε:K, sgauss:q:σ, dp:ε:δ, wor:rate:ε:δ, wor:rate:gauss:σ, fixed:γ:σ, users:k:q:σ, balls:σ:t or trunc:n:q:B:σ, then *times"))),
             };
             Ok(Item { entry, times })
         })
@@ -448,6 +482,9 @@ pub fn format_list(items: &[Item]) -> String {
                     format!("users:{k}:{}:{}", rate_text(q), fmt_f64(sigma))
                 }
                 Entry::Balls { sigma, steps } => format!("balls:{}:{steps}", fmt_f64(sigma)),
+                Entry::Truncated { n, q, cap, sigma } => {
+                    format!("trunc:{n}:{}:{cap}:{}", rate_text(q), fmt_f64(sigma))
+                }
             };
             format!("{body}*{}", it.times)
         })

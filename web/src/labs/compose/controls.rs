@@ -45,7 +45,7 @@ pub fn ComposeControls() -> impl IntoView {
     view! {
         <h3>"Mechanisms"</h3>
                 <NumberField label="List" key="list" value=url.raw_or("list", move || format_list(&params.get().list))
-                    error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε (rr:ε:K for K answers), sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement; fixed:γ:σ for a DP-SGD step on a fixed-size batch (replace-one), users:k:q:σ for users of k records, balls:σ:t for an epoch of t steps with balls-in-bins batches." />
+                    error=error_for("list") help="kind:parameters*times, comma-separated: lap:ε, gauss:σ, rr:ε (rr:ε:K for K answers), sgauss:q:σ, dp:ε:δ; wor:rate:ε:δ or wor:rate:lap:ε, wor:rate:gauss:σ to subsample without replacement; fixed:γ:σ for a DP-SGD step on a fixed-size batch (replace-one), users:k:q:σ for users of k records, balls:σ:t for an epoch of t steps with balls-in-bins batches, trunc:n:q:B:σ for a step whose Poisson batches are cut to B of n records." />
                 <div class="presets" role="group" aria-label="Add a mechanism" hidden=move || url.options.with(|o| o.locked || !o.shows("list"))>
                     {ADD.into_iter().map(|(label, entry)| view! { <button type="button" class="small" on:click=move |_| add(entry)>"+ "{label}</button> }).collect_view()}
                 </div>
