@@ -25,7 +25,7 @@ const CASES = [
   ['compose (heavy)', '?lab=compose&list=lap:0.01*100000,gauss:2*1000&delta=1e-5', 'compose-eps-basic', 'compose-status'],
   ['dpsgd', '?lab=dpsgd', 'dpsgd-eps-rdp', 'dpsgd-status'],
   ['dpsgd (heavy)', '?lab=dpsgd&q=0.01&sigma=1&steps=100000&delta=1e-5&target_eps=3', 'dpsgd-eps-rdp', 'dpsgd-status'],
-  ['dpsgd samplers (Abadi, all six)', '?lab=dpsgd&sampler=shuffle', 'dpsgd-eps-rdp', 'dpsgd-sampler-status'],
+  ['dpsgd samplers (Abadi, all seven)', '?lab=dpsgd&sampler=shuffle', 'dpsgd-eps-rdp', 'dpsgd-sampler-status'],
   ['attack', '?lab=attack', 'attack-eps', 'attack-status'],
   ['wdp fig 1', '?lab=wdp&fig=1', 'wdp-fig1-value', null],
   ['wdp fig 2', '?lab=wdp&fig=2&seed=1', 'wdp-fig2-final-wdp', 'value:wdp-fig2-ms'],

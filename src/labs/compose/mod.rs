@@ -12,7 +12,7 @@ mod tests;
 
 pub use accountants::{accountants, accountants_grid, Accountants, ComposedPld};
 
-use crate::accounting::entry::{format_list, parse_list, Item};
+use crate::accounting::entry::{format_list, parse_list, Entry, Item};
 
 use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 
@@ -37,15 +37,34 @@ impl ComposeParams {
             .filter(|i| i.entry.sides_apart())
             .map(|i| format_list(std::slice::from_ref(i)))
             .collect();
-        (!apart.is_empty()).then(|| {
-            format!(
-                "Part of this band's width is not the grid's: for {} no tight pair is known. Its upper \
-                 side is Balle, Barthe & Gaboardi's amplification bound, its lower side a pair that \
-                 happens (the replaced record's output mixed into its replacement's), so the exact ε \
-                 lies somewhere between, and a finer grid will not close the gap.",
-                apart.join(", ")
-            )
-        })
+        if apart.is_empty() {
+            return None;
+        }
+        let has = |kind: fn(&Entry) -> bool| {
+            self.list
+                .iter()
+                .any(|i| kind(&i.entry) && i.entry.sides_apart())
+        };
+        let mut text = format!(
+            "Part of this band's width is not the grid's: for {} no tight pair is known, so the exact ε \
+             lies somewhere between its sides, and a finer grid will not close the gap.",
+            apart.join(", ")
+        );
+        if has(|e| !matches!(e, Entry::Truncated { .. })) {
+            text.push_str(
+                " Without replacement, the upper side is Balle, Barthe & Gaboardi's amplification bound \
+                 and the lower side a pair that happens (the replaced record's output mixed into its \
+                 replacement's).",
+            );
+        }
+        if has(|e| matches!(e, Entry::Truncated { .. })) {
+            text.push_str(
+                " Truncated Poisson: the upper side is a flagged pair (when the batch is cut, a record \
+                 that survives replaces another, moving the sum by up to 2C), the lower side the Poisson \
+                 pair at the rate a record ends up in the batch, a pair that happens.",
+            );
+        }
+        Some(text)
     }
 
     /// Reads a link as [`LinkParams::from_query`] does, but a list that does not parse falls back to

@@ -240,4 +240,11 @@ fn the_band_says_when_no_grid_can_close_it() {
     }
     // A rate of 1 is no subsampling: the pair is the mechanism's own.
     assert!(gap("wor:1:gauss:1*10").is_none());
+    // Truncated Poisson says why in its own words, and a cap no batch reaches is Poisson's own pair.
+    let text = gap("trunc:1000:0.01:12:1*100").unwrap_or_default();
+    assert!(
+        text.contains("flagged pair") && !text.contains("Balle"),
+        "{text}"
+    );
+    assert!(gap("trunc:1000:0.01:1001:1*100").is_none());
 }
