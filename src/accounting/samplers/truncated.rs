@@ -34,8 +34,10 @@
 use crate::accounting::pld::dpsgd::{composed_from, tails, worst_of};
 use crate::accounting::pld::subsampled::{loss_floor, top_for_tail};
 use crate::accounting::pld::{subsampled_gaussian_delta, Direction, EpsilonBand, Pld, Side};
+use crate::accounting::rdp::step_rdp;
 use crate::error::{Error, Result};
 use crate::numerics::binomial::upper_tail;
+use crate::numerics::special::ln_add_exp;
 
 /// One step of truncated Poisson sampling: data set size n, rate q, batch cap B, noise σ as the link
 /// gives it, and the relation.
@@ -173,6 +175,33 @@ impl Truncated {
         Pld::from_profile(delta, lo.min(hi - interval), hi, interval, side, 0.0)
     }
 
+    /// One step's RDP at order α > 1: ln((1 − t)·e^{(α−1)ε₁(α)} + t·e^{(α−1)ε₂(α)})/(α − 1), the larger
+    /// of the two directions, with ε₁ the Poisson curve at q and σ (σ/2 under replace-one) and ε₂ the
+    /// one at q′ and σ/2 ([`step_rdp`], dp_accounting's, which bounds both directions: Mironov,
+    /// Talwar & Zhang 2019). E_Q[(P/Q)^α] is jointly convex like the hockey-stick divergence, so the
+    /// module comment's conditioning bounds it by the flagged pair's, whose moment is the weighted
+    /// sum of its parts' (disjoint flags). A certified upper bound (rounded as the curves are; t and
+    /// q′ rounded up); ∞ where a part's series does not converge.
+    pub fn step_rdp(&self, alpha: f64) -> f64 {
+        let uncut = step_rdp(self.q, self.uncut_sigma(), alpha);
+        let order = alpha - 1.0;
+        let per_direction = |direction: Direction| {
+            let cut = self.cut(direction);
+            if cut.chance <= 0.0 {
+                return uncut;
+            }
+            let part = step_rdp(cut.rate, self.sigma / 2.0, alpha);
+            if !(uncut.is_finite() && part.is_finite()) {
+                return f64::INFINITY;
+            }
+            ln_add_exp(
+                (-cut.chance).ln_1p() + order * uncut,
+                cut.chance.ln() + order * part,
+            ) / order
+        };
+        per_direction(Direction::Remove).max(per_direction(Direction::Add))
+    }
+
     /// ε at δ after T steps: the certified upper bound (the larger direction's flagged pair,
     /// composed) and the certified lower bound (the Poisson pair at q_eff and σ in that direction).
     ///
@@ -266,6 +295,27 @@ mod tests {
         assert!(band.upper >= at_sigma.lower, "{band:?} {at_sigma:?}");
         assert!(band.upper < at_half.upper, "{band:?} {at_half:?}");
         assert!(band.lower <= at_sigma.upper);
+    }
+
+    #[test]
+    fn the_rdp_curve_is_poissons_without_a_cut_and_bounds_the_pld_from_above() {
+        use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
+        let loose = Truncated::new(1000, 0.01, 1001, 1.0, false).unwrap();
+        for alpha in [1.5, 2.0, 8.0, 64.0] {
+            assert_eq!(loose.step_rdp(alpha), step_rdp(0.01, 1.0, alpha));
+        }
+        // Abadi et al.'s step with B = 282: the RDP conversion of the same flagged pair lies above
+        // its PLD's certified upper end (5.2518), as a looser bound of the same pair must.
+        let (q, steps) = (256.0 / 60_000.0, 14_063u64);
+        let t = Truncated::new(60_000, q, 282, 1.1, false).unwrap();
+        let orders = default_orders();
+        let total: Vec<f64> = orders
+            .iter()
+            .map(|&a| steps as f64 * t.step_rdp(a))
+            .collect();
+        let (eps, _) = rdp_to_approx_dp(&orders, &total, 1e-5, Conversion::Improved).unwrap();
+        let pld = t.band(steps, 1e-5, 1e-4).unwrap().upper;
+        assert!(eps > pld && eps < 1.5 * pld, "RDP {eps} PLD {pld}");
     }
 
     #[test]

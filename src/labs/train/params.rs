@@ -324,15 +324,11 @@ fn no_stop_rule(sampler: Sampler) -> String {
             "have a certified bound only for whole epochs (the exact law of an epoch's likelihood \
              ratio), with no per-step curve the rule could follow"
         }
-        Sampler::Truncated => {
-            "have a certified bound for the whole run (the PLD of a flagged pair), with no per-step \
-             curve the rule could follow"
-        }
         _ => "have only a lower bound",
     };
     format!(
         "stop=1 needs a certified upper bound on ε, and batches drawn as `sampler={}` {why}: the run \
-         takes all its steps (choose poisson or fixed to stop at the target).",
+         takes all its steps (choose poisson, fixed or truncated to stop at the target).",
         sampler.key()
     )
 }

@@ -5,6 +5,7 @@
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
 use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
 use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
+use crate::accounting::samplers::truncated::Truncated;
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
@@ -160,12 +161,7 @@ impl StepRdp {
     /// The curve for rate `q` and noise multiplier `sigma` under either relation
     /// ([`dpsgd_step_rdp`]).
     fn under(q: f64, sigma: f64, replace_one: bool) -> Self {
-        let orders = default_orders();
-        let per_step = orders
-            .iter()
-            .map(|&a| dpsgd_step_rdp(q, sigma, a, replace_one))
-            .collect();
-        StepRdp { orders, per_step }
+        Self::from_curve(|a| dpsgd_step_rdp(q, sigma, a, replace_one))
     }
 
     /// The curve certifying the run `a` describes, for its own sampler at its accounted rate; `None`
@@ -176,6 +172,8 @@ impl StepRdp {
     /// - Fixed-size batches under add/remove: σ/2, exactly the pair [`crate::accounting::samplers`] bounds
     ///   them by (removing a record hands its slot to another, so the sum moves by up to 2C; the batch size
     ///   is public).
+    /// - Truncated Poisson: its flagged pair's curve
+    ///   ([`crate::accounting::samplers::truncated::Truncated::step_rdp`]).
     /// - Every other case: none. Shuffled batches have lower bounds only, balls-in-bins batches a
     ///   certified bound for whole epochs but no per-step RDP curve; cyclic
     ///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
@@ -183,13 +181,32 @@ impl StepRdp {
     ///   bound is known.
     pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
         let setting = a.sampler_setting();
+        if a.sampler == Sampler::Truncated {
+            let step = Truncated::new(
+                setting.n,
+                setting.q,
+                setting.cap,
+                a.sigma,
+                setting.replace_one,
+            );
+            return step
+                .ok()
+                .map(|t| StepRdp::from_curve(|alpha| t.step_rdp(alpha)));
+        }
         run_pair(a.sampler, setting.replace_one, a.sigma)
             .map(|(s, replace_one)| StepRdp::under(setting.q, s, replace_one))
     }
 
+    /// The curve of a step whose RDP at order α is `rdp(α)`, on dp_accounting's orders.
+    fn from_curve(rdp: impl Fn(f64) -> f64) -> Self {
+        let orders = default_orders();
+        let per_step = orders.iter().map(|&a| rdp(a)).collect();
+        StepRdp { orders, per_step }
+    }
+
     /// Whether `sampler` has such a curve under add/remove (the training lab's relation).
     pub fn exists_for(sampler: Sampler) -> bool {
-        run_pair(sampler, false, 1.0).is_some()
+        sampler == Sampler::Truncated || run_pair(sampler, false, 1.0).is_some()
     }
 
     /// ε at δ after `steps` steps (improved conversion; a certified upper bound): 0 before the first

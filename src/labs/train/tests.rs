@@ -415,6 +415,20 @@ fn truncated_batches_train_under_their_cap_and_carry_their_band() {
     // The default cap: 10% above the mean batch of 32.
     let default = TrainParams::from_query(&Query::parse("sampler=truncated")).0;
     assert_eq!(default.cap(rows), 36);
+    // The stop rule follows the flagged pair's RDP curve, never past the target by its PLD band.
+    let link = "stop=1&target_eps=3&sigma=2&epochs=20&sampler=truncated&cap=20";
+    let (p, notices) = TrainParams::from_query(&Query::parse(link));
+    assert!(notices.is_empty() && p.stop, "{notices:?}");
+    let (all, t) = (
+        p.total_steps(BREAST_CANCER_ROWS),
+        p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
+    );
+    let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
+    let certified = sampler_epsilon(&setting, Sampler::Truncated).unwrap();
+    assert!(t < all, "{t} of {all}");
+    assert!(certified.headline() <= 3.0, "ε({t}) = {certified:?}");
+    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+    assert!(rule.epsilon(t, p.delta) <= 3.0 && rule.epsilon(t + 1, p.delta) > 3.0);
 }
 
 /// The stop rule follows the run's sampler: fixed-size batches stop by the Poisson pair at σ/2 (their
