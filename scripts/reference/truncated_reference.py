@@ -8,18 +8,20 @@ Writes tests/reference/truncated.rs. Every value is dp_accounting 0.6.0 (PyPI), 
 (connect the dots, interval 1e-4), composed by self_compose, read at delta = 1e-5:
 
 * TRUNCATED_OURS_PAIR: the flagged pair of the module comment built from dp_accounting's own primitives,
-  one direction at a time: remove from a data set of n records (N = n - 1 others), add to it (N = n):
+  for both orders (remove and add) and both others' counts N = n - 1 (x in the n records) and N = n (x
+  added to them):
   t = binom.sf(B - 1, N, q), q' = binom.sf(B, N + 1, q) * B / (N + 1) / t,
   from_gaussian_mechanism(sigma / 2, sampling_prob = q').compute_mixture(
       from_gaussian_mechanism(sigma, sampling_prob = q), t)
-  (ADD_OR_REMOVE_ONE, sensitivity 1), its _pmf_remove (resp. _pmf_add) composed T times. eps = the larger.
+  (ADD_OR_REMOVE_ONE, sensitivity 1), its _pmf_remove and _pmf_add each composed T times. eps = the largest
+  of the four (ours composes the pointwise larger profile per order, so it may only lie above).
   A certified UPPER bound of the same pair as ours: ours must not lie below it beyond the grids' rounding.
 * TRUNCATED_EVENT: dp_accounting's PLDAccountant on TruncatedSubsampledGaussianDpEvent(n, q, B, sigma),
   T times. Its cut part is the REPLACE_ONE pair at sigma / 2 (components at -2 and +2 in units of C),
   looser than ours (0 and 2): an UPPER bound at or above ours.
 * TRUNCATED_KEPT_RATE_UPPER: from_gaussian_mechanism(sigma, sampling_prob = q_eff) composed T times,
-  q_eff = (1 - t) q + t q' in the remove direction (x in the batch w.p. q_eff when every other gradient is
-  zero: a pair that happens). An UPPER bound on that pair's exact eps, so at or above our LOWER end.
+  q_eff = (1 - t) q + t q', the larger over N = n - 1 and n (x in the batch w.p. q_eff when every other
+  gradient is zero: a pair that happens). An UPPER bound on that pair's exact eps, so at or above our LOWER end.
 """
 
 import math
@@ -59,9 +61,13 @@ def flagged(n, q, cap, sigma, others):
 
 
 def ours_pair(n, q, cap, sigma, steps):
-    remove = flagged(n, q, cap, sigma, n - 1)._pmf_remove.self_compose(steps)
-    add = flagged(n, q, cap, sigma, n)._pmf_add.self_compose(steps)
-    return max(remove.get_epsilon_for_delta(DELTA), add.get_epsilon_for_delta(DELTA))
+    # Both orders with both others' counts (x in the n records: N = n - 1; added to them: N = n).
+    eps = []
+    for others in (n - 1, n):
+        pld = flagged(n, q, cap, sigma, others)
+        for pmf in (pld._pmf_remove, pld._pmf_add):
+            eps.append(pmf.self_compose(steps).get_epsilon_for_delta(DELTA))
+    return max(eps)
 
 
 def event(n, q, cap, sigma, steps):
@@ -71,8 +77,10 @@ def event(n, q, cap, sigma, steps):
 
 
 def kept_rate_upper(n, q, cap, sigma, steps):
-    t, rate = cut(n - 1, q, cap)
-    q_eff = (1 - t) * q + t * rate
+    q_eff = 0
+    for others in (n - 1, n):
+        t, rate = cut(others, q, cap)
+        q_eff = max(q_eff, (1 - t) * q + t * rate)
     pld = pld_mod.from_gaussian_mechanism(sigma, sampling_prob=q_eff, value_discretization_interval=INTERVAL)
     return pld.self_compose(steps).get_epsilon_for_delta(DELTA)
 

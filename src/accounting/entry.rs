@@ -144,8 +144,9 @@ impl Entry {
         match *self {
             Entry::WorGaussian { rate, .. } | Entry::Subsampled { rate, .. } => rate < 1.0,
             Entry::FixedBatch { gamma, .. } => gamma < 1.0,
-            Entry::Truncated { n, q, cap, .. } => Truncated::new(n, q, cap, 1.0, false)
-                .is_ok_and(|t| t.cut(Direction::Add).chance > 0.0),
+            Entry::Truncated { n, q, cap, .. } => {
+                Truncated::new(n, q, cap, 1.0, false).is_ok_and(|t| t.cut(n).chance_hi > 0.0)
+            }
             _ => false,
         }
     }
@@ -326,7 +327,7 @@ impl Entry {
                 match side {
                     Side::Upper => step.pld(direction, interval, tail, side),
                     Side::Lower => {
-                        let rate = step.effective_rate(direction);
+                        let rate = step.effective_rate();
                         Pld::subsampled_gaussian(rate, sigma, direction, interval, tail, side)
                     }
                 }

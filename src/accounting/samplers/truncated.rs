@@ -21,11 +21,17 @@
 //!   (R, y) leaves ((1 − q′)N(0, σ²) + q′N(Δ, σ²), N(0, σ²)) with |Δ| ≤ 2: the Poisson pair at σ/2
 //!   and rate q′, δ₂. The add direction is the reverse of each pair, with N = n.
 //!
+//! A data set of n records meets two kinds of neighbours: x among the n (N = n − 1 others, removed or
+//! put back) and x added to them (N = n); each order (remove, add) is bounded at both counts, by the
+//! pointwise larger profile (itself a valid profile, so a pair with it dominates both).
+//!
 //! dp_accounting (0.6.0) takes the replace-one pair at σ/2 for the cut part, whose components sit at
 //! ±2 (4 apart, against our 2): looser, so its ε is at or above ours (checked in the tests against a
-//! run of its own primitives with our pair, and against its event). Under replace-one neighbours
-//! both parts are the Poisson replace-one pair (x and its replacement share a slot), dominated by
-//! the add/remove pair at σ/2 ([`crate::accounting::pld::replace_one`]) at rates q and q′.
+//! run of its own primitives with our pair, and against its event); it counts N = n − 1 only.
+//! Under replace-one neighbours (x and its replacement share a slot, N = n − 1) a step's parts can
+//! take either orientation, so the σ/2 route composes the symmetric pairs (the remove profile for
+//! ε ≥ 0, mirrored below 0), which dominate both; the band takes the smaller of that and removing x
+//! then adding its replacement, each leg the add/remove pairs above (as for Poisson batches).
 //!
 //! The lower end is a pair that happens: every other gradient zero, x's +C (against nothing, or a
 //! zero-gradient replacement). x is in the batch with probability q_eff = (1 − t)q + tq′, so the run
@@ -33,10 +39,12 @@
 
 use crate::accounting::pld::dpsgd::{composed_from, tails, worst_of};
 use crate::accounting::pld::subsampled::{loss_floor, top_for_tail};
-use crate::accounting::pld::{subsampled_gaussian_delta, Direction, EpsilonBand, Pld, Side};
+use crate::accounting::pld::{
+    remove_then_add, subsampled_gaussian_delta, Direction, EpsilonBand, Pld, Side,
+};
 use crate::accounting::rdp::step_rdp;
 use crate::error::{Error, Result};
-use crate::numerics::binomial::upper_tail;
+use crate::numerics::binomial::{lower_tail, upper_tail};
 use crate::numerics::special::ln_add_exp;
 
 /// One step of truncated Poisson sampling: data set size n, rate q, batch cap B, noise σ as the link
@@ -50,18 +58,20 @@ pub struct Truncated {
     replace_one: bool,
 }
 
-/// How the others' draw splits one step, for one direction: the probability t that the batch is
-/// cut whatever x does, and the probability q′ that x is in the batch when it is.
+/// How the others' draw splits one step when the record x has N others: the probability t that the
+/// batch is cut whatever x does, and the probability q′ that x is in the batch when it is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cut {
-    /// t = P(Bin(N, q) ≥ B), rounded up.
-    pub chance: f64,
-    /// q′ = B/(N + 1) · P(Bin(N + 1, q) ≥ B + 1) / t, rounded up (q where t is 0 or the ratio is lost).
+    /// t = P(Bin(N, q) ≥ B), rounded down.
+    pub chance_lo: f64,
+    /// The same, rounded up (δ is linear in t, so the larger of the two ends bounds it).
+    pub chance_hi: f64,
+    /// q′ = B/(N + 1) · P(Bin(N + 1, q) ≥ B + 1) / t, rounded up (q where t is 0 or the ratio is lost;
+    /// δ increases with the rate).
     pub rate: f64,
 }
 
-/// Relative headroom on t and q′ for the binomial tails' rounding (within 1e-11 of exact): δ is
-/// increasing in both, so rounding them up keeps the profile an upper bound.
+/// Relative headroom for the binomial tails' rounding (within 1e-11 of exact).
 const HEADROOM: f64 = 1e-9;
 
 impl Truncated {
@@ -95,29 +105,32 @@ impl Truncated {
         })
     }
 
-    /// The others' count N in `direction`: x removed from the n records, or added to them (under
-    /// replace-one x and its replacement are each one of n).
-    fn others(&self, direction: Direction) -> u64 {
-        match (direction, self.replace_one) {
-            (Direction::Add, false) => self.n,
-            _ => self.n - 1,
+    /// The others' counts N a neighbouring pair can have, in either order: x in the n records (N =
+    /// n − 1, removed or put back) or added to them (N = n); under replace-one both data sets hold n.
+    fn others(&self) -> &'static [u64] {
+        if self.replace_one {
+            &[1]
+        } else {
+            &[1, 0]
         }
     }
 
-    /// The split of one step in `direction` (see the module comment).
-    pub fn cut(&self, direction: Direction) -> Cut {
-        let (others, cap, q) = (self.others(direction), self.cap, self.q);
-        let chance = (upper_tail(others, q, cap as i64) * (1.0 + HEADROOM)).min(1.0);
+    /// The split of one step when x has `others` others (see the module comment).
+    pub fn cut(&self, others: u64) -> Cut {
+        let (cap, q) = (self.cap, self.q);
+        let chance = upper_tail(others, q, cap as i64);
         if chance <= 0.0 {
             return Cut {
-                chance: 0.0,
+                chance_lo: 0.0,
+                chance_hi: 0.0,
                 rate: q,
             };
         }
         let kept = upper_tail(others + 1, q, cap as i64 + 1) * cap as f64 / (others + 1) as f64;
-        let rate = kept / chance * (1.0 + HEADROOM);
+        let rate = kept / chance * (1.0 + 2.0 * HEADROOM);
         Cut {
-            chance,
+            chance_lo: chance * (1.0 - HEADROOM),
+            chance_hi: (chance * (1.0 + HEADROOM)).min(1.0),
             rate: if rate > 0.0 && rate.is_finite() {
                 rate.min(q)
             } else {
@@ -126,13 +139,30 @@ impl Truncated {
         }
     }
 
-    /// The probability x is in the batch, q_eff = (1 − t)q + tq′ (rounded down: the lower end's rate).
-    pub fn effective_rate(&self, direction: Direction) -> f64 {
-        let others = self.others(direction);
+    /// The splits of every others' count a pair can have ([`Self::others`]).
+    fn cuts(&self) -> Vec<Cut> {
+        self.others()
+            .iter()
+            .map(|&less| self.cut(self.n - less))
+            .collect()
+    }
+
+    /// The largest probability x is in the batch, q_eff = (1 − t)q + tq′, over the others' counts
+    /// (rounded down: the lower end's rate; each count's pair happens).
+    pub fn effective_rate(&self) -> f64 {
         let cap = self.cap as i64;
-        let uncut = 1.0 - upper_tail(others, self.q, cap);
-        let kept = upper_tail(others + 1, self.q, cap + 1) * self.cap as f64 / (others + 1) as f64;
-        ((uncut * self.q + kept) * (1.0 - HEADROOM)).clamp(f64::MIN_POSITIVE, self.q)
+        let at = |others: u64| {
+            let uncut = lower_tail(others, self.q, cap - 1);
+            let kept =
+                upper_tail(others + 1, self.q, cap + 1) * self.cap as f64 / (others + 1) as f64;
+            uncut * self.q + kept
+        };
+        let most = self
+            .others()
+            .iter()
+            .map(|&less| at(self.n - less))
+            .fold(0.0, f64::max);
+        (most * (1.0 - HEADROOM)).clamp(f64::MIN_POSITIVE, self.q)
     }
 
     /// σ of the uncut part's pair (σ/2 under replace-one).
@@ -144,81 +174,123 @@ impl Truncated {
         }
     }
 
-    /// δ(ε) of the flagged pair in `direction`: (1 − t)·δ₁(ε) + t·δ₂(ε) (module comment), for every
-    /// real ε; an upper bound on the step's profile.
-    pub fn delta(&self, eps: f64, direction: Direction) -> f64 {
-        self.delta_with(&self.cut(direction), eps, direction)
-    }
-
-    fn delta_with(&self, cut: &Cut, eps: f64, direction: Direction) -> f64 {
-        let uncut = subsampled_gaussian_delta(self.q, self.uncut_sigma(), eps, direction);
-        if cut.chance <= 0.0 {
-            return uncut;
+    /// One part's profile: the Poisson pair at `rate` and `sigma` in `direction`; under replace-one
+    /// the remove profile for ε ≥ 0 mirrored below 0 (δ(−ε) = 1 − e^{−ε} + e^{−ε}δ(ε), a symmetric
+    /// pair), because a replaced record's step can take either orientation, and only a pair that
+    /// dominates both at every ε composes (the remove profile is the larger for ε ≥ 0).
+    fn part(&self, rate: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
+        if !self.replace_one {
+            return subsampled_gaussian_delta(rate, sigma, eps, direction);
         }
-        let cut_part = subsampled_gaussian_delta(cut.rate, self.sigma / 2.0, eps, direction);
-        ((1.0 - cut.chance) * uncut + cut.chance * cut_part).clamp(0.0, 1.0)
+        let remove = |e: f64| subsampled_gaussian_delta(rate, sigma, e, Direction::Remove);
+        if eps >= 0.0 {
+            remove(eps)
+        } else {
+            (-eps.exp_m1() + eps.exp() * remove(-eps)).clamp(0.0, 1.0)
+        }
     }
 
-    /// The flagged pair's PLD in `direction` from `side`, truncating at most `tail` at either end.
+    /// δ(ε) of the flagged pairs in `direction` (module comment), the largest over the others' counts
+    /// and the ends of t, for every real ε: an upper bound on every step's profile, itself a valid
+    /// profile (the maximum of convex profiles), so a pair with it dominates every step.
+    pub fn delta(&self, eps: f64, direction: Direction) -> f64 {
+        self.delta_with(&self.cuts(), eps, direction)
+    }
+
+    fn delta_with(&self, cuts: &[Cut], eps: f64, direction: Direction) -> f64 {
+        let uncut = self.part(self.q, self.uncut_sigma(), eps, direction);
+        cuts.iter()
+            .map(|cut| {
+                if cut.chance_hi <= 0.0 {
+                    return uncut;
+                }
+                let cut_part = self.part(cut.rate, self.sigma / 2.0, eps, direction);
+                let mixed = |t: f64| (1.0 - t) * uncut + t * cut_part;
+                mixed(cut.chance_lo).max(mixed(cut.chance_hi))
+            })
+            .fold(0.0, f64::max)
+            .clamp(0.0, 1.0)
+    }
+
+    /// The flagged pairs' PLD in `direction` from `side`, truncating at most `tail` at either end.
     ///
     /// # Errors
     /// A grid too large.
     pub fn pld(&self, direction: Direction, interval: f64, tail: f64, side: Side) -> Result<Pld> {
-        let cut = self.cut(direction);
-        let delta = |e: f64| self.delta_with(&cut, e, direction);
+        let cuts = self.cuts();
+        let delta = |e: f64| self.delta_with(&cuts, e, direction);
         let hi = top_for_tail(delta, tail);
-        // Each part's loss is bounded below by its own floor (at most `tail` of its mass below).
-        let mut lo = loss_floor(self.q, self.uncut_sigma(), direction, tail);
-        if cut.chance > 0.0 {
-            lo = lo.min(loss_floor(cut.rate, self.sigma / 2.0, direction, tail));
-        }
+        let lo = if self.replace_one {
+            // A symmetric pair: its loss is as far below 0 as above.
+            -hi
+        } else {
+            // Each part's loss is bounded below by its own floor (at most `tail` of its mass below).
+            cuts.iter()
+                .filter(|cut| cut.chance_hi > 0.0)
+                .map(|cut| loss_floor(cut.rate, self.sigma / 2.0, direction, tail))
+                .fold(loss_floor(self.q, self.sigma, direction, tail), f64::min)
+        };
         Pld::from_profile(delta, lo.min(hi - interval), hi, interval, side, 0.0)
     }
 
-    /// One step's RDP at order α > 1: ln((1 − t)·e^{(α−1)ε₁(α)} + t·e^{(α−1)ε₂(α)})/(α − 1), the larger
-    /// of the two directions, with ε₁ the Poisson curve at q and σ (σ/2 under replace-one) and ε₂ the
-    /// one at q′ and σ/2 ([`step_rdp`], dp_accounting's, which bounds both directions: Mironov,
-    /// Talwar & Zhang 2019). E_Q[(P/Q)^α] is jointly convex like the hockey-stick divergence, so the
-    /// module comment's conditioning bounds it by the flagged pair's, whose moment is the weighted
-    /// sum of its parts' (disjoint flags). A certified upper bound (rounded as the curves are; t and
-    /// q′ rounded up); ∞ where a part's series does not converge.
+    /// One step's RDP at order α > 1: ln((1 − t)·e^{(α−1)ε₁(α)} + t·e^{(α−1)ε₂(α)})/(α − 1), the
+    /// largest over the others' counts and the ends of t, with ε₁ the Poisson curve at q and σ (σ/2
+    /// under replace-one) and ε₂ the one at q′ and σ/2 ([`step_rdp`], dp_accounting's, which bounds
+    /// both orientations: Mironov, Talwar & Zhang 2019). E_Q[(P/Q)^α] is jointly convex like the
+    /// hockey-stick divergence, so the module comment's conditioning bounds it by the flagged
+    /// pair's, whose moment is the weighted sum of its parts' (disjoint flags). A certified upper
+    /// bound; ∞ where a part's series does not converge.
     pub fn step_rdp(&self, alpha: f64) -> f64 {
         let uncut = step_rdp(self.q, self.uncut_sigma(), alpha);
         let order = alpha - 1.0;
-        let per_direction = |direction: Direction| {
-            let cut = self.cut(direction);
-            if cut.chance <= 0.0 {
-                return uncut;
-            }
-            let part = step_rdp(cut.rate, self.sigma / 2.0, alpha);
-            if !(uncut.is_finite() && part.is_finite()) {
-                return f64::INFINITY;
-            }
-            ln_add_exp(
-                (-cut.chance).ln_1p() + order * uncut,
-                cut.chance.ln() + order * part,
-            ) / order
-        };
-        per_direction(Direction::Remove).max(per_direction(Direction::Add))
+        self.cuts()
+            .iter()
+            .map(|cut| {
+                if cut.chance_hi <= 0.0 {
+                    return uncut;
+                }
+                let part = step_rdp(cut.rate, self.sigma / 2.0, alpha);
+                if !(uncut.is_finite() && part.is_finite()) {
+                    return f64::INFINITY;
+                }
+                let mixed = |t: f64| {
+                    ln_add_exp((-t).ln_1p() + order * uncut, t.ln() + order * part) / order
+                };
+                mixed(cut.chance_lo).max(mixed(cut.chance_hi))
+            })
+            .fold(0.0, f64::max)
     }
 
-    /// ε at δ after T steps: the certified upper bound (the larger direction's flagged pair,
-    /// composed) and the certified lower bound (the Poisson pair at q_eff and σ in that direction).
+    /// ε at δ after T steps: the certified upper bound and the certified lower bound (the Poisson pair
+    /// at q_eff and σ in the direction that decides the upper bound). Add/remove: the larger
+    /// direction's flagged pairs, composed. Replace-one: the smaller of two certified bounds, as for
+    /// Poisson batches ([`crate::accounting::pld::replace_one`]): the symmetric σ/2 pairs composed, and
+    /// removing the record then adding its replacement, each leg the add/remove pairs at σ
+    /// ([`remove_then_add`]).
     ///
     /// # Errors
     /// δ or T out of the accountants' domain, or a grid too large.
     pub fn band(&self, steps: u64, delta: f64, interval: f64) -> Result<EpsilonBand> {
         tails(steps, delta)?;
+        let composed = |step: Truncated, direction: Direction| {
+            composed_from(steps, delta, interval, Side::Upper, |step_tail| {
+                move |w, s| step.pld(direction, w, step_tail, s)
+            })
+        };
+        let added_removed = Truncated {
+            replace_one: false,
+            ..*self
+        };
         let uppers = [Direction::Remove, Direction::Add]
             .into_iter()
-            .map(|direction| {
-                composed_from(steps, delta, interval, Side::Upper, |step_tail| {
-                    move |w, s| self.pld(direction, w, step_tail, s)
-                })
-            })
+            .map(|direction| composed(added_removed, direction))
             .collect::<Result<Vec<_>>>()?;
-        let (upper, direction, used) = worst_of(&uppers, delta);
-        let rate = self.effective_rate(direction);
+        let (mut upper, direction, used) = worst_of(&uppers, delta);
+        if self.replace_one {
+            let symmetric = composed(*self, Direction::Remove)?.epsilon_for_delta(delta);
+            upper = symmetric.min(remove_then_add(&uppers[0], &uppers[1], delta));
+        }
+        let rate = self.effective_rate();
         let lower = composed_from(steps, delta, used, Side::Lower, |step_tail| {
             move |w, s| Pld::subsampled_gaussian(rate, self.sigma, direction, w, step_tail, s)
         })?
@@ -241,7 +313,7 @@ mod tests {
     fn a_cap_no_batch_reaches_is_poisson() {
         // B above every possible batch: t = 0, the uncut pair alone, bit for bit Poisson's band.
         let t = Truncated::new(1000, 0.01, 1001, 1.0, false).unwrap();
-        assert_eq!(t.cut(Direction::Add).chance, 0.0);
+        assert_eq!(t.cut(1000).chance_hi, 0.0);
         let ours = t.band(100, 1e-5, 1e-3).unwrap();
         let poisson = dpsgd_epsilon_band(0.01, 1.0, 100, 1e-5, 1e-3).unwrap();
         assert_eq!(ours.upper, poisson.upper);
@@ -253,8 +325,8 @@ mod tests {
         use crate::numerics::binomial::pmf;
         let (n, q, cap) = (60_000u64, 256.0 / 60_000.0, 282u64);
         let t = Truncated::new(n, q, cap, 1.0, false).unwrap();
-        let cut = t.cut(Direction::Remove);
         let others = n - 1;
+        let cut = t.cut(others);
         let (mut chance, mut kept) = (0.0, 0.0);
         for m in cap..=others.min(2000) {
             let w = pmf(others, q, m as i64);
@@ -262,22 +334,23 @@ mod tests {
             kept += w * q * cap as f64 / (m + 1) as f64;
         }
         assert!(
-            (cut.chance / chance - 1.0).abs() < 1e-8,
-            "{} {chance}",
-            cut.chance
+            (cut.chance_hi / chance - 1.0).abs() < 1e-8,
+            "{cut:?} {chance}"
         );
-        assert!(cut.chance >= chance);
+        assert!(cut.chance_lo <= chance && cut.chance_hi >= chance);
         assert!((cut.rate / (kept / chance) - 1.0).abs() < 1e-8);
         assert!(cut.rate >= kept / chance && cut.rate < q);
-        // q_eff = P(x in the batch) = q·E[min(1, B/(m + 1))].
-        let mut eff = 0.0;
-        for m in 0..=others.min(2000) {
-            eff += pmf(others, q, m as i64) * q * (cap as f64 / (m + 1) as f64).min(1.0);
-        }
-        let ours = t.effective_rate(Direction::Remove);
+        // q_eff = P(x in the batch) = q·E[min(1, B/(m + 1))], the larger over N = n − 1 and n.
+        let eff = |others: u64| {
+            (0..=others.min(2000))
+                .map(|m| pmf(others, q, m as i64) * q * (cap as f64 / (m + 1) as f64).min(1.0))
+                .sum::<f64>()
+        };
+        let most = eff(n - 1).max(eff(n));
+        let ours = t.effective_rate();
         assert!(
-            ours <= eff && (ours / eff - 1.0).abs() < 1e-8,
-            "{ours} {eff}"
+            ours <= most && (ours / most - 1.0).abs() < 1e-8,
+            "{ours} {most}"
         );
     }
 
@@ -327,16 +400,16 @@ mod tests {
         assert!(Truncated::new(10, 0.1, 5, f64::INFINITY, false).is_err());
         // One record, a cap of one, q = 1: never cut when removing, always when adding.
         let t = Truncated::new(1, 1.0, 1, 1.0, false).unwrap();
-        assert_eq!(t.cut(Direction::Remove).chance, 0.0);
-        let add = t.cut(Direction::Add);
+        assert_eq!(t.cut(0).chance_hi, 0.0);
+        let add = t.cut(1);
         assert!(
-            add.chance >= 1.0 - 1e-12 && (add.rate - 0.5).abs() < 1e-8,
+            add.chance_hi >= 1.0 - 1e-12 && (add.rate - 0.5).abs() < 1e-8,
             "{add:?}"
         );
         let band = t.band(10, 1e-5, 1e-3).unwrap();
         assert!(band.upper.is_finite() && band.lower <= band.upper);
         // Tiny rates and huge data sets.
         let t = Truncated::new(u64::MAX / 4, 1e-12, 3, 1.0, false).unwrap();
-        assert!(t.cut(Direction::Add).rate <= 1e-12);
+        assert!(t.cut(u64::MAX / 4).rate <= 1e-12);
     }
 }
