@@ -327,6 +327,7 @@ fn the_composition_lists_fixed_and_users_entries_match_the_dpsgd_accountants() {
         "trunc:100:0.1:5.5:1",
         "trunc:100:1.5:5:1",
         "trunc:100:0.1:5",
+        "trunc:10000000000:0.5:5000000000:1",
         "fixed:0:1",
         "fixed:0.1",
         "users:0:0.1:1",

@@ -17,6 +17,8 @@ const LINKS = [
   ['?lab=compose&list=sgauss:0.01:0.001*1000', 'compose-eps-basic'],
   ['?lab=compose&list=sgauss:0.999:0.01*100000,gauss:0.0001*1000&delta=1e-12', 'compose-eps-basic'],
   ['?lab=compose&list=lap:1e-9*1000000', 'compose-eps-basic'],
+  ['?lab=compose&list=trunc:10000000000:0.0001:1000000:1*1000', 'compose-eps-basic'],
+  ['?lab=dpsgd&sampler=truncated&n=10000000000&q=0.5&cap=1', 'dpsgd-eps-rdp'],
   ['?lab=mechanisms&mech=gaussian&eps=1e-9&delta=1e-300', 'mech-sigma-analytic'],
   ['?lab=mechanisms&mech=gaussian&eps=500&delta=0.999', 'mech-sigma-analytic'],
   ['?lab=mechanisms&mech=tlap&eps=1e-9&delta=1e-300', 'mech-sigma-analytic'],

@@ -56,6 +56,9 @@ pub struct Truncated {
     cap: u64,
     sigma: f64,
     replace_one: bool,
+    /// The splits at N = n − 1 and N = n others, computed once: their binomial tails cost O(√(nq))
+    /// terms each, and a profile is read thousands of times.
+    cuts: [Cut; 2],
 }
 
 /// How the others' draw splits one step when the record x has N others: the probability t that the
@@ -66,6 +69,9 @@ pub struct Cut {
     pub chance_lo: f64,
     /// The same, rounded up (δ is linear in t, so the larger of the two ends bounds it).
     pub chance_hi: f64,
+    /// P(m ≥ B and x in the batch) = q·E[B/(m + 1); m ≥ B] = B/(N + 1) · P(Bin(N + 1, q) ≥ B + 1), as
+    /// computed (the lower end's rate adds it to the uncut part's).
+    pub kept: f64,
     /// q′ = B/(N + 1) · P(Bin(N + 1, q) ≥ B + 1) / t, rounded up (q where t is 0 or the ratio is lost;
     /// δ increases with the rate).
     pub rate: f64,
@@ -73,6 +79,31 @@ pub struct Cut {
 
 /// Relative headroom for the binomial tails' rounding (within 1e-11 of exact).
 const HEADROOM: f64 = 1e-9;
+
+/// The split of one step when x has `others` others, at rate `q` and cap `cap` (module comment).
+fn split(q: f64, cap: u64, others: u64) -> Cut {
+    let chance = upper_tail(others, q, cap as i64);
+    let kept = upper_tail(others + 1, q, cap as i64 + 1) * cap as f64 / (others + 1) as f64;
+    if chance <= 0.0 {
+        return Cut {
+            chance_lo: 0.0,
+            chance_hi: 0.0,
+            kept,
+            rate: q,
+        };
+    }
+    let rate = kept / chance * (1.0 + 2.0 * HEADROOM);
+    Cut {
+        chance_lo: chance * (1.0 - HEADROOM),
+        chance_hi: (chance * (1.0 + HEADROOM)).min(1.0),
+        kept,
+        rate: if rate > 0.0 && rate.is_finite() {
+            rate.min(q)
+        } else {
+            q
+        },
+    }
+}
 
 impl Truncated {
     /// Checks the setting.
@@ -102,65 +133,36 @@ impl Truncated {
             cap,
             sigma,
             replace_one,
+            cuts: [split(q, cap, n - 1), split(q, cap, n)],
         })
-    }
-
-    /// The others' counts N a neighbouring pair can have, in either order: x in the n records (N =
-    /// n − 1, removed or put back) or added to them (N = n); under replace-one both data sets hold n.
-    fn others(&self) -> &'static [u64] {
-        if self.replace_one {
-            &[1]
-        } else {
-            &[1, 0]
-        }
     }
 
     /// The split of one step when x has `others` others (see the module comment).
     pub fn cut(&self, others: u64) -> Cut {
-        let (cap, q) = (self.cap, self.q);
-        let chance = upper_tail(others, q, cap as i64);
-        if chance <= 0.0 {
-            return Cut {
-                chance_lo: 0.0,
-                chance_hi: 0.0,
-                rate: q,
-            };
-        }
-        let kept = upper_tail(others + 1, q, cap as i64 + 1) * cap as f64 / (others + 1) as f64;
-        let rate = kept / chance * (1.0 + 2.0 * HEADROOM);
-        Cut {
-            chance_lo: chance * (1.0 - HEADROOM),
-            chance_hi: (chance * (1.0 + HEADROOM)).min(1.0),
-            rate: if rate > 0.0 && rate.is_finite() {
-                rate.min(q)
-            } else {
-                q
-            },
-        }
+        split(self.q, self.cap, others)
     }
 
-    /// The splits of every others' count a pair can have ([`Self::others`]).
-    fn cuts(&self) -> Vec<Cut> {
-        self.others()
-            .iter()
-            .map(|&less| self.cut(self.n - less))
-            .collect()
+    /// The splits of the others' counts N a neighbouring pair can have, in either order: x in the n
+    /// records (N = n − 1, removed or put back) or added to them (N = n); under replace-one both data
+    /// sets hold n, so N = n − 1 only.
+    fn cuts(&self) -> &[Cut] {
+        if self.replace_one {
+            &self.cuts[..1]
+        } else {
+            &self.cuts
+        }
     }
 
     /// The largest probability x is in the batch, q_eff = (1 − t)q + tq′, over the others' counts
     /// (rounded down: the lower end's rate; each count's pair happens).
     pub fn effective_rate(&self) -> f64 {
-        let cap = self.cap as i64;
-        let at = |others: u64| {
-            let uncut = lower_tail(others, self.q, cap - 1);
-            let kept =
-                upper_tail(others + 1, self.q, cap + 1) * self.cap as f64 / (others + 1) as f64;
-            uncut * self.q + kept
-        };
         let most = self
-            .others()
+            .cuts()
             .iter()
-            .map(|&less| at(self.n - less))
+            .zip([self.n - 1, self.n])
+            .map(|(cut, others)| {
+                lower_tail(others, self.q, self.cap as i64 - 1) * self.q + cut.kept
+            })
             .fold(0.0, f64::max);
         (most * (1.0 - HEADROOM)).clamp(f64::MIN_POSITIVE, self.q)
     }
@@ -194,7 +196,7 @@ impl Truncated {
     /// and the ends of t, for every real ε: an upper bound on every step's profile, itself a valid
     /// profile (the maximum of convex profiles), so a pair with it dominates every step.
     pub fn delta(&self, eps: f64, direction: Direction) -> f64 {
-        self.delta_with(&self.cuts(), eps, direction)
+        self.delta_with(self.cuts(), eps, direction)
     }
 
     fn delta_with(&self, cuts: &[Cut], eps: f64, direction: Direction) -> f64 {
@@ -218,7 +220,7 @@ impl Truncated {
     /// A grid too large.
     pub fn pld(&self, direction: Direction, interval: f64, tail: f64, side: Side) -> Result<Pld> {
         let cuts = self.cuts();
-        let delta = |e: f64| self.delta_with(&cuts, e, direction);
+        let delta = |e: f64| self.delta_with(cuts, e, direction);
         let hi = top_for_tail(delta, tail);
         let lo = if self.replace_one {
             // A symmetric pair: its loss is as far below 0 as above.
