@@ -232,15 +232,36 @@ pub(super) fn upper_directions(
     delta: f64,
     interval: f64,
 ) -> Result<(Vec<Pld>, Vec<Pld>)> {
-    let (step_tail, tail) = tails(steps, delta)?;
+    let (step_tail, _) = tails(steps, delta)?;
     let (mut singles, mut after) = (Vec::new(), Vec::new());
     for direction in [Direction::Remove, Direction::Add] {
-        let build = one_step(q, sigma, direction, step_tail);
-        let (one, window) = fitted(&build, steps, delta, interval, Side::Upper, Fit::Widen)?;
-        after.push(one.self_compose_in(steps, tail, window));
+        let (one, all) = upper_single(
+            &one_step(q, sigma, direction, step_tail),
+            steps,
+            delta,
+            interval,
+        )?;
+        after.push(all);
         singles.push(one);
     }
     Ok((singles, after))
+}
+
+/// The one-step PLD `build(width, side)` discretizes from above, on the grid fitted for T steps, and
+/// its T-fold composition.
+///
+/// # Errors
+/// As [`compose_capped`].
+pub(super) fn upper_single(
+    build: &dyn Fn(f64, Side) -> Result<Pld>,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Pld, Pld)> {
+    let (_, tail) = tails(steps, delta)?;
+    let (one, window) = fitted(build, steps, delta, interval, Side::Upper, Fit::Widen)?;
+    let all = one.self_compose_in(steps, tail, window);
+    Ok((one, all))
 }
 
 /// Of [`upper_directions`]' compositions (remove, add): the larger ε at δ, its direction and grid

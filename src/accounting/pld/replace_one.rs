@@ -1,7 +1,10 @@
 //! Replace-one neighbours from add/remove: replacing x by x′ is removing x, then adding x′.
 //!
-//! The add/remove pair at σ/2 dominates every replace-one pair of DP-SGD (the clipped sum moves by at
-//! most 2C), so its ε bounds a replace-one run, but loosely at small sampling rates: at Abadi et al.'s
+//! The add/remove pair at σ/2 dominates every replace-one step of DP-SGD (the clipped sum moves by at
+//! most 2C), in one orientation or the other, and a run's steps may take either: so the σ/2 route
+//! composes the symmetric pair that dominates both orientations
+//! ([`Pld::subsampled_gaussian_either_way`]; composing each orientation alone, as before, bounds no
+//! mixed run). Its ε bounds a replace-one run, but loosely at small sampling rates: at Abadi et al.'s
 //! MNIST settings 14.72, where removing then adding at σ gives 5.10. Neither is tight, so the guarantee
 //! is the smaller of the two. The lower bound is the larger of two pairs that happen: the add/remove
 //! pair at σ (a replacing record with a zero gradient) and the symmetric pair
@@ -11,13 +14,12 @@
 //! here, so its upper side is not used as a guarantee.
 
 use super::dpsgd::{
-    compose_capped, composed, meets as meets_add_remove, tails, upper_directions, worst_of, Fit,
-    OneSteps,
+    compose_capped, composed, tails, upper_directions, upper_single, worst_of, Fit, OneSteps,
 };
-use super::subsampled::top_for_tail;
+use super::subsampled::{check_rate_and_noise, top_for_tail};
 use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
-use crate::attacks::{TradeOff, TwoSteps};
-use crate::error::{Error, Result};
+use crate::attacks::{beta_both, TradeOff, TwoSteps};
+use crate::error::Result;
 use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};
 
 /// Exact δ(ε) of the symmetric replace-one pair P = (1 − q)N(0, σ²) + qN(1, σ²) against
@@ -71,16 +73,7 @@ impl Pld {
                 side,
             );
         }
-        if !(q > 0.0 && q < 1.0) {
-            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
-        }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::invalid(
-                "sigma",
-                sigma,
-                "must be a finite number > 0",
-            ));
-        }
+        check_rate_and_noise(q, sigma)?;
         let delta = |e: f64| replace_pair_delta(q, sigma, e);
         let hi = top_for_tail(delta, tail);
         // Below −hi the loss has mass P(X < −x*(hi)) = Q(X > x*(hi)) ≤ e^{−hi}·P(X > x*(hi)): less
@@ -160,7 +153,7 @@ pub fn remove_then_add(remove: &Pld, add: &Pld, delta: f64) -> f64 {
 }
 
 /// DP-SGD's band under replace-one at the link's σ after T steps: the upper end the smaller of the
-/// add/remove pair's certified ε at σ/2 and [`remove_then_add`] at σ, the lower end the add/remove
+/// σ/2 route's certified ε (the symmetric pair) and [`remove_then_add`] at σ, the lower end the add/remove
 /// pair's lower ε at σ; with what it composed, for [`OneSteps::curve`].
 ///
 /// # Errors
@@ -172,10 +165,10 @@ pub fn dpsgd_replace_one_band_with_steps(
     delta: f64,
     interval: f64,
 ) -> Result<(EpsilonBand, OneSteps)> {
-    // Only the σ/2 pair is required: the other bound and the pairs below are each optional (a σ so
+    // Only the σ/2 route is required: the other bound and the pairs below are each optional (a σ so
     // small that a grid will not fit leaves the guarantee standing, and 0 below).
-    let (half_singles, half_after) = upper_directions(q, sigma / 2.0, steps, delta, interval)?;
-    let (half_upper, _, half_used) = worst_of(&half_after, delta);
+    let (half_single, half_after) = half_route(q, sigma, steps, delta, interval)?;
+    let (half_upper, half_used) = (half_after.epsilon_for_delta(delta), half_after.interval());
     let at_sigma = upper_directions(q, sigma, steps, delta, interval).ok();
     let through = at_sigma.as_ref().map_or(f64::INFINITY, |(_, after)| {
         remove_then_add(&after[0], &after[1], delta)
@@ -197,7 +190,7 @@ pub fn dpsgd_replace_one_band_with_steps(
         interval: used,
     };
     let one_steps = OneSteps {
-        singles: half_singles,
+        singles: vec![half_single],
         steps,
         delta,
         apart: at_sigma.map(|(singles, _)| singles),
@@ -222,7 +215,7 @@ pub fn dpsgd_replace_one_band(
 /// A replace-one run's PLDs after T steps at the link's σ, for the attack lab's curves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplaceOnePlds {
-    /// The add/remove pair's at σ/2 (remove, then add): it dominates replace-one's.
+    /// The σ/2 route's: the symmetric pair at σ/2 composed, which dominates replace-one's.
     pub half: Vec<Pld>,
     /// The add/remove pair's upper side at σ (remove, then add), where its grid fits (else empty):
     /// replace-one is two such steps apart, removing then adding.
@@ -235,7 +228,7 @@ pub struct ReplaceOnePlds {
     pub through: f64,
 }
 
-/// [`ReplaceOnePlds`] for q, σ (the link's), T and δ. Only the σ/2 pair is required (as in
+/// [`ReplaceOnePlds`] for q, σ (the link's), T and δ. Only the σ/2 route is required (as in
 /// [`dpsgd_replace_one_band_with_steps`]): a σ too small for the others' grids leaves them out.
 ///
 /// # Errors
@@ -247,7 +240,7 @@ pub fn dpsgd_plds_replace_one(
     delta: f64,
     interval: f64,
 ) -> Result<ReplaceOnePlds> {
-    let (half, _) = super::dpsgd_plds(q, sigma / 2.0, steps, delta, interval)?;
+    let half = vec![half_route(q, sigma, steps, delta, interval)?.1];
     let (at_sigma, mut lower) =
         super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
     let used = half.iter().map(Pld::interval).fold(interval, f64::max);
@@ -266,11 +259,11 @@ pub fn dpsgd_plds_replace_one(
 
 /// Whether the link's σ keeps replace-one's certified measure of `goal` at or below `target`, and
 /// that measure (a σ search's evaluation): the better of two routes, removing then adding at σ first,
-/// the σ/2 pair only when that misses (it rarely wins at small rates).
+/// the σ/2 route only when that misses (it rarely wins at small rates).
 ///
 /// - ε at δ: the band's upper end ([`remove_then_add`]).
 /// - The advantage, or the TPR at an FPR: the attack lab's certified curve, two add/remove steps at σ
-///   ([`TwoSteps`]) where higher than the σ/2 pair's.
+///   ([`TwoSteps`]) where higher than the σ/2 route's.
 pub(super) fn meets(
     q: f64,
     sigma: f64,
@@ -283,8 +276,31 @@ pub(super) fn meets(
     if through <= target {
         return Ok((true, through));
     }
-    let (ok, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, target)?;
-    Ok((ok, half.min(through)))
+    let half = half_measure(q, sigma, steps, goal, interval)?;
+    Ok((half <= target, half.min(through)))
+}
+
+/// One step of the σ/2 route: the symmetric pair that dominates the add/remove pair at σ/2 either way
+/// round ([`Pld::subsampled_gaussian_either_way`]).
+fn half_step(q: f64, sigma: f64, step_tail: f64) -> impl Fn(f64, Side) -> Result<Pld> {
+    move |width, side| Pld::subsampled_gaussian_either_way(q, sigma / 2.0, width, step_tail, side)
+}
+
+/// The σ/2 route from above for the link's σ: the one-step PLD on the grid fitted for T steps, and its
+/// T-fold composition.
+fn half_route(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> Result<(Pld, Pld)> {
+    let (step_tail, _) = tails(steps, delta)?;
+    upper_single(&half_step(q, sigma, step_tail), steps, delta, interval)
+}
+
+/// `goal`'s certified measure by the σ/2 route.
+fn half_measure(q: f64, sigma: f64, steps: u64, goal: Goal, interval: f64) -> Result<f64> {
+    let (_, pld) = half_route(q, sigma, steps, goal.delta(), interval)?;
+    Ok(match goal {
+        Goal::Epsilon { delta } => pld.epsilon_for_delta(delta),
+        Goal::Advantage => pld.delta_for_epsilon(0.0),
+        Goal::TprAtFpr { alpha } => 1.0 - beta_both(&[TradeOff::from_pld(&pld)], alpha),
+    })
 }
 
 /// `goal`'s certified measure by removing then adding at σ (∞ where the pair's grid does not fit).
@@ -313,6 +329,6 @@ pub fn dpsgd_replace_one_epsilon(
 ) -> Result<f64> {
     let goal = Goal::Epsilon { delta };
     // Both routes, always (an infinite target would stop `meets` at the first).
-    let (_, half) = meets_add_remove(q, sigma / 2.0, steps, goal, interval, f64::INFINITY)?;
+    let half = half_measure(q, sigma, steps, goal, interval)?;
     Ok(half.min(two_steps_measure(q, sigma, steps, goal, interval)))
 }

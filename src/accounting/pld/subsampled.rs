@@ -44,6 +44,32 @@ pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direct
     )
 }
 
+/// δ(ε) of the symmetric pair that dominates one Poisson-subsampled Gaussian step in either
+/// orientation, for every real ε: the larger of [`subsampled_gaussian_delta`]'s two directions.
+///
+/// # Formula
+/// δ(ε) = δ_remove(ε) for ε ≥ 0, and δ(ε) = 1 − e^ε + e^ε·δ_remove(−ε) below 0.
+///
+/// # Reference
+/// δ_add is δ_remove mirrored (H_{e^ε}(Q‖P) = 1 − e^ε + e^ε·H_{e^{−ε}}(P‖Q)), so the pointwise larger
+/// profile max(δ_remove, δ_add) is its own mirror: a symmetric pair, and a valid profile (the
+/// largest of convex profiles). For ε ≥ 0 the remove direction is the larger, so that is the formula
+/// above. Proof (written here, no source found): with A = N(1, σ²), B = N(0, σ²) and the reflection
+/// x ↦ 1 − x swapping them, let S attain δ_add(ε) > 0, so B(S)(1 − e^ε(1 − q)) > e^ε·q·A(S), hence
+/// B(S) > A(S) when ε ≥ 0; the reflected set S′ gives δ_remove(ε) ≥ (1 − q)A(S) + qB(S) − e^ε·A(S)
+/// = δ_add(ε) + (1 − q)(e^ε − 1)(B(S) − A(S)) ≥ δ_add(ε). Checked numerically in this module's tests.
+/// Needed where a step's pair can take either orientation from step to step (replace-one at σ/2):
+/// composing each orientation alone bounds neither a mixed run nor its trade-off curve. Exact up to
+/// rounding.
+pub fn either_way_delta(q: f64, sigma: f64, eps: f64) -> f64 {
+    let remove = |e: f64| subsampled_gaussian_delta(q, sigma, e, Direction::Remove);
+    if eps >= 0.0 {
+        remove(eps)
+    } else {
+        (-eps.exp_m1() + eps.exp() * remove(-eps)).clamp(0.0, 1.0)
+    }
+}
+
 /// Exact δ(ε) of the pair ((1 − q)B + qA, B) (remove) or its reverse (add), for every real ε, given the
 /// profile `base` of a symmetric pair (A, B) (δ_{A‖B} = δ_{B‖A}, as for the Gaussian and randomized
 /// response pairs). [`subsampled_gaussian_delta`] with the Gaussian's profile, and the lower sides of
@@ -115,16 +141,7 @@ impl Pld {
         tail: f64,
         side: Side,
     ) -> Result<Pld> {
-        if !(q > 0.0 && q <= 1.0) {
-            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
-        }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::invalid(
-                "sigma",
-                sigma,
-                "must be a finite number > 0",
-            ));
-        }
+        check_rate_and_noise(q, sigma)?;
         let delta = |e: f64| subsampled_gaussian_delta(q, sigma, e, direction);
         let hi = top_for_tail(delta, tail);
         Pld::from_profile(
@@ -136,6 +153,45 @@ impl Pld {
             0.0,
         )
     }
+}
+
+impl Pld {
+    /// The PLD of [`either_way_delta`]'s symmetric pair, from `side`: one step of the σ/2 route of
+    /// replace-one ([`super::replace_one`]), whose loss is as far below 0 as above.
+    ///
+    /// # Errors
+    /// As [`Pld::subsampled_gaussian`].
+    pub fn subsampled_gaussian_either_way(
+        q: f64,
+        sigma: f64,
+        interval: f64,
+        tail: f64,
+        side: Side,
+    ) -> Result<Pld> {
+        check_rate_and_noise(q, sigma)?;
+        let delta = |e: f64| either_way_delta(q, sigma, e);
+        let hi = top_for_tail(delta, tail);
+        // Below −hi the loss has mass e^{−hi}·(mass above hi) at most: less than the tail.
+        Pld::from_profile(delta, (-hi).min(hi - interval), hi, interval, side, 0.0)
+    }
+}
+
+/// Checks a Poisson step's rate q ∈ (0, 1] and noise multiplier σ (finite, > 0).
+///
+/// # Errors
+/// Either out of domain.
+pub(crate) fn check_rate_and_noise(q: f64, sigma: f64) -> Result<()> {
+    if !(q > 0.0 && q <= 1.0) {
+        return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
+    }
+    if !(sigma.is_finite() && sigma > 0.0) {
+        return Err(Error::invalid(
+            "sigma",
+            sigma,
+            "must be a finite number > 0",
+        ));
+    }
+    Ok(())
 }
 
 /// A PLD grid's bottom for one subsampled Gaussian step: the loss's least value, or the ε below
@@ -194,6 +250,27 @@ mod tests {
                         (ours - num).abs() <= 1e-9 + 1e-7 * num,
                         "q {q} σ {sigma} {direction:?} ε {eps}: {ours} vs {num}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn either_way_is_the_larger_direction_at_every_eps() {
+        // The proof in `either_way_delta`'s comment, checked: the profile is at least both directions'
+        // (each computed by its own formula, not by mirroring).
+        for q in [1e-4, 0.01, 0.1, 0.3, 0.5, 0.9, 0.999, 1.0] {
+            for sigma in [0.05, 0.3, 0.55, 1.0, 2.0, 8.0] {
+                for k in -60..=60 {
+                    let eps = 0.1 * f64::from(k);
+                    let both = either_way_delta(q, sigma, eps);
+                    for direction in [Direction::Remove, Direction::Add] {
+                        let one = subsampled_gaussian_delta(q, sigma, eps, direction);
+                        assert!(
+                            both >= one - 1e-15 - 1e-12 * one,
+                            "q {q} σ {sigma} ε {eps} {direction:?}: {both} < {one}"
+                        );
+                    }
                 }
             }
         }

@@ -22,6 +22,7 @@ pub mod users;
 
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
+use crate::accounting::pld::subsampled::check_rate_and_noise;
 use crate::accounting::pld::{
     dpsgd_epsilon_band, dpsgd_replace_one_band, Direction, Side, SigmaSearch,
 };
@@ -206,20 +207,7 @@ impl SamplerSetting {
 /// # Errors
 /// σ, q, δ or T out of the accountants' domain.
 pub fn sampler_epsilon(s: &SamplerSetting, sampler: Sampler) -> Result<SamplerEpsilon> {
-    if !(s.q > 0.0 && s.q <= 1.0) {
-        return Err(Error::invalid(
-            "q",
-            s.q,
-            "must be a sampling rate in (0, 1]",
-        ));
-    }
-    if !(s.sigma.is_finite() && s.sigma > 0.0) {
-        return Err(Error::invalid(
-            "sigma",
-            s.sigma,
-            "must be a finite number > 0",
-        ));
-    }
+    check_rate_and_noise(s.q, s.sigma)?;
     let b = s.batches_per_epoch() as f64;
     let exact_epochs = s.steps as f64 / b;
     let complete = (exact_epochs + 1e-9).floor();

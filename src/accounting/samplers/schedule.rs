@@ -101,7 +101,7 @@ pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<Epsi
 
 /// The schedule under replace-one, its phases at the link's σ, as
 /// [`crate::accounting::pld::dpsgd_replace_one_band`] bounds one phase: the guarantee the smaller of
-/// the add/remove pairs' ε at σ/2 and removing then adding at σ, the lower bound the larger of the
+/// the σ/2 route's ε (the symmetric pairs) and removing then adding at σ, the lower bound the larger of the
 /// add/remove pairs' and the mirrored pairs' lower ε at σ.
 ///
 /// # Errors
@@ -112,15 +112,15 @@ pub fn schedule_band_replace_one(
     interval: f64,
 ) -> Result<EpsilonBand> {
     let schedule = Composed::new(phases, delta, interval)?;
-    let half: Vec<Phase> = phases
-        .iter()
-        .map(|p| Phase {
-            sigma: p.sigma / 2.0,
-            ..*p
-        })
-        .collect();
-    // Only the σ/2 pairs are required: the other bound and the pairs below are each optional.
-    let (half_upper, _, half_used) = schedule.worst(&half, interval)?;
+    // Only the σ/2 route is required: the other bound and the pairs below are each optional. Its
+    // steps may take either orientation, so each phase is the symmetric pair that dominates both.
+    let half = schedule.compose(
+        interval,
+        Side::Upper,
+        |p, w, tail| Pld::subsampled_gaussian_either_way(p.q, p.sigma / 2.0, w, tail, Side::Upper),
+        phases,
+    )?;
+    let (half_upper, half_used) = (half.epsilon_for_delta(delta), half.interval());
     let at_sigma = schedule.directions(phases, interval).ok();
     let through = at_sigma.as_ref().map_or(f64::INFINITY, |after| {
         remove_then_add(&after[0], &after[1], delta)

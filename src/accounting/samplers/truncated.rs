@@ -38,7 +38,9 @@
 //! is the Poisson pair at rate q_eff and σ; its PLD's certified lower side bounds the exact ε below.
 
 use crate::accounting::pld::dpsgd::{composed_from, tails, worst_of};
-use crate::accounting::pld::subsampled::{loss_floor, top_for_tail};
+use crate::accounting::pld::subsampled::{
+    check_rate_and_noise, either_way_delta, loss_floor, top_for_tail,
+};
 use crate::accounting::pld::{
     remove_then_add, subsampled_gaussian_delta, Direction, EpsilonBand, Pld, Side,
 };
@@ -117,16 +119,7 @@ impl Truncated {
         if cap == 0 {
             return Err(Error::invalid("cap", 0, "must be at least 1 record"));
         }
-        if !(q > 0.0 && q <= 1.0) {
-            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
-        }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::invalid(
-                "sigma",
-                sigma,
-                "must be a finite number > 0",
-            ));
-        }
+        check_rate_and_noise(q, sigma)?;
         Ok(Truncated {
             n,
             q,
@@ -184,12 +177,7 @@ impl Truncated {
         if !self.replace_one {
             return subsampled_gaussian_delta(rate, sigma, eps, direction);
         }
-        let remove = |e: f64| subsampled_gaussian_delta(rate, sigma, e, Direction::Remove);
-        if eps >= 0.0 {
-            remove(eps)
-        } else {
-            (-eps.exp_m1() + eps.exp() * remove(-eps)).clamp(0.0, 1.0)
-        }
+        either_way_delta(rate, sigma, eps)
     }
 
     /// δ(ε) of the flagged pairs in `direction` (module comment), the largest over the others' counts

@@ -8,6 +8,7 @@
 //! records always sampled together (one record of sensitivity k at rate q).
 
 use crate::accounting::pld::dpsgd::{composed_from, worst_of};
+use crate::accounting::pld::subsampled::check_rate_and_noise;
 use crate::accounting::pld::{dpsgd_plds, Direction, EpsilonBand, Pld, Side};
 use crate::error::{Error, Result};
 use crate::numerics::roots::{bisect, Split, Until};
@@ -35,16 +36,7 @@ impl UserMixture {
                 "must be a whole number from 1 to 1000",
             ));
         }
-        if !(q > 0.0 && q <= 1.0) {
-            return Err(Error::invalid("q", q, "must be a sampling rate in (0, 1]"));
-        }
-        if !(sigma.is_finite() && sigma > 0.0) {
-            return Err(Error::invalid(
-                "sigma",
-                sigma,
-                "must be a finite number > 0",
-            ));
-        }
+        check_rate_and_noise(q, sigma)?;
         let (ln_q, ln_r) = (q.ln(), (-q).ln_1p());
         let mut ln_choose = 0.0;
         let ln_weights = (0..=k)

@@ -84,7 +84,8 @@ impl AttackParams {
                 ..
             } => Some(
                 "Replace-one has no proven tight pair. The certified curve is the higher of two \
-                 bounds: the add/remove pair at σ/2 (which dominates), and two add/remove steps at σ, \
+                 bounds: the add/remove pair at σ/2 either way round at each step (which dominates), and \
+                 two add/remove steps at σ, \
                  removing the record then adding its replacement: β ≥ f(1 − f(α)) with f the \
                  add/remove curve (group privacy, Dong, Roth & Su 2022). The optimistic curve comes \
                  from pairs that happen (a zero-gradient replacement, the record's gradient +C \

@@ -135,7 +135,8 @@ impl DpsgdParams {
     pub fn band_gap(&self) -> Option<String> {
         (self.neighbour == Neighbour::ReplaceOne).then(|| {
             "Replace-one has no proven tight pair. The guarantee is the smaller of two certified \
-             bounds: the add/remove pair at σ/2 (which dominates replace-one's) and removing a record, \
+             bounds: the add/remove pair at σ/2, either way round at each step (it dominates \
+             replace-one's), and removing a record, \
              then adding another at σ (the two directions' ε added). The lower bound is the larger of \
              two pairs that happen: the add/remove pair at σ (a replacement with a zero gradient) and \
              the mirrored pair (the record's gradient +C replaced by −C, every other 0), which \
