@@ -280,17 +280,38 @@ pub(super) fn meets(
     Ok((half <= target, half.min(through)))
 }
 
-/// One step of the σ/2 route: the symmetric pair that dominates the add/remove pair at σ/2 either way
-/// round ([`Pld::subsampled_gaussian_either_way`]).
-fn half_step(q: f64, sigma: f64, step_tail: f64) -> impl Fn(f64, Side) -> Result<Pld> {
-    move |width, side| Pld::subsampled_gaussian_either_way(q, sigma / 2.0, width, step_tail, side)
+/// The σ/2 route from above for the link's σ: the one-step PLD on the grid fitted for T steps, and its
+/// T-fold composition ([`either_way_composed`] at σ/2).
+fn half_route(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> Result<(Pld, Pld)> {
+    either_way_composed(q, sigma / 2.0, steps, delta, interval)
 }
 
-/// The σ/2 route from above for the link's σ: the one-step PLD on the grid fitted for T steps, and its
-/// T-fold composition.
-fn half_route(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> Result<(Pld, Pld)> {
+/// T steps of the symmetric pair that dominates the Poisson-subsampled Gaussian at rate q and noise
+/// multiplier σ either way round ([`Pld::subsampled_gaussian_either_way`]), from above: the one-step
+/// PLD on the grid fitted for T steps, and its T-fold composition.
+///
+/// # Why it bounds replace-one
+/// A step's pair is P = (1 − q)μ₀ + qμ₁ against Q = (1 − q)μ₀ + qμ₁′ (μ₀: the record not drawn,
+/// the same on both sides). Advanced joint convexity (Balle, Barthe & Gaboardi, NeurIPS 2018,
+/// Theorem 2) gives H_{e^ε′}(P‖Q) = q·H_{e^ε}(μ₁ ‖ (1 − β)μ₀ + βμ₁′) for ε′ = ln(1 + q(e^ε − 1)) ≥ 0,
+/// and by joint convexity that is at most q·δ_Δ(ε) when μ₁ is within sensitivity Δ of both μ₀ and
+/// μ₁′ (Gaussians with means that far apart, mixed over the same coins): the remove profile of the
+/// pair at q and σ/Δ. Below 0 the same with P and Q swapped, mirrored: the symmetric pair. Δ = 2 for
+/// a record (σ/2); a user's k records, any of them drawn, give Δ = 2k at the rate 1 − (1 − q)^k.
+///
+/// # Errors
+/// As [`super::dpsgd_epsilon_band`].
+pub(crate) fn either_way_composed(
+    q: f64,
+    sigma: f64,
+    steps: u64,
+    delta: f64,
+    interval: f64,
+) -> Result<(Pld, Pld)> {
     let (step_tail, _) = tails(steps, delta)?;
-    upper_single(&half_step(q, sigma, step_tail), steps, delta, interval)
+    let step =
+        move |width, side| Pld::subsampled_gaussian_either_way(q, sigma, width, step_tail, side);
+    upper_single(&step, steps, delta, interval)
 }
 
 /// `goal`'s certified measure by the σ/2 route.

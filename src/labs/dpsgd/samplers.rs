@@ -47,7 +47,8 @@ pub fn users_note(p: &DpsgdParams) -> Option<&'static str> {
          by k zero gradients, a pair that happens, and the exact ε lies between. The group lemma \
          runs over 2k records, and records sampled together are one record of sensitivity k \
          replaced. Where the first step's ε₁ is large, the second must hold at δ·e^(−ε₁), below \
-         what the accountant resolves (10⁻¹⁰): then no upper bound is shown (—).",
+         what the accountant resolves (10⁻¹⁰): then the guarantee is a far looser one, a step that \
+         draws any of the user's records moving the sum by up to 2kC (at rate 1 − (1 − q)^k).",
     )
 }
 
