@@ -284,7 +284,7 @@ pub struct OneSteps {
     pub(super) steps: u64,
     pub(super) delta: f64,
     /// Under replace-one, both directions' one-step PLDs at the link's σ, whose compositions bound
-    /// replacing by removing, then adding ([`super::replace_one`]); `singles` are then the σ/2 pair's.
+    /// replacing by removing, then adding ([`super::replace_one`]); `singles` are then the one-step route's.
     pub(super) apart: Option<Vec<Pld>>,
 }
 
@@ -561,7 +561,7 @@ impl SigmaSearch {
     }
 
     /// The same search under replace-one neighbours, in the link's σ (and from a start in it): each
-    /// evaluation is the better of the add/remove pair at σ/2 and removing, then adding at σ
+    /// evaluation is the better of the one-step route and removing, then adding at σ
     /// ([`super::replace_one`]'s `meets`).
     pub fn under_replace_one(self) -> Self {
         SigmaSearch {

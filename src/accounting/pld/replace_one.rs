@@ -1,12 +1,16 @@
 //! Replace-one neighbours from add/remove: replacing x by x′ is removing x, then adding x′.
 //!
-//! The add/remove pair at σ/2 dominates every replace-one step of DP-SGD (the clipped sum moves by at
-//! most 2C), in one orientation or the other, and a run's steps may take either: so the σ/2 route
-//! composes the symmetric pair that dominates both orientations
-//! ([`Pld::subsampled_gaussian_either_way`]; composing each orientation alone, as before, bounds no
-//! mixed run). Its ε bounds a replace-one run, but loosely at small sampling rates: at Abadi et al.'s
-//! MNIST settings 14.72, where removing then adding at σ gives 5.10. Neither is tight, so the guarantee
-//! is the smaller of the two. The lower bound is the larger of two pairs that happen: the add/remove
+//! Two certified routes, the smaller taken:
+//! - **One step at a time** ([`replaced_step_delta`]): a symmetric pair that dominates each replace-one
+//!   step whichever way round (a run's steps may mix orientations), by advanced joint convexity: the
+//!   record drawn is one clipped gradient from the record not drawn and two from its replacement.
+//!   Until stop 44 this route was the add/remove pair at σ/2, each orientation composed alone (which
+//!   bounds no mixed run): 14.72 at Abadi et al.'s MNIST settings, now 5.74.
+//! - **Removing then adding** at σ ([`remove_then_add`]): 5.10 there; the one-step route wins at
+//!   large rates (q = 0.1, σ = 1, T = 1000: 68.1, where removing then adding needs δ below the
+//!   PLD's floor).
+//!
+//! Neither is tight. The lower bound is the larger of two pairs that happen: the add/remove
 //! pair at σ (a replacing record with a zero gradient) and the symmetric pair
 //! ((1 − q)N(0, σ²) + qN(1, σ²), (1 − q)N(0, σ²) + qN(−1, σ²)) (the record's gradient +C replaced by
 //! −C, every other 0; [`replace_pair_delta`]), dp_accounting's replace-one pair: 4.22 at those
@@ -20,6 +24,7 @@ use super::subsampled::{check_rate_and_noise, top_for_tail};
 use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
 use crate::attacks::{beta_both, TradeOff, TwoSteps};
 use crate::error::Result;
+use crate::mechanisms::gaussian::Gaussian;
 use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};
 
 /// Exact δ(ε) of the symmetric replace-one pair P = (1 − q)N(0, σ²) + qN(1, σ²) against
@@ -153,7 +158,7 @@ pub fn remove_then_add(remove: &Pld, add: &Pld, delta: f64) -> f64 {
 }
 
 /// DP-SGD's band under replace-one at the link's σ after T steps: the upper end the smaller of the
-/// σ/2 route's certified ε (the symmetric pair) and [`remove_then_add`] at σ, the lower end the add/remove
+/// one-step route's certified ε ([`replaced_step_delta`]) and [`remove_then_add`] at σ, the lower end the add/remove
 /// pair's lower ε at σ; with what it composed, for [`OneSteps::curve`].
 ///
 /// # Errors
@@ -165,15 +170,15 @@ pub fn dpsgd_replace_one_band_with_steps(
     delta: f64,
     interval: f64,
 ) -> Result<(EpsilonBand, OneSteps)> {
-    // Only the σ/2 route is required: the other bound and the pairs below are each optional (a σ so
-    // small that a grid will not fit leaves the guarantee standing, and 0 below).
-    let (half_single, half_after) = half_route(q, sigma, steps, delta, interval)?;
-    let (half_upper, half_used) = (half_after.epsilon_for_delta(delta), half_after.interval());
+    // Only the one-step route is required: the other bound and the pairs below are each optional (a σ
+    // so small that a grid will not fit leaves the guarantee standing, and 0 below).
+    let (step_single, step_after) = replaced_composed(q, sigma, steps, delta, interval)?;
+    let (step_upper, step_used) = (step_after.epsilon_for_delta(delta), step_after.interval());
     let at_sigma = upper_directions(q, sigma, steps, delta, interval).ok();
     let through = at_sigma.as_ref().map_or(f64::INFINITY, |(_, after)| {
         remove_then_add(&after[0], &after[1], delta)
     });
-    let upper = half_upper.min(through);
+    let upper = step_upper.min(through);
     let (lower, used) = match &at_sigma {
         Some((_, after)) => {
             let (_, direction, used) = worst_of(after, delta);
@@ -182,7 +187,7 @@ pub fn dpsgd_replace_one_band_with_steps(
             let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
             (eps(zero_gradient).max(eps(mirrored)), used)
         }
-        None => (0.0, half_used),
+        None => (0.0, step_used),
     };
     let band = EpsilonBand {
         upper,
@@ -190,7 +195,7 @@ pub fn dpsgd_replace_one_band_with_steps(
         interval: used,
     };
     let one_steps = OneSteps {
-        singles: vec![half_single],
+        singles: vec![step_single],
         steps,
         delta,
         apart: at_sigma.map(|(singles, _)| singles),
@@ -215,20 +220,20 @@ pub fn dpsgd_replace_one_band(
 /// A replace-one run's PLDs after T steps at the link's σ, for the attack lab's curves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplaceOnePlds {
-    /// The σ/2 route's: the symmetric pair at σ/2 composed, which dominates replace-one's.
-    pub half: Vec<Pld>,
+    /// The one-step route's: [`replaced_step_delta`]'s pair composed, which dominates replace-one's.
+    pub one_step: Vec<Pld>,
     /// The add/remove pair's upper side at σ (remove, then add), where its grid fits (else empty):
     /// replace-one is two such steps apart, removing then adding.
     pub at_sigma: Vec<Pld>,
     /// Every pair that happens: the add/remove pair at σ (a zero-gradient replacement) and
-    /// [`replace_pair_delta`]'s mirrored pair, each from below, on the grid `half` used.
+    /// [`replace_pair_delta`]'s mirrored pair, each from below, on the grid `one_step` used.
     pub lower: Vec<Pld>,
     /// [`remove_then_add`]'s certified ε at δ from `at_sigma` (∞ without it), which can be far below
-    /// `half`'s.
+    /// `one_step`'s.
     pub through: f64,
 }
 
-/// [`ReplaceOnePlds`] for q, σ (the link's), T and δ. Only the σ/2 route is required (as in
+/// [`ReplaceOnePlds`] for q, σ (the link's), T and δ. Only the one-step route is required (as in
 /// [`dpsgd_replace_one_band_with_steps`]): a σ too small for the others' grids leaves them out.
 ///
 /// # Errors
@@ -240,17 +245,17 @@ pub fn dpsgd_plds_replace_one(
     delta: f64,
     interval: f64,
 ) -> Result<ReplaceOnePlds> {
-    let half = vec![half_route(q, sigma, steps, delta, interval)?.1];
+    let one_step = vec![replaced_composed(q, sigma, steps, delta, interval)?.1];
     let (at_sigma, mut lower) =
         super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
-    let used = half.iter().map(Pld::interval).fold(interval, f64::max);
+    let used = one_step.iter().map(Pld::interval).fold(interval, f64::max);
     lower.extend(replace_pair_lower(q, sigma, steps, delta, used).ok());
     let through = match at_sigma.as_slice() {
         [remove, add] => remove_then_add(remove, add, delta),
         _ => f64::INFINITY,
     };
     Ok(ReplaceOnePlds {
-        half,
+        one_step,
         at_sigma,
         lower,
         through,
@@ -259,11 +264,11 @@ pub fn dpsgd_plds_replace_one(
 
 /// Whether the link's σ keeps replace-one's certified measure of `goal` at or below `target`, and
 /// that measure (a σ search's evaluation): the better of two routes, removing then adding at σ first,
-/// the σ/2 route only when that misses (it rarely wins at small rates).
+/// the one-step route only when that misses (it rarely wins at small rates).
 ///
 /// - ε at δ: the band's upper end ([`remove_then_add`]).
 /// - The advantage, or the TPR at an FPR: the attack lab's certified curve, two add/remove steps at σ
-///   ([`TwoSteps`]) where higher than the σ/2 route's.
+///   ([`TwoSteps`]) where higher than the one-step route's.
 pub(super) fn meets(
     q: f64,
     sigma: f64,
@@ -276,32 +281,77 @@ pub(super) fn meets(
     if through <= target {
         return Ok((true, through));
     }
-    let half = half_measure(q, sigma, steps, goal, interval)?;
-    Ok((half <= target, half.min(through)))
+    let one_step = one_step_measure(q, sigma, steps, goal, interval)?;
+    Ok((one_step <= target, one_step.min(through)))
 }
 
-/// The σ/2 route from above for the link's σ: the one-step PLD on the grid fitted for T steps, and its
-/// T-fold composition ([`either_way_composed`] at σ/2).
-fn half_route(q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> Result<(Pld, Pld)> {
-    either_way_composed(q, sigma / 2.0, steps, delta, interval)
-}
-
-/// T steps of the symmetric pair that dominates the Poisson-subsampled Gaussian at rate q and noise
-/// multiplier σ either way round ([`Pld::subsampled_gaussian_either_way`]), from above: the one-step
-/// PLD on the grid fitted for T steps, and its T-fold composition.
+/// δ(ε) at every real ε of a symmetric pair that dominates one Poisson-subsampled Gaussian step under
+/// replace-one (rate q, noise multiplier σ, clipping norm 1), whichever way round the step is.
 ///
-/// # Why it bounds replace-one
-/// A step's pair is P = (1 − q)μ₀ + qμ₁ against Q = (1 − q)μ₀ + qμ₁′ (μ₀: the record not drawn,
-/// the same on both sides). Advanced joint convexity (Balle, Barthe & Gaboardi, NeurIPS 2018,
-/// Theorem 2) gives H_{e^ε′}(P‖Q) = q·H_{e^ε}(μ₁ ‖ (1 − β)μ₀ + βμ₁′) for ε′ = ln(1 + q(e^ε − 1)) ≥ 0,
-/// and by joint convexity that is at most q·δ_Δ(ε) when μ₁ is within sensitivity Δ of both μ₀ and
-/// μ₁′ (Gaussians with means that far apart, mixed over the same coins): the remove profile of the
-/// pair at q and σ/Δ. Below 0 the same with P and Q swapped, mirrored: the symmetric pair. Δ = 2 for
-/// a record (σ/2); a user's k records, any of them drawn, give Δ = 2k at the rate 1 − (1 − q)^k.
+/// # Formula
+/// For ε′ ≥ 0, with ε = ln(1 + (e^ε′ − 1)/q) and β = e^{ε′ − ε}:
+/// δ(ε′) = q·((1 − β)·δ_σ(ε) + β·δ_{σ/2}(ε)), δ_s the Gaussian mechanism's exact profile at noise s
+/// (sensitivity 1); below 0 mirrored, δ(−ε′) = 1 − e^{−ε′} + e^{−ε′}δ(ε′). At q = 1, δ_{σ/2}.
+///
+/// # Reference
+/// The step's pair is P = (1 − q)μ₀ + qμ₁ against Q = (1 − q)μ₀ + qμ₁′: μ₀ the record not drawn (the
+/// same on both sides), μ₁ and μ₁′ the record or its replacement drawn, each a mixture over the
+/// other records' draws of Gaussians at noise σ. Advanced joint convexity (Balle, Barthe & Gaboardi,
+/// NeurIPS 2018, Theorem 2): H_{e^ε′}(P‖Q) = q·H_{e^ε}(μ₁ ‖ (1 − β)μ₀ + βμ₁′) for ε′ ≥ 0. Joint
+/// convexity bounds that by (1 − β)·H_{e^ε}(μ₁‖μ₀) + β·H_{e^ε}(μ₁‖μ₁′), and over the same draws of the
+/// others μ₁ is one clipped gradient from μ₀ (δ_σ) and two from μ₁′ (δ_{σ/2}). With P and Q
+/// swapped the same bound holds, so the mirror below 0 covers either orientation. The add/remove pair
+/// at σ/2 taken either way round ([`super::subsampled::either_way_delta`]) is the same with δ_{σ/2}
+/// for both terms: this is below it at every ε (10–100 times at Abadi et al.'s step). Used as the
+/// profile of a pair: it is convex in e^ε′ (second differences checked in tests), and its
+/// connect-the-dots PLD never falls below it at a grid point even where it is not (a clamped mass
+/// only raises the profile below it). Exact up to rounding.
+pub fn replaced_step_delta(q: f64, sigma: f64, eps: f64) -> f64 {
+    let gauss = |s: f64, e: f64| Gaussian::new(s, 1.0).map_or(1.0, |g| g.delta(e));
+    let bound = |e1: f64| {
+        if q >= 1.0 {
+            return gauss(sigma / 2.0, e1);
+        }
+        // ln(1 + (e^ε′ − 1)/q), without overflow for large ε′ (as in `mixture_delta`).
+        let inner = if e1 > 30.0 {
+            e1 - q.ln() + (-(1.0 - q) * (-e1).exp()).ln_1p()
+        } else {
+            (e1.exp_m1() / q).ln_1p()
+        };
+        let beta = (e1 - inner).exp().min(1.0);
+        q * ((1.0 - beta) * gauss(sigma, inner) + beta * gauss(sigma / 2.0, inner))
+    };
+    let d = if eps >= 0.0 {
+        bound(eps)
+    } else {
+        -eps.exp_m1() + eps.exp() * bound(-eps)
+    };
+    d.clamp(0.0, 1.0)
+}
+
+impl Pld {
+    /// The PLD of [`replaced_step_delta`]'s symmetric pair from `side` (its loss as far below 0 as
+    /// above).
+    ///
+    /// # Errors
+    /// q outside (0, 1], σ not finite and > 0, or an interval that needs too large a grid.
+    pub fn replaced_step(q: f64, sigma: f64, interval: f64, tail: f64, side: Side) -> Result<Pld> {
+        check_rate_and_noise(q, sigma)?;
+        let delta = |e: f64| replaced_step_delta(q, sigma, e);
+        let hi = top_for_tail(delta, tail);
+        // Below −hi the loss has mass e^{−hi}·(mass above hi) at most: less than the tail.
+        Pld::from_profile(delta, (-hi).min(hi - interval), hi, interval, side, 0.0)
+    }
+}
+
+/// T steps of [`replaced_step_delta`]'s pair (rate q, noise multiplier σ per unit of sensitivity)
+/// from above: the one-step PLD on the grid fitted for T steps, and its T-fold composition. A user's k
+/// records replaced are the same with μ₁ within k clipped gradients of μ₀ and 2k of μ₁′: rate
+/// 1 − (1 − q)^k and σ/k.
 ///
 /// # Errors
 /// As [`super::dpsgd_epsilon_band`].
-pub(crate) fn either_way_composed(
+pub(crate) fn replaced_composed(
     q: f64,
     sigma: f64,
     steps: u64,
@@ -309,14 +359,13 @@ pub(crate) fn either_way_composed(
     interval: f64,
 ) -> Result<(Pld, Pld)> {
     let (step_tail, _) = tails(steps, delta)?;
-    let step =
-        move |width, side| Pld::subsampled_gaussian_either_way(q, sigma, width, step_tail, side);
+    let step = move |width, side| Pld::replaced_step(q, sigma, width, step_tail, side);
     upper_single(&step, steps, delta, interval)
 }
 
-/// `goal`'s certified measure by the σ/2 route.
-fn half_measure(q: f64, sigma: f64, steps: u64, goal: Goal, interval: f64) -> Result<f64> {
-    let (_, pld) = half_route(q, sigma, steps, goal.delta(), interval)?;
+/// `goal`'s certified measure by the one-step route.
+fn one_step_measure(q: f64, sigma: f64, steps: u64, goal: Goal, interval: f64) -> Result<f64> {
+    let (_, pld) = replaced_composed(q, sigma, steps, goal.delta(), interval)?;
     Ok(match goal {
         Goal::Epsilon { delta } => pld.epsilon_for_delta(delta),
         Goal::Advantage => pld.delta_for_epsilon(0.0),
@@ -350,6 +399,6 @@ pub fn dpsgd_replace_one_epsilon(
 ) -> Result<f64> {
     let goal = Goal::Epsilon { delta };
     // Both routes, always (an infinite target would stop `meets` at the first).
-    let half = half_measure(q, sigma, steps, goal, interval)?;
-    Ok(half.min(two_steps_measure(q, sigma, steps, goal, interval)))
+    let one_step = one_step_measure(q, sigma, steps, goal, interval)?;
+    Ok(one_step.min(two_steps_measure(q, sigma, steps, goal, interval)))
 }

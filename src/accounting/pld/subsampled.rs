@@ -58,9 +58,9 @@ pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direct
 /// x ↦ 1 − x swapping them, let S attain δ_add(ε) > 0, so B(S)(1 − e^ε(1 − q)) > e^ε·q·A(S), hence
 /// B(S) > A(S) when ε ≥ 0; the reflected set S′ gives δ_remove(ε) ≥ (1 − q)A(S) + qB(S) − e^ε·A(S)
 /// = δ_add(ε) + (1 − q)(e^ε − 1)(B(S) − A(S)) ≥ δ_add(ε). Checked numerically in this module's tests.
-/// Needed where a step's pair can take either orientation from step to step (replace-one at σ/2):
-/// composing each orientation alone bounds neither a mixed run nor its trade-off curve. Exact up to
-/// rounding.
+/// Needed where a step's pair can take either orientation from step to step (truncated Poisson's cut
+/// part under replace-one): composing each orientation alone bounds neither a mixed run nor its
+/// trade-off curve. Exact up to rounding.
 pub fn either_way_delta(q: f64, sigma: f64, eps: f64) -> f64 {
     let remove = |e: f64| subsampled_gaussian_delta(q, sigma, e, Direction::Remove);
     if eps >= 0.0 {
@@ -152,27 +152,6 @@ impl Pld {
             side,
             0.0,
         )
-    }
-}
-
-impl Pld {
-    /// The PLD of [`either_way_delta`]'s symmetric pair, from `side`: one step of the σ/2 route of
-    /// replace-one ([`super::replace_one`]), whose loss is as far below 0 as above.
-    ///
-    /// # Errors
-    /// As [`Pld::subsampled_gaussian`].
-    pub fn subsampled_gaussian_either_way(
-        q: f64,
-        sigma: f64,
-        interval: f64,
-        tail: f64,
-        side: Side,
-    ) -> Result<Pld> {
-        check_rate_and_noise(q, sigma)?;
-        let delta = |e: f64| either_way_delta(q, sigma, e);
-        let hi = top_for_tail(delta, tail);
-        // Below −hi the loss has mass e^{−hi}·(mass above hi) at most: less than the tail.
-        Pld::from_profile(delta, (-hi).min(hi - interval), hi, interval, side, 0.0)
     }
 }
 

@@ -101,7 +101,7 @@ pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<Epsi
 
 /// The schedule under replace-one, its phases at the link's σ, as
 /// [`crate::accounting::pld::dpsgd_replace_one_band`] bounds one phase: the guarantee the smaller of
-/// the σ/2 route's ε (the symmetric pairs) and removing then adding at σ, the lower bound the larger of the
+/// the one-step route's ε (`replaced_step_delta`'s pairs) and removing then adding at σ, the lower bound the larger of the
 /// add/remove pairs' and the mirrored pairs' lower ε at σ.
 ///
 /// # Errors
@@ -112,12 +112,13 @@ pub fn schedule_band_replace_one(
     interval: f64,
 ) -> Result<EpsilonBand> {
     let schedule = Composed::new(phases, delta, interval)?;
-    // Only the σ/2 route is required: the other bound and the pairs below are each optional. Its
-    // steps may take either orientation, so each phase is the symmetric pair that dominates both.
+    // Only the one-step route is required: the other bound and the pairs below are each optional. Its
+    // steps may take either orientation, so each phase is the symmetric pair that dominates both
+    // (`replaced_step_delta`).
     let half = schedule.compose(
         interval,
         Side::Upper,
-        |p, w, tail| Pld::subsampled_gaussian_either_way(p.q, p.sigma / 2.0, w, tail, Side::Upper),
+        |p, w, tail| Pld::replaced_step(p.q, p.sigma, w, tail, Side::Upper),
         phases,
     )?;
     let (half_upper, half_used) = (half.epsilon_for_delta(delta), half.interval());

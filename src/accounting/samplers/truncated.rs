@@ -29,15 +29,18 @@
 //! ±2 (4 apart, against our 2): looser, so its ε is at or above ours (checked in the tests against a
 //! run of its own primitives with our pair, and against its event); it counts N = n − 1 only.
 //! Under replace-one neighbours (x and its replacement share a slot, N = n − 1) a step's parts can
-//! take either orientation, so the σ/2 route composes the symmetric pairs (the remove profile for
-//! ε ≥ 0, mirrored below 0), which dominate both; the band takes the smaller of that and removing x
-//! then adding its replacement, each leg the add/remove pairs above (as for Poisson batches).
+//! take either orientation, so each part is a symmetric pair that dominates both: the cut part the
+//! Poisson pair at σ/2 mirrored ([`either_way_delta`]), the uncut part a Poisson step's one-step
+//! replace-one bound ([`replaced_step_delta`]: the record not drawn is shared by both sides). The
+//! band takes the smaller of their composition and removing x then adding its replacement, each leg
+//! the add/remove pairs above (as for Poisson batches).
 //!
 //! The lower end is a pair that happens: every other gradient zero, x's +C (against nothing, or a
 //! zero-gradient replacement). x is in the batch with probability q_eff = (1 − t)q + tq′, so the run
 //! is the Poisson pair at rate q_eff and σ; its PLD's certified lower side bounds the exact ε below.
 
 use crate::accounting::pld::dpsgd::{composed_from, tails, worst_of};
+use crate::accounting::pld::replace_one::replaced_step_delta;
 use crate::accounting::pld::subsampled::{
     check_rate_and_noise, either_way_delta, loss_floor, top_for_tail,
 };
@@ -160,7 +163,7 @@ impl Truncated {
         (most * (1.0 - HEADROOM)).clamp(f64::MIN_POSITIVE, self.q)
     }
 
-    /// σ of the uncut part's pair (σ/2 under replace-one).
+    /// σ of the uncut part's RDP curve (σ/2 under replace-one).
     fn uncut_sigma(&self) -> f64 {
         if self.replace_one {
             self.sigma / 2.0
@@ -169,10 +172,10 @@ impl Truncated {
         }
     }
 
-    /// One part's profile: the Poisson pair at `rate` and `sigma` in `direction`; under replace-one
-    /// the remove profile for ε ≥ 0 mirrored below 0 (δ(−ε) = 1 − e^{−ε} + e^{−ε}δ(ε), a symmetric
-    /// pair), because a replaced record's step can take either orientation, and only a pair that
-    /// dominates both at every ε composes (the remove profile is the larger for ε ≥ 0).
+    /// The cut part's profile: the Poisson pair at `rate` and `sigma` in `direction`; under replace-one
+    /// the remove profile for ε ≥ 0 mirrored below 0 ([`either_way_delta`]), because a replaced
+    /// record's step can take either orientation, and only a pair that dominates both at every ε
+    /// composes.
     fn part(&self, rate: f64, sigma: f64, eps: f64, direction: Direction) -> f64 {
         if !self.replace_one {
             return subsampled_gaussian_delta(rate, sigma, eps, direction);
@@ -188,7 +191,13 @@ impl Truncated {
     }
 
     fn delta_with(&self, cuts: &[Cut], eps: f64, direction: Direction) -> f64 {
-        let uncut = self.part(self.q, self.uncut_sigma(), eps, direction);
+        // Under replace-one the uncut part is a Poisson step with its replacement, whose one-step
+        // bound is tighter than the σ/2 pair's (the record not drawn is shared by both sides).
+        let uncut = if self.replace_one {
+            replaced_step_delta(self.q, self.sigma, eps)
+        } else {
+            subsampled_gaussian_delta(self.q, self.sigma, eps, direction)
+        };
         cuts.iter()
             .map(|cut| {
                 if cut.chance_hi <= 0.0 {

@@ -8,7 +8,7 @@
 //! records always sampled together (one record of sensitivity k at rate q).
 
 use crate::accounting::pld::dpsgd::{composed_from, worst_of};
-use crate::accounting::pld::replace_one::either_way_composed;
+use crate::accounting::pld::replace_one::replaced_composed;
 use crate::accounting::pld::subsampled::check_rate_and_noise;
 use crate::accounting::pld::{dpsgd_plds, Direction, EpsilonBand, Pld, Side};
 use crate::error::{Error, Result};
@@ -280,8 +280,8 @@ pub fn user_epsilon(
 ///
 /// - the mixture's certified ε: the smaller of removing the user, then adding the other
 ///   ([`crate::accounting::pld::remove_then_add`] on the mixture's two directions), and the
-///   counterpart of record-level replace-one's σ/2 route (`spread_route`: any of the user's records
-///   drawn, sensitivity 2k), which is looser but stays finite at large ε;
+///   counterpart of record-level replace-one's one-step route (`spread_route`: any of the user's
+///   records drawn), which is looser but stays finite at large ε;
 /// - its lower bound: a replacement by k zero gradients, which is the add/remove mixture pair itself
 ///   (a pair that happens);
 /// - the group lemma over 2k record-level add/remove steps;
@@ -301,15 +301,15 @@ pub fn user_epsilon_replace_one(
     user_epsilon_under(k, q, sigma, steps, delta, interval, true)
 }
 
-/// A user's replacement bounded as one step of sensitivity 2k at the rate any of its records is drawn,
-/// 1 − (1 − q)^k (rounded up): the symmetric Poisson pair at that rate and σ/(2k), composed
-/// ([`crate::accounting::pld::replace_one::either_way_composed`], whose comment has the proof). Looser
-/// than removing then adding where both exist (k = 4, q = 0.01, σ = 1, T = 1000: 2000 against 18.0),
+/// A user's replacement bounded one step at a time at the rate any of its records is drawn,
+/// 1 − (1 − q)^k (rounded up): drawn, the user is k clipped gradients from not drawn and 2k from its
+/// replacement, so record-level replace-one's one-step pair at that rate and σ/k, composed
+/// ([`crate::accounting::pld::replace_one::replaced_step_delta`], whose comment has the proof). Looser
+/// than removing then adding where both exist (k = 4, q = 0.01, σ = 1, T = 1000: 520 against 18.0),
 /// but finite where that needs δ below the PLD's floor (large ε). ∞ where its grid does not fit.
 fn spread_route(k: u32, q: f64, sigma: f64, steps: u64, delta: f64, interval: f64) -> f64 {
     let rate = (-(f64::from(k) * (-q).ln_1p()).exp_m1() * (1.0 + 4.0 * f64::EPSILON)).min(1.0);
-    let spread = 2.0 * f64::from(k);
-    either_way_composed(rate, sigma / spread, steps, delta, interval)
+    replaced_composed(rate, sigma / f64::from(k), steps, delta, interval)
         .map_or(f64::INFINITY, |(_, all)| all.epsilon_for_delta(delta))
 }
 
@@ -328,7 +328,7 @@ fn user_epsilon_under(
     let (uppers, (worst, direction, used)) = mixture_uppers(&mixture, steps, delta, interval)?;
     let upper = match replace_one {
         true => match remove_then_add(&uppers[0], &uppers[1], delta) {
-            // The spread route costs as much again as the mixture (σ/(2k) is a wide grid) and is far
+            // The spread route costs as much again as the mixture (σ/k is a wide grid) and is far
             // looser wherever removing then adding gives a bound: it is only built where that gives none.
             through if through.is_finite() => through,
             _ => spread_route(k, q, sigma, steps, delta, interval),
@@ -388,7 +388,7 @@ mod tests {
         use crate::accounting::pld::dpsgd_replace_one_band;
         let (q, sigma, steps, delta, h) = (0.01, 1.0, 1000, 1e-5, 1e-4);
         // k = 1: the record-level replace-one band's removing-then-adding route and its zero-gradient
-        // lower end (the spread route, the σ/2 route's counterpart, is only taken where removing then
+        // lower end (the spread route, the one-step route's counterpart, is only taken where removing then
         // adding gives no bound, so the upper end can only be higher).
         let one = user_epsilon_replace_one(1, q, sigma, steps, delta, h).unwrap();
         let record = dpsgd_replace_one_band(q, sigma, steps, delta, h).unwrap();
@@ -451,10 +451,10 @@ mod tests {
     fn the_spread_route_bounds_a_user_where_removing_then_adding_cannot() {
         use crate::accounting::pld::{dpsgd_plds_replace_one, remove_then_add};
         let (q, sigma, steps, delta, h) = (0.01, 1.0, 1000, 1e-5, 1e-4);
-        // k = 1 it is record-level replace-one's σ/2 route itself.
+        // k = 1 it is record-level replace-one's one-step route itself.
         let route = dpsgd_plds_replace_one(q, sigma, steps, delta, h)
             .unwrap()
-            .half[0]
+            .one_step[0]
             .epsilon_for_delta(delta);
         let one = spread_route(1, q, sigma, steps, delta, h);
         assert!((one - route).abs() <= 1e-9 * route, "{one} vs {route}");

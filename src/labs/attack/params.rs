@@ -84,8 +84,9 @@ impl AttackParams {
                 ..
             } => Some(
                 "Replace-one has no proven tight pair. The certified curve is the higher of two \
-                 bounds: the add/remove pair at σ/2 either way round at each step (which dominates), and \
-                 two add/remove steps at σ, \
+                 bounds: one step at a time (the record drawn is one clipped gradient from the record \
+                 not drawn and two from its replacement, either way round), and two add/remove steps \
+                 at σ, \
                  removing the record then adding its replacement: β ≥ f(1 − f(α)) with f the \
                  add/remove curve (group privacy, Dong, Roth & Su 2022). The optimistic curve comes \
                  from pairs that happen (a zero-gradient replacement, the record's gradient +C \

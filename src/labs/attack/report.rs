@@ -53,8 +53,8 @@ struct Bounds {
     eps_cap: f64,
 }
 
-/// The PLDs of the link's mechanism. Under replace-one the upper side is the add/remove pair's at
-/// σ/2, raised by removing then adding at σ, and the lower side every pair that happens
+/// The PLDs of the link's mechanism. Under replace-one the upper side is the one-step route's
+/// (`replaced_step_delta`), raised by removing then adding at σ, and the lower side every pair that happens
 /// ([`dpsgd_plds_replace_one`]), so that the true curve still lies between them.
 fn bounds(p: &AttackParams) -> Result<Bounds> {
     let plain = |(upper, lower)| Bounds {
@@ -76,7 +76,7 @@ fn bounds(p: &AttackParams) -> Result<Bounds> {
         } => {
             let r = dpsgd_plds_replace_one(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL)?;
             Ok(Bounds {
-                upper: r.half,
+                upper: r.one_step,
                 lower: r.lower,
                 two_steps: (!r.at_sigma.is_empty())
                     .then(|| TwoSteps::new(r.at_sigma.iter().map(TradeOff::from_pld).collect())),

@@ -124,8 +124,8 @@ impl DpsgdParams {
     }
 
     /// σ / (sensitivity factor of the relation): the noise multiplier of the add/remove pair that
-    /// dominates the link's relation (under replace-one, the σ/2 pair: one of two bounds the
-    /// accountants take the smaller of).
+    /// dominates the link's relation (under replace-one, the σ/2 pair: RDP's one-step route, one of two bounds it takes the
+    /// smaller of).
     pub fn effective_sigma(&self) -> f64 {
         self.sigma / self.neighbour.factor()
     }
@@ -135,9 +135,9 @@ impl DpsgdParams {
     pub fn band_gap(&self) -> Option<String> {
         (self.neighbour == Neighbour::ReplaceOne).then(|| {
             "Replace-one has no proven tight pair. The guarantee is the smaller of two certified \
-             bounds: the add/remove pair at σ/2, either way round at each step (it dominates \
-             replace-one's), and removing a record, \
-             then adding another at σ (the two directions' ε added). The lower bound is the larger of \
+             bounds: one step at a time (each step's record drawn is one clipped gradient from the \
+             record not drawn and two from its replacement: advanced joint convexity, either way \
+             round), and removing a record, then adding another at σ (the two directions' ε added). The lower bound is the larger of \
              two pairs that happen: the add/remove pair at σ (a replacement with a zero gradient) and \
              the mirrored pair (the record's gradient +C replaced by −C, every other 0), which \
              dp_accounting takes as replace-one's. The exact ε lies between, and a finer grid will not \

@@ -76,6 +76,6 @@ pub fn DpsgdControls() -> impl IntoView {
         <NumberField label="Target ε" key="target_eps" value=shown("target_eps", |p| fmt_f64(p.target_eps)) error=lab.error_for("target_eps") slider=(0.1, 10.0, 0.05) help="The smallest σ reaching it is shown on the right." />
         <SelectField label="Neighbouring data sets" key="neighbour" options=choices(&Neighbour::ALL, Neighbour::key, Neighbour::title)
             value=Signal::derive(move || lab.params.with(|p| p.neighbour.key().to_owned())) error=lab.error_for("neighbour")
-            help="Replacing a record moves the clipped sum by up to 2C. Both accountants bound it twice and keep the smaller: by the add/remove pair at σ/2 (either way round at each step), and by removing a record, then adding another at σ (RDP joins the two steps by Rényi divergence's weak triangle inequality, the PLD adds their ε)." />
+            help="Replacing a record moves the clipped sum by up to 2C. Both accountants bound it twice and keep the smaller: one step at a time (RDP: the add/remove pair at σ/2; the PLD: a tighter pair, the record drawn being one gradient from the record not drawn and two from its replacement), and by removing a record, then adding another at σ (RDP joins the two steps by Rényi divergence's weak triangle inequality, the PLD adds their ε)." />
     }
 }
