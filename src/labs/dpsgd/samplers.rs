@@ -47,8 +47,9 @@ pub fn users_note(p: &DpsgdParams) -> Option<&'static str> {
          by k zero gradients, a pair that happens, and the exact ε lies between. The group lemma \
          runs over 2k records, and records sampled together are one record of sensitivity k \
          replaced. Where the first step's ε₁ is large, the second must hold at δ·e^(−ε₁), below \
-         what the accountant resolves (10⁻¹⁰): then the guarantee is a far looser one, a step that \
-         draws any of the user's records moving the sum by up to 2kC (at rate 1 − (1 − q)^k).",
+         what the accountant resolves (10⁻¹⁰): then the guarantee is a far looser one, taken a step \
+         at a time: a step that draws any of the user's records (at rate 1 − (1 − q)^k) is k \
+         clipped gradients from one that draws none, and 2k from the other user's.",
     )
 }
 
