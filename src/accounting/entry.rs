@@ -2,7 +2,7 @@
 //! privacy profile δ(ε), Rényi curve, ρ and PLD, each taken from the mechanism that owns the formula;
 //! [`Item`] repeats it; the composition list syntax (`gauss:3*10,lap:0.2*5`) parses and prints lists.
 
-use crate::accounting::pld::subsampled::mixture_delta;
+use crate::accounting::pld::subsampled::{mixture_delta, symmetric_extension};
 use crate::accounting::pld::{subsampled_gaussian_delta, Direction, Pld, Side};
 use crate::accounting::rdp::step_rdp;
 use crate::accounting::rdp::tight::step_rdp_exact;
@@ -201,15 +201,10 @@ impl Entry {
                 // Balle, Barthe & Gaboardi (NeurIPS 2018), Theorem 9 applied at every point of the
                 // Gaussian's profile: (ε, δ) ↦ (ln(1 + r(e^ε − 1)), rδ); below 0 by the symmetry
                 // δ(−ε) = 1 − e^{−ε} + e^{−ε} δ(ε) of a symmetric pair.
-                let amplified = |e: f64| {
+                symmetric_extension(eps, |e: f64| {
                     let inner = (e.exp_m1() / rate).ln_1p();
                     rate * Gaussian::new(sigma, 1.0).map_or(1.0, |g| g.delta(inner))
-                };
-                if eps >= 0.0 {
-                    amplified(eps).min(1.0)
-                } else {
-                    (-eps.exp_m1() + eps.exp() * amplified(-eps)).min(1.0)
-                }
+                })
             }
             _ => self.raw_pair().map_or(1.0, |(e, d)| raw_delta(e, d, eps)),
         }

@@ -284,7 +284,8 @@ pub struct OneSteps {
     pub(super) steps: u64,
     pub(super) delta: f64,
     /// Under replace-one, both directions' one-step PLDs at the link's σ, whose compositions bound
-    /// replacing by removing, then adding ([`super::replace_one`]); `singles` are then the one-step route's.
+    /// replacing by removing, then adding ([`super::replace_one`]); `singles` are then the one-step
+    /// route's.
     pub(super) apart: Option<Vec<Pld>>,
 }
 

@@ -20,7 +20,7 @@
 use super::dpsgd::{
     compose_capped, composed, tails, upper_directions, upper_single, worst_of, Fit, OneSteps,
 };
-use super::subsampled::{check_rate_and_noise, top_for_tail};
+use super::subsampled::{amplified_eps, check_rate_and_noise, symmetric_extension, top_for_tail};
 use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
 use crate::attacks::{beta_both, TradeOff, TwoSteps};
 use crate::error::Result;
@@ -158,8 +158,8 @@ pub fn remove_then_add(remove: &Pld, add: &Pld, delta: f64) -> f64 {
 }
 
 /// DP-SGD's band under replace-one at the link's σ after T steps: the upper end the smaller of the
-/// one-step route's certified ε ([`replaced_step_delta`]) and [`remove_then_add`] at σ, the lower end the add/remove
-/// pair's lower ε at σ; with what it composed, for [`OneSteps::curve`].
+/// one-step route's certified ε ([`replaced_step_delta`]) and [`remove_then_add`] at σ, the lower end
+/// the add/remove pair's lower ε at σ; with what it composed, for [`OneSteps::curve`].
 ///
 /// # Errors
 /// As [`super::dpsgd_epsilon_band`].
@@ -245,17 +245,17 @@ pub fn dpsgd_plds_replace_one(
     delta: f64,
     interval: f64,
 ) -> Result<ReplaceOnePlds> {
-    let one_step = vec![replaced_composed(q, sigma, steps, delta, interval)?.1];
+    let (_, one_step) = replaced_composed(q, sigma, steps, delta, interval)?;
     let (at_sigma, mut lower) =
         super::dpsgd_plds(q, sigma, steps, delta, interval).unwrap_or_default();
-    let used = one_step.iter().map(Pld::interval).fold(interval, f64::max);
+    let used = one_step.interval().max(interval);
     lower.extend(replace_pair_lower(q, sigma, steps, delta, used).ok());
     let through = match at_sigma.as_slice() {
         [remove, add] => remove_then_add(remove, add, delta),
         _ => f64::INFINITY,
     };
     Ok(ReplaceOnePlds {
-        one_step,
+        one_step: vec![one_step],
         at_sigma,
         lower,
         through,
@@ -308,25 +308,14 @@ pub(super) fn meets(
 /// only raises the profile below it). Exact up to rounding.
 pub fn replaced_step_delta(q: f64, sigma: f64, eps: f64) -> f64 {
     let gauss = |s: f64, e: f64| Gaussian::new(s, 1.0).map_or(1.0, |g| g.delta(e));
-    let bound = |e1: f64| {
+    symmetric_extension(eps, |e1: f64| {
         if q >= 1.0 {
             return gauss(sigma / 2.0, e1);
         }
-        // ln(1 + (e^ε′ − 1)/q), without overflow for large ε′ (as in `mixture_delta`).
-        let inner = if e1 > 30.0 {
-            e1 - q.ln() + (-(1.0 - q) * (-e1).exp()).ln_1p()
-        } else {
-            (e1.exp_m1() / q).ln_1p()
-        };
+        let inner = amplified_eps(q, e1);
         let beta = (e1 - inner).exp().min(1.0);
         q * ((1.0 - beta) * gauss(sigma, inner) + beta * gauss(sigma / 2.0, inner))
-    };
-    let d = if eps >= 0.0 {
-        bound(eps)
-    } else {
-        -eps.exp_m1() + eps.exp() * bound(-eps)
-    };
-    d.clamp(0.0, 1.0)
+    })
 }
 
 impl Pld {

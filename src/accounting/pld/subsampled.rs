@@ -62,12 +62,9 @@ pub fn subsampled_gaussian_delta(q: f64, sigma: f64, eps: f64, direction: Direct
 /// part under replace-one): composing each orientation alone bounds neither a mixed run nor its
 /// trade-off curve. Exact up to rounding.
 pub fn either_way_delta(q: f64, sigma: f64, eps: f64) -> f64 {
-    let remove = |e: f64| subsampled_gaussian_delta(q, sigma, e, Direction::Remove);
-    if eps >= 0.0 {
-        remove(eps)
-    } else {
-        (-eps.exp_m1() + eps.exp() * remove(-eps)).clamp(0.0, 1.0)
-    }
+    symmetric_extension(eps, |e| {
+        subsampled_gaussian_delta(q, sigma, e, Direction::Remove)
+    })
 }
 
 /// Exact δ(ε) of the pair ((1 − q)B + qA, B) (remove) or its reverse (add), for every real ε, given the
@@ -92,13 +89,7 @@ pub(crate) fn mixture_delta(
             if eps.exp_m1() + q <= 0.0 {
                 -eps.exp_m1()
             } else {
-                // ln(1 + (e^ε − 1)/q), without overflow for large ε.
-                let inner = if eps > 30.0 {
-                    eps - q.ln() + (-(1.0 - q) * (-eps).exp()).ln_1p()
-                } else {
-                    (eps.exp_m1() / q).ln_1p()
-                };
-                q * base(inner)
+                q * base(amplified_eps(q, eps))
             }
         }
         Direction::Add => {
@@ -112,6 +103,29 @@ pub(crate) fn mixture_delta(
         }
     };
     delta.clamp(0.0, 1.0)
+}
+
+/// ε at which the base pair is read when a step at rate q is read at `eps` ≥ 0 (Poisson subsampling's
+/// amplification, inverted): ln(1 + (e^ε − 1)/q), without overflow for large ε.
+#[inline(always)]
+pub(crate) fn amplified_eps(q: f64, eps: f64) -> f64 {
+    if eps > 30.0 {
+        eps - q.ln() + (-(1.0 - q) * (-eps).exp()).ln_1p()
+    } else {
+        (eps.exp_m1() / q).ln_1p()
+    }
+}
+
+/// The profile of the symmetric pair whose profile is `profile` for ε ≥ 0: `profile(eps)` there, and
+/// below 0 its mirror δ(ε) = 1 − e^ε + e^ε·δ(−ε) (H_{e^ε}(Q‖P) = 1 − e^ε + e^ε·H_{e^{−ε}}(P‖Q) with
+/// Q‖P the same as P‖Q); clamped to [0, 1].
+pub(crate) fn symmetric_extension(eps: f64, profile: impl Fn(f64) -> f64) -> f64 {
+    let d = if eps >= 0.0 {
+        profile(eps)
+    } else {
+        -eps.exp_m1() + eps.exp() * profile(-eps)
+    };
+    d.clamp(0.0, 1.0)
 }
 
 /// A PLD grid's top for the profile `delta`: the first ε with δ(ε) ≤ `tail` (doubling from 1 up to

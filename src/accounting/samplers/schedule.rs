@@ -101,8 +101,8 @@ pub fn schedule_band(phases: &[Phase], delta: f64, interval: f64) -> Result<Epsi
 
 /// The schedule under replace-one, its phases at the link's σ, as
 /// [`crate::accounting::pld::dpsgd_replace_one_band`] bounds one phase: the guarantee the smaller of
-/// the one-step route's ε (`replaced_step_delta`'s pairs) and removing then adding at σ, the lower bound the larger of the
-/// add/remove pairs' and the mirrored pairs' lower ε at σ.
+/// the one-step route's ε (`replaced_step_delta`'s pairs) and removing then adding at σ, the lower
+/// bound the larger of the add/remove pairs' and the mirrored pairs' lower ε at σ.
 ///
 /// # Errors
 /// As [`schedule_band`].
@@ -115,18 +115,18 @@ pub fn schedule_band_replace_one(
     // Only the one-step route is required: the other bound and the pairs below are each optional. Its
     // steps may take either orientation, so each phase is the symmetric pair that dominates both
     // (`replaced_step_delta`).
-    let half = schedule.compose(
+    let one_step = schedule.compose(
         interval,
         Side::Upper,
         |p, w, tail| Pld::replaced_step(p.q, p.sigma, w, tail, Side::Upper),
         phases,
     )?;
-    let (half_upper, half_used) = (half.epsilon_for_delta(delta), half.interval());
+    let (step_upper, step_used) = (one_step.epsilon_for_delta(delta), one_step.interval());
     let at_sigma = schedule.directions(phases, interval).ok();
     let through = at_sigma.as_ref().map_or(f64::INFINITY, |after| {
         remove_then_add(&after[0], &after[1], delta)
     });
-    let upper = half_upper.min(through);
+    let upper = step_upper.min(through);
     let (lower, used) = match &at_sigma {
         Some(after) => {
             let (_, direction, used) = worst_of(after, delta);
@@ -140,7 +140,7 @@ pub fn schedule_band_replace_one(
             let eps = |pld: Result<Pld>| pld.map_or(0.0, |p| p.epsilon_for_delta(delta));
             (eps(zero_gradient).max(eps(mirrored)).min(upper), used)
         }
-        None => (0.0, half_used),
+        None => (0.0, step_used),
     };
     Ok(EpsilonBand {
         upper,
