@@ -1,4 +1,4 @@
-//! Balls in bins' certified upper bound (src/accounting/samplers/allocation.rs) against
+//! Balls in bins' certified upper bound (src/accounting/samplers/allocation/) against
 //! scripts/reference/allocation_reference.py (its JSON beside it): the exact one-epoch ε of two steps by
 //! quadrature in mpmath, and Feldman & Shenfeld's own upper bounds from their `random-allocation`
 //! package 1.0.5; plus the checks that need no reference (one step is the Gaussian; every lower bound

@@ -7,7 +7,8 @@
 //!   ε of the composition and the band's width is the discretization's whole error.
 //!
 //! Discretization from a privacy profile is in [`discretize`]; the subsampled Gaussian's exact profile in
-//! [`subsampled`]; DP-SGD's accountant and its σ search in [`dpsgd`]; replace-one neighbours in [`replace_one`].
+//! [`subsampled`]; DP-SGD's accountant in [`dpsgd`] and its σ search in
+//! [`sigma_search`]; replace-one neighbours in [`replace_one`].
 //!
 //! Composition: one real-input FFT (realfft on rustfft, in `fft.rs`), each coefficient raised to its count, on a window chosen by a Chernoff
 //! bound so that at most `tail` of the mass falls outside. The upper side counts that mass at +∞ (as
@@ -20,15 +21,15 @@ pub mod discretize;
 pub mod dpsgd;
 pub(crate) mod fft;
 pub mod replace_one;
+pub mod sigma_search;
 pub mod subsampled;
 
-pub use dpsgd::{
-    dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds, sigma_for_epsilon, Goal, SigmaSearch,
-};
+pub use dpsgd::{dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds};
 pub use replace_one::{
     dpsgd_plds_replace_one, dpsgd_replace_one_band, dpsgd_replace_one_epsilon, remove_then_add,
     ReplaceOnePlds,
 };
+pub use sigma_search::{sigma_for_epsilon, Goal, SigmaSearch};
 pub use subsampled::{subsampled_gaussian_delta, Direction};
 
 /// Width of the loss grid (dp_accounting's default).

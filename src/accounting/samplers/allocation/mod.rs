@@ -35,6 +35,8 @@
 //!
 //! The lower side of the band is the largest-batch-sum statistic's ([`super::max_statistic`]).
 
+mod rounding;
+
 use super::max_statistic::MaxPair;
 use crate::accounting::entry::Entry;
 use crate::accounting::pld::dpsgd::{compose_capped, tails, Fit};
@@ -42,19 +44,16 @@ use crate::accounting::pld::fft::convolve_powers;
 use crate::accounting::pld::{remove_then_add, Direction, Pld, Side, MIN_DELTA};
 use crate::error::{Error, Result};
 use crate::numerics::special::{normal_cdf, normal_upper_quantile};
+use rounding::{half_s2, node_masses, window, Window, MAX_POINTS};
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 /// The standard deviation the rounding may add to the composed loss (so the grid's width): its
 /// effect on ε is second order, about ½(this × the profile's log-slope)² of δ in relative terms.
 const SPREAD: f64 = 1e-2;
-/// Most points of the rounded sum's law (the FFT's size); a wider grid beyond (looser, still certified).
-const MAX_POINTS: usize = 1 << 20;
 /// How much wider than [`SPREAD`] asks the grid may grow before the bound is refused (too loose to
 /// be worth its time).
 const MAX_WIDENING: f64 = 64.0;
-/// Bins of the coarse law that bounds the moment generating function for the wrap-around.
-const COARSE_BINS: usize = 1024;
 /// Masses below this are where a profile's loss range ends (the mass beyond is counted at the ends).
 const NEGLIGIBLE: f64 = 1e-30;
 
@@ -86,23 +85,6 @@ pub struct RatioLaw {
     above: Vec<(f64, f64)>,
     /// Σ_{j < k} r_j and Σ_{j < k} r_j λ_j (add), one longer than the law.
     below: Vec<(f64, f64)>,
-}
-
-/// ln m(θ) = ln E\[e^{θY}\] and ln m′(θ) = ln E\[Y e^{θY}\] of a law of nonnegative values given as
-/// (value, mass) bins.
-fn ln_mgf(bins: &[(f64, f64)], theta: f64) -> (f64, f64) {
-    let lse = |terms: &mut dyn Iterator<Item = f64>| {
-        let terms: Vec<f64> = terms.collect();
-        let top = terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        top + terms.iter().map(|t| (t - top).exp()).sum::<f64>().ln()
-    };
-    let kept = || bins.iter().filter(|(_, m)| *m > 0.0);
-    (
-        lse(&mut kept().map(|&(y, m)| m.ln() + theta * y)),
-        lse(&mut kept()
-            .filter(|(y, _)| *y > 0.0)
-            .map(|&(y, m)| m.ln() + y.ln() + theta * y)),
-    )
 }
 
 impl RatioLaw {
@@ -378,151 +360,6 @@ struct Grid {
     s: f64,
     top: f64,
     tail: f64,
-}
-
-/// s²/2, the log-normal's shift.
-fn half_s2(s: f64) -> f64 {
-    s * s / 2.0
-}
-
-/// The hat-function masses of Y's law restricted to \[0, nodes·w\], at the nodes jw (the randomized
-/// rounding of the module comment): each cell \[a, b\] gives its mass dF to a and b in the proportions
-/// that keep its conditional mean c = dG/dF, G(y) = E\[Y; Y ≤ y\]. Cells above the median take the
-/// differences of the survival functions, so that the upper tail keeps its relative precision.
-fn node_masses(s: f64, w: f64, nodes: usize) -> Vec<f64> {
-    let half = half_s2(s);
-    // (F, G) below the median, (F̄, Ḡ) from it up: F(y) = Φ((ln y + s²/2)/s), G(y) = Φ((ln y − s²/2)/s);
-    // each node needs one pair, the node at the switch both.
-    let lower = |y: f64| {
-        if y <= 0.0 {
-            (0.0, 0.0)
-        } else {
-            let l = y.ln();
-            (normal_cdf((l + half) / s), normal_cdf((l - half) / s))
-        }
-    };
-    let upper = |y: f64| {
-        let l = y.ln();
-        (normal_cdf(-(l + half) / s), normal_cdf(-(l - half) / s))
-    };
-    let mut masses = vec![0.0; nodes + 1];
-    let mut prev = lower(0.0);
-    for j in 0..nodes {
-        let (a, b) = (j as f64 * w, (j + 1) as f64 * w);
-        let (df, dg, next) = if a >= 1.0 {
-            let up = upper(b);
-            (prev.0 - up.0, prev.1 - up.1, up)
-        } else {
-            let low = lower(b);
-            let next = if b >= 1.0 { upper(b) } else { low };
-            (low.0 - prev.0, low.1 - prev.1, next)
-        };
-        if df > 0.0 {
-            let c = (dg / df).clamp(a, b);
-            masses[j] += df * (b - c) / w;
-            masses[j + 1] += df * (c - a) / w;
-        }
-        prev = next;
-    }
-    masses
-}
-
-/// Where the t-fold sum's law is read: sums from start·w to (start + size)·w, on `size` FFT points
-/// (a power of two), and what the circular convolution's wrap-around may add to each direction's δ.
-#[derive(Debug, Clone, Copy)]
-struct Window {
-    start: u64,
-    size: usize,
-    /// Sums above the window land inside it lower down: remove's δ loses at most this.
-    above: f64,
-    /// Sums below it land inside it higher up: add's δ loses at most this.
-    below: f64,
-    /// The Chernoff bound's sum below which at most the target lies.
-    floor: f64,
-}
-
-/// The window on which the t-fold sum of the rounded law wraps at most `target` of each direction's
-/// δ, by Chernoff bounds on coarse bins (each bin's mass at its top value for m(θ) = E\[e^{θY}\] and
-/// m′(θ), at its bottom value for m(−θ): each bound only grows):
-/// - above K: E\[Λ; S ≥ K\] ≤ e^{−θK} m(θ)^{t−1} m′(θ);
-/// - below A: Q(S < A) ≤ e^{θA} m(−θ)^t.
-///
-/// Each threshold is a quasi-convex (concave for A) function of θ over ln θ, found by golden section.
-/// `None` when the window needs more than [`MAX_POINTS`] points.
-fn window(masses: &[f64], w: f64, steps: u64, target: f64) -> Option<Window> {
-    let per = masses.len().div_ceil(COARSE_BINS);
-    let last = masses.len() - 1;
-    let coarse = |at: &dyn Fn(usize) -> usize| -> Vec<(f64, f64)> {
-        masses
-            .chunks(per)
-            .enumerate()
-            .map(|(i, c)| (at(i).min(last) as f64 * w, c.iter().sum()))
-            .collect()
-    };
-    let (tops, bottoms) = (coarse(&|i| (i + 1) * per - 1), coarse(&|i| i * per));
-    let t = steps as f64;
-    let ln_target = target.ln();
-    let top_needed = |ln_theta: f64| {
-        let theta = ln_theta.exp();
-        let (lm, lmp) = ln_mgf(&tops, theta);
-        ((t - 1.0) * lm + lmp - ln_target) / theta
-    };
-    let bottom_allowed = |ln_theta: f64| {
-        let theta = ln_theta.exp();
-        (ln_target - t * ln_mgf(&bottoms, -theta).0) / theta
-    };
-    let ln_theta_top = golden(&|x| top_needed(x));
-    let ln_theta_bottom = golden(&|x| -bottom_allowed(x));
-    let (high, low) = (top_needed(ln_theta_top), bottom_allowed(ln_theta_bottom));
-    // The window never cuts single draws off the top, and starts at 0 at the least.
-    let high = high.max(masses.len() as f64 * w);
-    let start = if low.is_finite() && low > 0.0 {
-        (low / w).floor() as u64
-    } else {
-        0
-    };
-    if !(high.is_finite() && (high / w - start as f64) < MAX_POINTS as f64) {
-        return None;
-    }
-    // The single draw's law must fit the transform too.
-    let size = (((high / w).ceil() - start as f64) as usize + 1)
-        .max(masses.len())
-        .next_power_of_two()
-        .max(2);
-    if size > MAX_POINTS {
-        return None;
-    }
-    let (theta, a) = (ln_theta_top.exp(), start as f64 * w);
-    let (lm, lmp) = ln_mgf(&tops, theta);
-    let above = (-theta * (a + size as f64 * w) + (t - 1.0) * lm + lmp).exp();
-    let below = if start == 0 {
-        0.0
-    } else {
-        let theta = ln_theta_bottom.exp();
-        (theta * a + t * ln_mgf(&bottoms, -theta).0).exp()
-    };
-    Some(Window {
-        start,
-        size,
-        above,
-        below,
-        floor: low.max(0.0),
-    })
-}
-
-/// The minimum of a quasi-convex function of ln θ over θ ∈ \[10⁻⁸, 10⁴\], by golden section.
-fn golden(f: &dyn Fn(f64) -> f64) -> f64 {
-    let (mut a, mut b) = ((1e-8f64).ln(), (1e4f64).ln());
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    for _ in 0..80 {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    0.5 * (a + b)
 }
 
 /// A cached law's key: t, σ's bits, the epochs its grid is for.
