@@ -10,7 +10,8 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 
 /// A canvas chart. `draw` runs again whenever a signal it reads changes, and when the canvas resizes.
-/// The canvas carries `data-drawn` (how many times it was drawn) and `data-draw-ms` (the last draw's time).
+/// The canvas carries `data-drawn` (how many times it was drawn while `ready`) and `data-draw-ms` (the
+/// last draw's time).
 #[component]
 pub fn ChartCanvas<F>(
     /// Stable id of the canvas (`data-testid`).
@@ -22,6 +23,10 @@ pub fn ChartCanvas<F>(
     /// Height in CSS pixels.
     #[prop(into, default = Signal::stored(320.0))]
     height: Signal<f64>,
+    /// Whether there is a chart to draw: while false the canvas is sized but left as it is, and
+    /// `data-drawn` does not count (so that a test waiting for a drawn chart never takes an empty one).
+    #[prop(into, default = Signal::stored(true))]
+    ready: Signal<bool>,
     /// Draws into the canvas; the second argument is the device-pixel ratio.
     draw: F,
     /// The chart's data as CSV (header row first).
@@ -91,6 +96,9 @@ where
         if canvas.width() != w || canvas.height() != h {
             canvas.set_width(w);
             canvas.set_height(h);
+        }
+        if !ready.get() {
+            return;
         }
         let start = now_ms();
         if let Some(backend) = FastCanvas::new(canvas.clone()) {

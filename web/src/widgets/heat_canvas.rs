@@ -29,6 +29,7 @@ pub fn HeatCanvas(
             title=title
             alt=alt
             height=height
+            ready=Signal::derive(move || map.with(Option::is_some))
             draw=move |root, scale| {
                 map.with(|m| {
                     if let Some(m) = m {

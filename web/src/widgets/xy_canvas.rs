@@ -93,6 +93,7 @@ pub fn XyCanvas(
                 title=title
                 alt=alt
                 height=height
+                ready=Signal::derive(move || shown.with(Option::is_some))
                 draw=move |root, scale| {
                     shown.with(|c| {
                         if let Some(c) = c {

@@ -92,6 +92,7 @@ pub fn RrResults() -> impl IntoView {
                 ))
                 alt=Signal::derive(move || histogram_alt(&categories.get(), cat()))
                 height=280.0
+                ready=Signal::derive(move || complete.with(Option::is_some))
                 draw=move |root, scale| {
                     complete.with(|r| {
                         if let Some(r) = r {
