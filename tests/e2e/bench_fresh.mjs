@@ -5,7 +5,7 @@
 // none reached 50 ms) and the link's read-out, if it has one. BENCH_ROWS (a regex on the links) picks
 // links. `bench.mjs` reuses one browser and so measures later visits' first numbers.
 import { resolve } from 'node:path';
-import { launchBrowser, openTimed, serveDist, valueOf } from './harness.mjs';
+import { finiteValueOf, launchBrowser, openTimed, serveDist } from './harness.mjs';
 
 // [link, the first number's test id, the read-out's test id or null]
 const LINKS = [
@@ -34,8 +34,7 @@ for (const [link, ready, readout] of LINKS) {
       const { page, longest: l } = await openTimed(browser, server.url, link, ready);
       longest.push(l);
       if (readout) {
-        await page.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), readout, { timeout: 60_000 });
-        times.push(await valueOf(page, readout));
+        times.push(await finiteValueOf(page, readout));
       }
       await browser.close();
     }

@@ -79,6 +79,12 @@ export async function valueOf(page, testId) {
   return Number(raw);
 }
 
+/** Waits until a `data-testid` element carries a finite number in `data-value`, and resolves to it. */
+export async function finiteValueOf(page, testId, timeout = 60_000) {
+  await page.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), testId, { timeout });
+  return valueOf(page, testId);
+}
+
 /** How many distinct colours a canvas holds (1 for a blank canvas), sampled on a grid. */
 export function canvasColours(page, testId) {
   return page.evaluate((id) => {

@@ -4,7 +4,7 @@
 // Forced layouts count in the script that forced them. The profile stays in /tmp/dp-main.cpuprofile
 // (DevTools opens it). `trace_load.mjs` shows the workers and the browser's compiles beside it.
 import { writeFileSync } from 'node:fs';
-import { launchBrowser, newPage, serveDist } from './harness.mjs';
+import { finiteValueOf, launchBrowser, newPage, serveDist } from './harness.mjs';
 
 const link = process.argv[2] ?? '?lab=dpsgd';
 const id = process.argv[3] ?? 'dpsgd-pld-ms';
@@ -16,7 +16,7 @@ await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
 await cdp.send('Profiler.start');
 await page.goto(`${server.url}${link}`);
-await page.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), id, { timeout: 60_000 });
+await finiteValueOf(page, id);
 await page.waitForTimeout(800);
 const { profile } = await cdp.send('Profiler.stop');
 writeFileSync('/tmp/dp-main.cpuprofile', JSON.stringify(profile));

@@ -4,7 +4,7 @@
 // job is one HandlePostMessage), the page thread's busy time and the browser's optimising compiles
 // per 100 ms, then the trace's heaviest events by thread. The trace stays in /tmp/dp-trace.json.
 import { readFileSync } from 'node:fs';
-import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
+import { finiteValueOf, launchBrowser, newPage, openLab, serveDist } from './harness.mjs';
 
 const link = process.argv[2] ?? '?lab=dpsgd';
 const id = process.argv[3] ?? 'dpsgd-pld-ms';
@@ -14,8 +14,7 @@ const browser = await launchBrowser();
 const page = await newPage(browser);
 await browser.startTracing(page, { path, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm', 'disabled-by-default-v8.compile', 'loading'] });
 await openLab(page, server.url, link, id);
-await page.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), id, { timeout: 60_000 });
-console.log(`${id} = ${await valueOf(page, id)}`);
+console.log(`${id} = ${await finiteValueOf(page, id)}`);
 await page.waitForTimeout(1500);
 await browser.stopTracing();
 await browser.close();
