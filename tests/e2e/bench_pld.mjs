@@ -17,6 +17,11 @@ const ROWS = [
   ['attack lab: both calibrations', '?lab=attack', 'attack-sigma-ms', 500],
   // Issue 27's: the shuffle model's bounds at the link's n (warm: ε0 moved instead of σ).
   ['shuffle model, n = 10⁷', '?lab=rr&shuffle=1&n=10000000&eps=1', 'rr-shuffle-ms', 100, 'input-eps'],
+  // The cold floors: the same labs' jobs with next to nothing to compute (0.04 ms natively: σ = 100,
+  // one step; the shuffle model at n = 100), so their cold read-outs are the worker's start and first
+  // compile alone. Not the issue's rows: no target.
+  ['floor: PLD band, σ=100 T=1', '?lab=dpsgd&q=0.01&sigma=100&steps=1&delta=1e-5', 'dpsgd-pld-ms', NaN],
+  ['floor: shuffle model, n = 100', '?lab=rr&shuffle=1&n=100&eps=1', 'rr-shuffle-ms', NaN, 'input-eps'],
 ].filter(([name]) => new RegExp(process.env.BENCH_ROWS ?? '').test(name));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
@@ -34,7 +39,8 @@ for (const [name, link, id, target, input = 'input-sigma'] of ROWS) {
     await openLab(page, server.url, link, id);
     await settled(page, null);
     cold.push(await valueOf(page, id));
-    // Let the first load's other jobs finish, then move σ (or the row's input).
+    // Let the first load's other jobs finish, then move σ (or the row's input; none: cold only).
+    if (input === null) { await page.close(); continue; }
     await page.waitForTimeout(2000);
     const field = page.locator(`[data-testid="${input}"]`);
     const was = Number(await field.inputValue());
@@ -44,7 +50,7 @@ for (const [name, link, id, target, input = 'input-sigma'] of ROWS) {
     warm.push(await valueOf(page, id));
     await page.close();
   }
-  const [c, w] = [median(cold), median(warm)];
+  const [c, w] = [median(cold), warm.length ? median(warm) : NaN];
   out.push({ name, link, id, cold: c, warm: w, target });
   const runs = (xs) => xs.map((t) => t.toFixed(0)).join(', ');
   console.log(`${name.padEnd(38)} cold ${c.toFixed(1).padStart(7)} ms (${runs(cold)})  warm ${w.toFixed(1).padStart(6)} ms (${runs(warm)})  target ≤ ${target}`);
