@@ -17,10 +17,11 @@ const ROWS = [
   ['attack lab: both calibrations', '?lab=attack', 'attack-sigma-ms', 500],
   // Issue 27's: the shuffle model's bounds at the link's n (warm: ε0 moved instead of σ).
   ['shuffle model, n = 10⁷', '?lab=rr&shuffle=1&n=10000000&eps=1', 'rr-shuffle-ms', 100, 'input-eps'],
-  // The cold floors: the same labs' jobs with next to nothing to compute (0.04 ms natively: σ = 100,
-  // one step; the shuffle model at n = 100), so their cold read-outs are the worker's start and first
-  // compile alone. Not the issue's rows: no target.
+  // The cold floors: the same labs' jobs with next to nothing to compute (σ = 100, one step: the
+  // band takes 0.04 ms natively; the shuffle model at n = 100), so their cold read-outs are the
+  // worker's start and first compile alone. Not the issue's rows: no target.
   ['floor: PLD band, σ=100 T=1', '?lab=dpsgd&q=0.01&sigma=100&steps=1&delta=1e-5', 'dpsgd-pld-ms', NaN],
+  ['floor: attack lab, σ=100 T=1', '?lab=attack&sigma=100&steps=1', 'attack-ms', NaN],
   ['floor: shuffle model, n = 100', '?lab=rr&shuffle=1&n=100&eps=1', 'rr-shuffle-ms', NaN, 'input-eps'],
 ].filter(([name]) => new RegExp(process.env.BENCH_ROWS ?? '').test(name));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
