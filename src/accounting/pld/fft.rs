@@ -112,10 +112,12 @@ fn powers_each(base: &mut [Complex<f64>], counts: &[u64]) -> Vec<Vec<Complex<f64
 fn powers_each_block(base: &mut [Complex<f64>], counts: &[u64], out: &mut [&mut [Complex<f64>]]) {
     let zero = Complex::new(0.0, 0.0);
     let mut level = 0;
+    // Points past `live` have vanished, as in `powers_of_block`: each level stops there.
+    let mut live = base.len();
     loop {
         for (&n, acc) in counts.iter().zip(out.iter_mut()) {
             if (n >> level) & 1 == 1 {
-                for (a, b) in acc.iter_mut().zip(base.iter()) {
+                for (a, b) in acc[..live].iter_mut().zip(base[..live].iter()) {
                     *a *= *b;
                 }
             }
@@ -124,12 +126,22 @@ fn powers_each_block(base: &mut [Complex<f64>], counts: &[u64], out: &mut [&mut 
         if counts.iter().all(|&n| level >= 64 || n >> level == 0) {
             return;
         }
-        for b in base.iter_mut() {
+        let mut last = 0;
+        for (i, b) in base[..live].iter_mut().enumerate() {
             *b = *b * *b;
             if b.norm_sqr() < 1e-300 {
                 *b = zero;
+            } else {
+                last = i + 1;
             }
         }
+        // A count with a set bit still to come would multiply the vanished points by 0 there.
+        for (&n, acc) in counts.iter().zip(out.iter_mut()) {
+            if level < 64 && n >> level != 0 {
+                acc[last..live].fill(zero);
+            }
+        }
+        live = last;
     }
 }
 
@@ -143,10 +155,18 @@ const BLOCK: usize = 2048;
 fn powers_of_block(product: &mut [Complex<f64>], base: &mut [Complex<f64>], mut n: u64) {
     let zero = Complex::new(0.0, 0.0);
     let mut acc = vec![Complex::new(1.0, 0.0); base.len()];
-    while n > 0 {
+    // Points past `live` have vanished (their `acc` and base are 0 and stay so): each level stops
+    // there. High frequencies vanish first, so most of a block's work after the first levels is gone.
+    let mut live = base.len();
+    while n > 0 && live > 0 {
         let bit = n & 1 == 1;
         n >>= 1;
-        for (a, b) in acc.iter_mut().zip(base.iter_mut()) {
+        let mut last = 0;
+        for (i, (a, b)) in acc[..live]
+            .iter_mut()
+            .zip(base[..live].iter_mut())
+            .enumerate()
+        {
             if bit {
                 *a *= *b;
             }
@@ -154,8 +174,11 @@ fn powers_of_block(product: &mut [Complex<f64>], base: &mut [Complex<f64>], mut 
             if n > 0 && b.norm_sqr() < 1e-300 {
                 *a = zero;
                 *b = zero;
+            } else {
+                last = i + 1;
             }
         }
+        live = if n > 0 { last } else { live };
     }
     for (z, a) in product.iter_mut().zip(&acc) {
         *z *= *a;
@@ -183,19 +206,33 @@ mod tests {
         acc
     }
 
-    #[test]
-    fn shared_powers_equal_each_power_alone() {
-        let points: Vec<Complex<f64>> = (0..5000)
+    /// Moduli falling with the index (a PLD's spectrum: the high frequencies vanish first), and
+    /// interleaved (a point that vanishes between two that do not, and the block's last point live).
+    fn spectra() -> [Vec<Complex<f64>>; 2] {
+        let falling = (0..5000)
             .map(|k| Complex::from_polar(1.0 - k as f64 / 5200.0, 0.37 * k as f64))
             .collect();
+        let interleaved = (0..5000)
+            .map(|k| {
+                let r = [0.999_99, 0.3, 0.9, 1e-40][k % 4] * (1.0 - k as f64 / 1e6);
+                Complex::from_polar(r, 0.37 * k as f64)
+            })
+            .collect();
+        [falling, interleaved]
+    }
+
+    #[test]
+    fn shared_powers_equal_each_power_alone() {
         let counts = [1u64, 2, 7, 1000, 1758, 3516, 7032, 10_548, 1 << 40];
-        let shared = powers_each(&mut points.clone(), &counts);
-        for (&n, got) in counts.iter().zip(&shared) {
-            let mut want = vec![Complex::new(1.0, 0.0); points.len()];
-            multiply_by_powers(&mut want, &mut points.clone(), n);
-            for (g, w) in got.iter().zip(&want) {
-                // Equal, up to the sign of a vanished point's zeros.
-                assert!(g.re == w.re && g.im == w.im, "n = {n}: {g} vs {w}");
+        for points in spectra() {
+            let shared = powers_each(&mut points.clone(), &counts);
+            for (&n, got) in counts.iter().zip(&shared) {
+                let mut want = vec![Complex::new(1.0, 0.0); points.len()];
+                multiply_by_powers(&mut want, &mut points.clone(), n);
+                for (g, w) in got.iter().zip(&want) {
+                    // Equal, up to the sign of a vanished point's zeros.
+                    assert!(g.re == w.re && g.im == w.im, "n = {n}: {g} vs {w}");
+                }
             }
         }
     }
@@ -209,6 +246,7 @@ mod tests {
                 Complex::new(0.0, 0.0),
                 Complex::new(-1.0, 0.0),
             ])
+            .chain(spectra().concat())
             .collect();
         for n in [1u64, 2, 3, 7, 64, 1000, 14_062, 100_000, 1 << 40] {
             let mut product = vec![Complex::new(0.5, -0.25); points.len()];
