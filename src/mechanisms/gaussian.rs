@@ -61,6 +61,28 @@ impl Gaussian {
         ln_delta_unit(self.sigma / self.sens, eps)
     }
 
+    /// δ(ε) (as [`Gaussian::delta`], bit for bit) and its derivative dδ/dε, for every real ε.
+    ///
+    /// # Formula
+    /// dδ/dε = −e^ε · Φ(−Δ/(2σ) − εσ/Δ): differentiating δ(ε) above, the two densities cancel
+    /// (e^ε φ(−a − c) = φ(a − c) for a = Δ/(2σ), c = εσ/Δ, since 2ac = ε). In x = e^ε the profile's
+    /// slope is −Q(L > ε), the null's mass where the loss exceeds ε, as for any pair with a
+    /// continuous loss.
+    ///
+    /// # Reference
+    /// Balle & Wang (ICML 2018), Theorem 8, differentiated. Computed as −exp(ε + ln Φ(·)) with the
+    /// ln Φ that δ itself uses: one more exponential (the PLD's lower side reads its lines at the grid
+    /// points off it, one profile evaluation per point instead of three). Not rounded either way.
+    pub fn delta_and_slope(&self, eps: f64) -> (f64, f64) {
+        let t = Terms::new(self.sigma / self.sens, eps);
+        let delta = if t.x >= 0.0 {
+            0.0
+        } else {
+            ln_sub_exp(t.la, eps + t.lb).exp()
+        };
+        (delta, -(eps + t.lb).exp())
+    }
+
     /// The largest output y in the bad set {y : p(y)/q(y) > e^ε} of Lemma 1.4 (approximate-DP notes),
     /// for f(x) = 0 and f(x') = Δ: the set is y < Δ/2 − εσ²/Δ.
     pub fn bad_threshold(&self, eps: f64) -> f64 {

@@ -10,7 +10,8 @@
 //! - [`Side::Lower`] (optimistic): chords lowered below H. At each grid point the chord over a sliver
 //!   [x_i, x_i e^η] (η = h/1024), extended, is a line below H with nearly H's right slope, and the
 //!   chord over [x_i e^{−η}, x_i] one with nearly its left slope (convexity: a chord extended beyond
-//!   its ends lies below the curve). On [x_i, x_{i+1}] the chord exceeds the larger of the two lines
+//!   its ends lies below the curve). Where the profile's derivative is known
+//!   ([`Pld::from_profile_and_slope`]), the tangent at x_i serves as both lines. On [x_i, x_{i+1}] the chord exceeds the larger of the two lines
 //!   from its ends by at most gap_i = ab(e^h − 1)/(a + b), a and b the slope differences (scaled by
 //!   x_i). Lowering both ends by that much, taking the lower convex hull with (0, 1), and capping
 //!   below at the known mass at +∞ gives Ĥ ≤ H everywhere. The error is second order in h, also at a
@@ -33,33 +34,35 @@ const BOTTOM_SLACK: f64 = 1e-12;
 /// The one-sided slopes come from chords over h/SLIVER.
 const SLIVER: f64 = 1024.0;
 
-/// The profile at the grid points and a sliver to either side of each.
-struct Slivers<'a> {
+/// The profile at the grid points and its one-sided slopes there (each dδ/dε, i.e. x_i·H'(x_i±)):
+/// the lines through each point that the lower side lowers its chords to.
+struct Lines<'a> {
     deltas: &'a [f64],
+    /// Slopes from the left (chords over [x_i e^{−η}, x_i], or the tangents).
     left: &'a [f64],
+    /// Slopes from the right (chords over [x_i, x_i e^η], or the tangents).
     right: &'a [f64],
     h: f64,
-    eta: f64,
 }
 
-impl Pld {
-    /// The discrete PLD of a mechanism with privacy profile `delta`, on the grid of width `interval`
-    /// from `lo` (at or below the least loss, or where the loss has negligible mass below) to `hi`
-    /// (where δ is negligible). `delta` must be exact for every ε in between, negative ε included.
-    /// `infinite` is the mass at +∞ of the true PLD (0 for mechanisms whose loss is bounded or
-    /// Gaussian-tailed; δ for an (ε, δ) pair): the lower side keeps that much there, the upper side
-    /// counts δ(hi) there.
-    ///
-    /// # Errors
-    /// Bounds that are not finite, or a grid of more than [`MAX_GRID`] points.
-    pub fn from_profile(
+/// Where a grid starts and how many points it has, or the lower side's PLD when no grid of at most
+/// [`MAX_GRID`] points reaches down to where δ(ε) = 1 − e^ε.
+enum Grid {
+    Points { first: i64, n: usize },
+    OnlyInfinity(Pld),
+}
+
+impl Grid {
+    /// The grid of width `interval` over [`lo`, `hi`] (see [`Pld::from_profile`]), extended down for
+    /// the lower side.
+    fn new(
         delta: impl Fn(f64) -> f64,
         lo: f64,
         hi: f64,
         interval: f64,
         side: Side,
         infinite: f64,
-    ) -> Result<Pld> {
+    ) -> Result<Grid> {
         if !(lo.is_finite() && hi.is_finite() && interval > 0.0 && interval.is_finite()) {
             return Err(Error::invalid(
                 "interval",
@@ -82,13 +85,13 @@ impl Pld {
                 i_lo -= step;
                 step *= 2;
                 if (i_hi - i_lo + 1) as usize > MAX_GRID {
-                    return Ok(Pld {
+                    return Ok(Grid::OnlyInfinity(Pld {
                         interval,
                         lower: 0,
                         probs: vec![0.0],
                         infinity: infinite.clamp(0.0, 1.0),
                         side,
-                    });
+                    }));
                 }
             }
         }
@@ -100,6 +103,33 @@ impl Pld {
                 "needs a loss grid too large",
             ));
         }
+        Ok(Grid::Points { first: i_lo, n })
+    }
+}
+
+impl Pld {
+    /// The discrete PLD of a mechanism with privacy profile `delta`, on the grid of width `interval`
+    /// from `lo` (at or below the least loss, or where the loss has negligible mass below) to `hi`
+    /// (where δ is negligible). `delta` must be exact for every ε in between, negative ε included.
+    /// `infinite` is the mass at +∞ of the true PLD (0 for mechanisms whose loss is bounded or
+    /// Gaussian-tailed; δ for an (ε, δ) pair): the lower side keeps that much there, the upper side
+    /// counts δ(hi) there. The lower side reads its lines off chords over slivers (three evaluations
+    /// per grid point); [`Pld::from_profile_and_slope`] takes the exact tangents instead.
+    ///
+    /// # Errors
+    /// Bounds that are not finite, or a grid of more than [`MAX_GRID`] points.
+    pub fn from_profile(
+        delta: impl Fn(f64) -> f64,
+        lo: f64,
+        hi: f64,
+        interval: f64,
+        side: Side,
+        infinite: f64,
+    ) -> Result<Pld> {
+        let (i_lo, n) = match Grid::new(&delta, lo, hi, interval, side, infinite)? {
+            Grid::Points { first, n } => (first, n),
+            Grid::OnlyInfinity(pld) => return Ok(pld),
+        };
         let at = |k: usize, shift: f64| {
             delta((i_lo + k as i64) as f64 * interval + shift).clamp(0.0, 1.0)
         };
@@ -108,17 +138,18 @@ impl Pld {
             Side::Upper => connect_the_dots(&deltas, interval),
             Side::Lower => {
                 let eta = interval / SLIVER;
-                let left: Vec<f64> = (0..n).map(|k| at(k, -eta)).collect();
-                let right: Vec<f64> = (0..n).map(|k| at(k, eta)).collect();
-                let bottom = -(i_lo as f64 * interval).exp_m1();
-                let grid = Slivers {
+                let (em1_eta, om1_eta) = (eta.exp_m1(), -(-eta).exp_m1());
+                let left: Vec<f64> = (0..n)
+                    .map(|k| (deltas[k] - at(k, -eta)) / om1_eta)
+                    .collect();
+                let right: Vec<f64> = (0..n).map(|k| (at(k, eta) - deltas[k]) / em1_eta).collect();
+                let lines = Lines {
                     deltas: &deltas,
                     left: &left,
                     right: &right,
                     h: interval,
-                    eta,
                 };
-                lowered_chords(&grid, bottom, infinite.clamp(0.0, 1.0))
+                lowered_chords(&lines, bottom(i_lo, interval), infinite.clamp(0.0, 1.0))
             }
         };
         Ok(Pld {
@@ -129,6 +160,59 @@ impl Pld {
             side,
         })
     }
+
+    /// [`Pld::from_profile`] for a profile that also gives its derivative: `profile(ε)` = (δ(ε),
+    /// dδ/dε), exact for every ε in between (the profile differentiable there: a loss without atoms).
+    /// The upper side is the same; the lower side's lines are the tangents at the grid points, which
+    /// lie below the convex H as the sliver chords do, read off one evaluation per point (and no
+    /// chord's cancellation in the slope).
+    ///
+    /// # Errors
+    /// As [`Pld::from_profile`].
+    pub fn from_profile_and_slope(
+        profile: impl Fn(f64) -> (f64, f64),
+        lo: f64,
+        hi: f64,
+        interval: f64,
+        side: Side,
+        infinite: f64,
+    ) -> Result<Pld> {
+        let (i_lo, n) = match Grid::new(|e| profile(e).0, lo, hi, interval, side, infinite)? {
+            Grid::Points { first, n } => (first, n),
+            Grid::OnlyInfinity(pld) => return Ok(pld),
+        };
+        let (deltas, slopes): (Vec<f64>, Vec<f64>) = (0..n)
+            .map(|k| {
+                let (d, s) = profile((i_lo + k as i64) as f64 * interval);
+                // x·H'(x) = −x·Q(L > ε) ≥ −P(L > ε) ≥ −1.
+                (d.clamp(0.0, 1.0), s.clamp(-1.0, 0.0))
+            })
+            .unzip();
+        let (probs, infinity) = match side {
+            Side::Upper => connect_the_dots(&deltas, interval),
+            Side::Lower => {
+                let lines = Lines {
+                    deltas: &deltas,
+                    left: &slopes,
+                    right: &slopes,
+                    h: interval,
+                };
+                lowered_chords(&lines, bottom(i_lo, interval), infinite.clamp(0.0, 1.0))
+            }
+        };
+        Ok(Pld {
+            interval,
+            lower: i_lo,
+            probs,
+            infinity,
+            side,
+        })
+    }
+}
+
+/// 1 − x₀ at the lower side's first grid point.
+fn bottom(first: i64, interval: f64) -> f64 {
+    -(first as f64 * interval).exp_m1()
 }
 
 /// Masses whose profile passes through every δ_i (connect the dots): p_i = (δ_{i−1} − δ_i)/(1 − e^{−h})
@@ -156,22 +240,20 @@ fn connect_the_dots(deltas: &[f64], h: f64) -> (Vec<f64>, f64) {
 /// [`BOTTOM_SLACK`] of it: left of x₀ the profile is the segment from (0, 1) to (x₀, v₀ ≤ 1 − x₀),
 /// below H ≥ 1 − x (a kink at x₀; extending the first lowered segment instead would amplify the
 /// lowering differences by 1/(e^{kh} − 1) and could rise above H).
-fn lowered_chords(grid: &Slivers, bottom: f64, infinite: f64) -> (Vec<f64>, f64) {
-    let Slivers {
+fn lowered_chords(lines: &Lines, bottom: f64, infinite: f64) -> (Vec<f64>, f64) {
+    let Lines {
         deltas,
         left,
         right,
         h,
-        eta,
-    } = *grid;
+    } = *lines;
     let n = deltas.len();
-    let (em1_h, em1_eta, om1_h, om1_eta) =
-        (h.exp_m1(), eta.exp_m1(), -(-h).exp_m1(), -(-eta).exp_m1());
-    // Slopes on [x_i, x_{i+1}], all times x_i: the chord, the right-sliver line at x_i, and the
-    // left-sliver line at x_{i+1}; and that last line's value at x_i (used on the top interval).
+    let (em1_h, om1_h) = (h.exp_m1(), -(-h).exp_m1());
+    // Slopes on [x_i, x_{i+1}], all times x_i: the chord, the line from the right at x_i, and the
+    // line from the left at x_{i+1}; and that last line's value at x_i (used on the top interval).
     let chord = |i: usize| (deltas[i + 1] - deltas[i]) / em1_h;
-    let from_left = |i: usize| (right[i] - deltas[i]) / em1_eta;
-    let from_right = |i: usize| (deltas[i + 1] - left[i + 1]) / om1_eta * (-h).exp();
+    let from_left = |i: usize| right[i];
+    let from_right = |i: usize| left[i + 1] * (-h).exp();
     let gaps: Vec<f64> = (0..n - 1)
         .map(|i| {
             let c = chord(i);
@@ -195,7 +277,7 @@ fn lowered_chords(grid: &Slivers, bottom: f64, infinite: f64) -> (Vec<f64>, f64)
     // The top point sits at p_∞ (no lower), and the one before on the left-sliver line of the top
     // point, so the last chord lies below that line and the crossing of p_∞ is exactly at the top.
     v[n - 1] = deltas[n - 1].min(infinite);
-    let tangent = deltas[n - 1] - (deltas[n - 1] - left[n - 1]) / om1_eta * om1_h;
+    let tangent = deltas[n - 1] - left[n - 1] * om1_h;
     v[n - 2] = v[n - 2].min(tangent);
     // Lower convex hull in x = e^{ε}. With x_i = x_0 e^{ih}: x_j·slope(i, j) = (v_j − v_i)/(1 − e^{−(j−i)h})
     // and x_j·slope(j, k) = (v_k − v_j)/(e^{(k−j)h} − 1), no overflow for any span.
@@ -203,7 +285,6 @@ fn lowered_chords(grid: &Slivers, bottom: f64, infinite: f64) -> (Vec<f64>, f64)
     // (x₀, v₀ ≤ 1 − x₀) lies below 1 − x ≤ H, so the interpolation through all points is below H, and
     // so is its hull. x_j·slope(origin, j) = v_j − 1.
     const ORIGIN: usize = usize::MAX;
-    let h = grid.h;
     let left_slope = |i: usize, j: usize| {
         if i == ORIGIN {
             v[j] - 1.0
