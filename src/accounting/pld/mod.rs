@@ -23,6 +23,7 @@ pub(crate) mod fft;
 pub mod replace_one;
 pub mod sigma_search;
 pub mod subsampled;
+mod window;
 
 pub use dpsgd::{dpsgd_epsilon, dpsgd_epsilon_band, dpsgd_plds};
 pub use replace_one::{
@@ -31,6 +32,7 @@ pub use replace_one::{
 };
 pub use sigma_search::{sigma_for_epsilon, Goal, SigmaSearch};
 pub use subsampled::{subsampled_gaussian_delta, Direction};
+pub(crate) use window::Window;
 
 /// Width of the loss grid (dp_accounting's default).
 pub const DEFAULT_INTERVAL: f64 = 1e-4;
@@ -359,119 +361,6 @@ impl Pld {
             .sum();
         (self.infinity + delta).min(1.0)
     }
-}
-
-/// Σ p_i step^i, with |ln step · i| ≤ 20 so that it cannot overflow. The powers come from running
-/// products in four interleaved lanes (one chain of products waited on each multiplication: a tenth
-/// of a band's time); each lane's error is a few ulps per thousand points, far below what moves the
-/// window's rounded ends.
-fn mgf(probs: &[f64], step: f64) -> f64 {
-    let step4 = step * step * step * step;
-    let mut power = [1.0, step, step * step, step * step * step];
-    let mut sums = [0.0; 4];
-    let mut chunks = probs.chunks_exact(4);
-    for chunk in &mut chunks {
-        for lane in 0..4 {
-            sums[lane] += chunk[lane] * power[lane];
-            power[lane] *= step4;
-        }
-    }
-    for (lane, &p) in chunks.remainder().iter().enumerate() {
-        sums[lane] += p * power[lane];
-    }
-    (sums[0] + sums[1]) + (sums[2] + sums[3])
-}
-
-/// The grid points a composition keeps, relative to the sum of its parts' lower ends: all but `tail`
-/// of the composed mass lies in `lo..=hi`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Window {
-    lo: i64,
-    hi: i64,
-}
-
-impl Window {
-    /// The Chernoff window of `parts` composed (see [`chernoff_window_many`]).
-    pub(crate) fn of(parts: &[(&Pld, u64)], tail: f64) -> Window {
-        let parts: Vec<(&Pld, u64)> = parts.iter().copied().filter(|(_, k)| *k > 0).collect();
-        let span: i64 = parts
-            .iter()
-            .map(|(p, k)| (p.probs.len() as i64 - 1) * *k as i64)
-            .sum::<i64>()
-            + 1;
-        let (lo, hi) = chernoff_window_many(&parts, span, tail);
-        Window { lo, hi }
-    }
-
-    /// [`Window::of`] for `pld` composed each of `counts` times (each > 0), from one MGF table: a
-    /// self-composition's ln MGF is the count times the PLD's.
-    pub(crate) fn each(pld: &Pld, counts: &[u64], tail: f64) -> Vec<Window> {
-        let ln_mgfs: Vec<(f64, f64)> = chernoff_lambdas(pld.probs.len())
-            .map(|lambda| (lambda, mgf(&pld.probs, lambda.exp()).ln()))
-            .collect();
-        counts
-            .iter()
-            .map(|&t| {
-                let span = (pld.probs.len() as i64 - 1) * t as i64 + 1;
-                let scaled = ln_mgfs.iter().map(|&(l, m)| (l, t as f64 * m));
-                let (lo, hi) = window_of_mgfs(scaled, span, tail);
-                Window { lo, hi }
-            })
-            .collect()
-    }
-
-    /// How many grid points it holds.
-    pub(crate) fn points(self) -> f64 {
-        (self.hi - self.lo + 1) as f64
-    }
-}
-
-/// The window (relative to the sum of the parts' lower ends) outside which at most `tail` of the
-/// composed mass lies, from the Chernoff bound P[S ≥ b] ≤ Π M_i(λ)^{k_i} e^{−λb} at λ = ±k/span'
-/// (as dp_accounting's common.py, with span' the longest part) and also at λ = ±2^{−j}/span' down to
-/// 2^{−18}: the best λ for T compositions is about T^{−1/2} times smaller, and without those the
-/// window of `lap:0.01*100000` came out ~40× too wide (the grid was widened to match, and the band
-/// with it).
-fn chernoff_window_many(parts: &[(&Pld, u64)], span: i64, tail: f64) -> (i64, i64) {
-    let longest = parts.iter().map(|(p, _)| p.probs.len()).max().unwrap_or(1);
-    let ln_mgfs = chernoff_lambdas(longest).map(|lambda| {
-        let step = lambda.exp();
-        let mut ln_mgf = 0.0;
-        for (pld, times) in parts {
-            ln_mgf += *times as f64 * mgf(&pld.probs, step).ln();
-        }
-        (lambda, ln_mgf)
-    });
-    window_of_mgfs(ln_mgfs, span, tail)
-}
-
-/// The λ at which [`chernoff_window_many`] bounds the tails, for parts at most `longest` points long.
-fn chernoff_lambdas(longest: usize) -> impl Iterator<Item = f64> {
-    let longest = longest.max(2) as f64;
-    (1..=20)
-        .map(f64::from)
-        .chain((1..=18).map(|j| 0.5f64.powi(j)))
-        .flat_map(|x| [x, -x])
-        .map(move |scale| scale / longest)
-}
-
-/// The window from the composition's ln MGF at each λ (`(λ, ln M(λ))`), for a composed span of `span`
-/// points.
-fn window_of_mgfs(ln_mgfs: impl Iterator<Item = (f64, f64)>, span: i64, tail: f64) -> (i64, i64) {
-    let mut upper = span - 1;
-    let mut lower = 0i64;
-    for (lambda, ln_mgf) in ln_mgfs {
-        let bound = (ln_mgf + (2.0 / tail).ln()) / lambda;
-        if !bound.is_finite() {
-            continue;
-        }
-        if lambda > 0.0 {
-            upper = upper.min(bound.ceil() as i64);
-        } else {
-            lower = lower.max(bound.floor() as i64);
-        }
-    }
-    (lower, upper.max(lower))
 }
 
 #[cfg(test)]
