@@ -35,7 +35,8 @@ const BOTTOM_SLACK: f64 = 1e-12;
 const SLIVER: f64 = 1024.0;
 
 /// The profile at the grid points and its one-sided slopes there (each dδ/dε, i.e. x_i·H'(x_i±)):
-/// the lines through each point that the lower side lowers its chords to.
+/// the lines through each point that the lower side lowers its chords to (the upper side reads only
+/// the values; its slopes may be empty).
 struct Lines<'a> {
     deltas: &'a [f64],
     /// Slopes from the left (chords over [x_i e^{−η}, x_i], or the tangents).
@@ -134,31 +135,25 @@ impl Pld {
             delta((i_lo + k as i64) as f64 * interval + shift).clamp(0.0, 1.0)
         };
         let deltas: Vec<f64> = (0..n).map(|k| at(k, 0.0)).collect();
-        let (probs, infinity) = match side {
-            Side::Upper => connect_the_dots(&deltas, interval),
-            Side::Lower => {
-                let eta = interval / SLIVER;
-                let (em1_eta, om1_eta) = (eta.exp_m1(), -(-eta).exp_m1());
-                let left: Vec<f64> = (0..n)
+        let (left, right) = if side == Side::Lower {
+            let eta = interval / SLIVER;
+            let (em1_eta, om1_eta) = (eta.exp_m1(), -(-eta).exp_m1());
+            (
+                (0..n)
                     .map(|k| (deltas[k] - at(k, -eta)) / om1_eta)
-                    .collect();
-                let right: Vec<f64> = (0..n).map(|k| (at(k, eta) - deltas[k]) / em1_eta).collect();
-                let lines = Lines {
-                    deltas: &deltas,
-                    left: &left,
-                    right: &right,
-                    h: interval,
-                };
-                lowered_chords(&lines, bottom(i_lo, interval), infinite.clamp(0.0, 1.0))
-            }
+                    .collect(),
+                (0..n).map(|k| (at(k, eta) - deltas[k]) / em1_eta).collect(),
+            )
+        } else {
+            (Vec::new(), Vec::new())
         };
-        Ok(Pld {
-            interval,
-            lower: i_lo,
-            probs,
-            infinity,
-            side,
-        })
+        let lines = Lines {
+            deltas: &deltas,
+            left: &left,
+            right: &right,
+            h: interval,
+        };
+        Ok(finish(&lines, i_lo, side, infinite))
     }
 
     /// [`Pld::from_profile`] for a profile that also gives its derivative: `profile(ε)` = (δ(ε),
@@ -188,25 +183,29 @@ impl Pld {
                 (d.clamp(0.0, 1.0), s.clamp(-1.0, 0.0))
             })
             .unzip();
-        let (probs, infinity) = match side {
-            Side::Upper => connect_the_dots(&deltas, interval),
-            Side::Lower => {
-                let lines = Lines {
-                    deltas: &deltas,
-                    left: &slopes,
-                    right: &slopes,
-                    h: interval,
-                };
-                lowered_chords(&lines, bottom(i_lo, interval), infinite.clamp(0.0, 1.0))
-            }
+        let lines = Lines {
+            deltas: &deltas,
+            left: &slopes,
+            right: &slopes,
+            h: interval,
         };
-        Ok(Pld {
-            interval,
-            lower: i_lo,
-            probs,
-            infinity,
-            side,
-        })
+        Ok(finish(&lines, i_lo, side, infinite))
+    }
+}
+
+/// The PLD on the grid from `first` whose profile values (and, for the lower side, lines) are
+/// `lines`.
+fn finish(lines: &Lines, first: i64, side: Side, infinite: f64) -> Pld {
+    let (probs, infinity) = match side {
+        Side::Upper => connect_the_dots(lines.deltas, lines.h),
+        Side::Lower => lowered_chords(lines, bottom(first, lines.h), infinite.clamp(0.0, 1.0)),
+    };
+    Pld {
+        interval: lines.h,
+        lower: first,
+        probs,
+        infinity,
+        side,
     }
 }
 
