@@ -11,8 +11,8 @@
 //!   [x_i, x_i e^η] (η = h/1024), extended, is a line below H with nearly H's right slope, and the
 //!   chord over [x_i e^{−η}, x_i] one with nearly its left slope (convexity: a chord extended beyond
 //!   its ends lies below the curve). Where the profile's derivative is known
-//!   ([`Pld::from_profile_and_slope`]), the tangent at x_i serves as both lines. On [x_i, x_{i+1}] the chord exceeds the larger of the two lines
-//!   from its ends by at most gap_i = ab(e^h − 1)/(a + b), a and b the slope differences (scaled by
+//!   ([`Pld::from_profile_and_slope`]), the tangent at x_i serves as both lines. On [x_i, x_{i+1}]
+//!   the chord exceeds the larger of the two lines from its ends by at most gap_i = ab(e^h − 1)/(a + b), a and b the slope differences (scaled by
 //!   x_i). Lowering both ends by that much, taking the lower convex hull with (0, 1), and capping
 //!   below at the known mass at +∞ gives Ĥ ≤ H everywhere. The error is second order in h, also at a
 //!   loss atom on a grid point (Laplace's ±ε₀), where the one-sided slopes differ; neighbouring chords

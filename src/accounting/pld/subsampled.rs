@@ -71,7 +71,6 @@ pub fn subsampled_gaussian_delta_and_slope(
 
 /// [`mixture_delta`] and its derivative dδ/dε, given the base pair's profile and derivative
 /// (`base(ε)` = (δ_base, dδ_base/dε)); see [`subsampled_gaussian_delta_and_slope`] for the formula.
-/// δ is [`mixture_delta`]'s bit for bit.
 #[inline(always)]
 pub(crate) fn mixture_delta_and_slope(
     q: f64,
@@ -90,6 +89,7 @@ pub(crate) fn mixture_delta_and_slope(
             }
         }
         Direction::Add => {
+            // c = 1 − e^ε(1 − q) = −expm1(ε + ln(1 − q)).
             let c = -(eps + (-q).ln_1p()).exp_m1();
             if c <= 0.0 {
                 (0.0, 0.0)
@@ -142,25 +142,9 @@ pub(crate) fn mixture_delta(
     eps: f64,
     direction: Direction,
 ) -> f64 {
-    let delta = match direction {
-        Direction::Remove => {
-            if eps.exp_m1() + q <= 0.0 {
-                -eps.exp_m1()
-            } else {
-                q * base(amplified_eps(q, eps))
-            }
-        }
-        Direction::Add => {
-            // c = 1 − e^ε(1 − q) = −expm1(ε + ln(1 − q)).
-            let c = -(eps + (-q).ln_1p()).exp_m1();
-            if c <= 0.0 {
-                0.0
-            } else {
-                c * base(eps + q.ln() - c.ln())
-            }
-        }
-    };
-    delta.clamp(0.0, 1.0)
+    // One formula with its derivative: the slope's terms are dead here, and the compiler drops
+    // them (the band's upper side, which reads δ alone, took as long before and after).
+    mixture_delta_and_slope(q, |e| (base(e), 0.0), eps, direction).0
 }
 
 /// ε at which the base pair is read when a step at rate q is read at `eps` ≥ 0 (Poisson subsampling's
