@@ -17,9 +17,10 @@ use dp_playground::accounting::samplers::allocation::allocation_epsilon;
 use dp_playground::accounting::samplers::{
     sampler_epsilon, sampler_sigma, Sampler, SamplerSetting,
 };
+use dp_playground::accounting::training::{rdp_report, sigma_for_target, SigmaGoal};
 use dp_playground::labs::attack::params::AttackParams;
 use dp_playground::labs::compose::{accountants, ComposedPld};
-use dp_playground::labs::dpsgd::{rdp_report, sigma_for_target, DpsgdParams};
+use dp_playground::labs::dpsgd::DpsgdParams;
 use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Query;
 
@@ -74,9 +75,9 @@ fn main() {
         let mut evaluations = 0;
         let mut sigma = f64::NAN;
         // Seeded by the RDP accountant's σ, as the page does (that search takes ~10 ms).
-        let start = sigma_for_target(&DpsgdParams {
+        let start = sigma_for_target(&SigmaGoal {
             target_eps: target,
-            ..abadi.clone()
+            ..abadi.sigma_goal()
         })
         .unwrap_or(1.0);
         let ms = median_ms(3, || {
@@ -102,7 +103,7 @@ fn main() {
         );
     }
     let rdp = median_ms(21, || {
-        std::hint::black_box(rdp_report(&abadi).ok());
+        std::hint::black_box(rdp_report(&abadi.event(), abadi.delta).ok());
     });
     report("RDP report, Abadi MNIST", rdp, w);
     // Issue 26: small σ's froze the page (the integral behind fractional orders grew like α/σ²); its
@@ -110,7 +111,7 @@ fn main() {
     for sigma in ["0.3", "0.05", "0.001", "1e-6"] {
         let (p, _) = DpsgdParams::from_query(&Query::parse(&format!("sigma={sigma}")));
         let ms = median_ms(5, || {
-            std::hint::black_box(rdp_report(&p).ok());
+            std::hint::black_box(rdp_report(&p.event(), p.delta).ok());
         });
         report(&format!("RDP report, Abadi MNIST at σ = {sigma}"), ms, w);
     }

@@ -195,13 +195,14 @@ const REPLACE_ONE_RDP: &[(f64, f64, u64, f64, f64, f64, f64)] = &[
 
 #[test]
 fn replace_one_rdp_matches_its_reference_and_stays_above_pairs_that_happen() {
-    use dp_playground::labs::dpsgd::{pld_epsilon, rdp_report, DpsgdParams};
+    use dp_playground::accounting::training::{pld_epsilon, rdp_report};
+    use dp_playground::labs::dpsgd::DpsgdParams;
     use dp_playground::link::query::{LinkParams, Query};
     for &(q, sigma, steps, delta, half, want, order) in REPLACE_ONE_RDP {
         let link = format!("q={q}&sigma={sigma}&steps={steps}&delta={delta}&neighbour=replace-one");
         let (p, notices) = DpsgdParams::from_query(&Query::parse(&link));
         assert!(notices.is_empty(), "{link}: {notices:?}");
-        let r = rdp_report(&p).unwrap();
+        let r = rdp_report(&p.event(), p.delta).unwrap();
         assert!(
             (r.eps_grid / want - 1.0).abs() < 1e-9 && (r.best_order_grid - order).abs() < 1e-9,
             "{link}: {} at {} vs {want} at {order}",
@@ -211,7 +212,7 @@ fn replace_one_rdp_matches_its_reference_and_stays_above_pairs_that_happen() {
         assert!(want <= half && r.eps <= r.eps_grid, "{link}: {}", r.eps);
         // An upper bound: never below the PLD's lower end (pairs that happen).
         if steps <= 1000 || q < 0.01 {
-            let band = pld_epsilon(&p, steps).unwrap();
+            let band = pld_epsilon(&p.event(), p.delta, p.grid_width()).unwrap();
             assert!(band.lower <= r.eps, "{link}: RDP {} below {band:?}", r.eps);
         }
     }

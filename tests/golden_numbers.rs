@@ -163,9 +163,12 @@ fn pieces() -> Vec<(String, String)> {
         add(&format!("dpsgd {link} params"), show((&p, notices)));
         add(
             &format!("dpsgd {link} rdp"),
-            show(dpsgd_lab::rdp_report(&p)),
+            show(dp_playground::accounting::training::rdp_report(
+                &p.event(),
+                p.delta,
+            )),
         );
-        let sigma = dpsgd_lab::sigma_for_target(&p);
+        let sigma = dp_playground::accounting::training::sigma_for_target(&p.sigma_goal());
         add(&format!("dpsgd {link} sigma"), show(&sigma));
         add(
             &format!("dpsgd {link} scenarios"),
@@ -173,11 +176,17 @@ fn pieces() -> Vec<(String, String)> {
         );
         add(
             &format!("dpsgd {link} pld"),
-            job(Job::DpsgdPld(p.pld_job())),
+            job(Job::DpsgdPld(
+                dp_playground::accounting::training::jobs::PldJob::new(
+                    &p.event(),
+                    p.delta,
+                    p.grid_width(),
+                ),
+            )),
         );
         add(
             &format!("dpsgd {link} sigma job"),
-            job(Job::DpsgdSigma(p.clone())),
+            job(Job::DpsgdSigma(p.sigma_goal())),
         );
     }
 

@@ -16,6 +16,9 @@
 //! record's test lies above the trade-off curve f, and f is convex, so the pooled test does too
 //! (average FNR ≥ average f(FPRᵢ) ≥ f(average FPR)).
 
+use crate::accounting::pld::dpsgd::dpsgd_plds;
+use crate::accounting::pld::DEFAULT_INTERVAL;
+use crate::accounting::tradeoff::{beta_both, TradeOff};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -163,6 +166,47 @@ impl Observations {
             }
         }))
     }
+}
+
+/// What the certified trade-off curve allows any attack on the private models.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cap {
+    /// The largest TPR at FPR 0.1% and 1%.
+    pub tpr_low_fpr: (f64, f64),
+    /// The largest AUC (a lower Riemann sum of β, so an upper bound).
+    pub auc: f64,
+    /// The curve as (FPR, largest TPR), FPR from 10⁻⁵ to 1.
+    pub roc: Vec<(f64, f64)>,
+}
+
+/// The cap the certified trade-off curve of Poisson DP-SGD (q, σ, T, add/remove; the PLD's upper side)
+/// puts on any membership attack: the pooled ROC lies below it (see the module's docs). `None` when the
+/// PLD has no curve for these parameters.
+pub fn certified_cap(q: f64, sigma: f64, steps: u64, delta: f64) -> Option<Cap> {
+    let (upper, _) = dpsgd_plds(q, sigma, steps, delta, DEFAULT_INTERVAL).ok()?;
+    let curves: Vec<TradeOff> = upper.iter().map(TradeOff::from_pld).collect();
+    let tpr = |a: f64| 1.0 - beta_both(&curves, a);
+    // Log-spaced below 10⁻², linear above: the pieces are small where β changes fastest.
+    let grid: Vec<f64> = (0..300)
+        .map(|i| 10f64.powf(-5.0 + 3.0 * f64::from(i) / 300.0))
+        .chain((10..=1000).map(|i| f64::from(i) / 1000.0))
+        .collect();
+    // β decreases: on [a, b] it is at least β(b), so Σ (b − a)·β(b) is a lower sum, 1 − it an upper
+    // bound on the AUC (the first piece, [0, 10⁻⁵], counted with β(10⁻⁵) likewise).
+    let auc = 1.0
+        - grid
+            .iter()
+            .scan(0.0, |prev, &b| {
+                let w = b - *prev;
+                *prev = b;
+                Some(w * (1.0 - tpr(b)))
+            })
+            .sum::<f64>();
+    Some(Cap {
+        tpr_low_fpr: (tpr(0.001), tpr(0.01)),
+        auc,
+        roc: grid.iter().map(|&a| (a, tpr(a))).collect(),
+    })
 }
 
 #[cfg(test)]

@@ -3,20 +3,20 @@
 //! and both cross the worker boundary as postcard bytes ([`encode`], [`decode`]): bit-exact for every
 //! f64, ∞ and NaN included. Natively `run` is a plain function, so every job is tested with `cargo test`.
 
+use crate::accounting::composed::ComposedPld;
 use crate::accounting::entry::Item;
 use crate::accounting::samplers::users::UserEpsilon;
 use crate::accounting::samplers::{
     sampler_epsilon, sampler_sigma, Sampler, SamplerEpsilon, SamplerSetting,
 };
+use crate::accounting::training::jobs::{self as dpsgd_jobs, DpsgdUpdate, PldJob};
+use crate::accounting::training::SigmaGoal;
 use crate::attacks::audit_summary::AuditSummary;
 use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack_jobs, Calibrated, Calibration};
 use crate::labs::attack::params::AttackParams;
 use crate::labs::attack::report::AttackReport;
 use crate::labs::compose::jobs::compose_pld;
-use crate::labs::compose::ComposedPld;
-use crate::labs::dpsgd::jobs::PldJob;
-use crate::labs::dpsgd::jobs::{self as dpsgd_jobs, DpsgdUpdate};
 use crate::labs::dpsgd::phases::{schedule_report, ScheduleReport};
 use crate::labs::dpsgd::samplers::user_report;
 use crate::labs::dpsgd::DpsgdParams;
@@ -101,7 +101,7 @@ pub enum Job {
     /// DP-SGD lab: ε by the PLD at T steps and the curve ([`dpsgd_jobs::dpsgd_pld`]).
     DpsgdPld(PldJob),
     /// DP-SGD lab: σ for the target by RDP, then by the PLD ([`dpsgd_jobs::dpsgd_sigma`]).
-    DpsgdSigma(DpsgdParams),
+    DpsgdSigma(SigmaGoal),
     /// DP-SGD lab: one batch sampler's ε ([`sampler_epsilon`]).
     DpsgdSampler(SamplerSetting, Sampler),
     /// DP-SGD lab: σ for the target ε under one batch sampler ([`sampler_sigma`]).
@@ -302,7 +302,7 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
         Job::RrRepetitions(p) => emit(Update::RrRepetitions(repetitions(&p))),
         Job::RrShuffle(p, n) => emit(Update::RrShuffle(shuffle_point(&p, n))),
         Job::DpsgdPld(job) => dpsgd_jobs::dpsgd_pld(job, &mut |u| emit(Update::Dpsgd(u))),
-        Job::DpsgdSigma(p) => dpsgd_jobs::dpsgd_sigma(&p, &mut |u| emit(Update::Dpsgd(u))),
+        Job::DpsgdSigma(g) => dpsgd_jobs::dpsgd_sigma(&g, &mut |u| emit(Update::Dpsgd(u))),
         Job::DpsgdSampler(s, sampler) => emit(Update::DpsgdSampler(sampler_epsilon(&s, sampler))),
         Job::DpsgdUsers(p) => emit(Update::DpsgdUsers(user_report(&p))),
         Job::DpsgdSchedule(p) => emit(Update::DpsgdSchedule(schedule_report(&p))),
@@ -479,7 +479,11 @@ mod tests {
             "n=60000&batch=600&sigma=1.1&epochs=2&delta=1e-5&target_eps=1",
         ))
         .0;
-        let out = collect(Job::DpsgdPld(dpsgd.pld_job()));
+        let out = collect(Job::DpsgdPld(PldJob::new(
+            &dpsgd.event(),
+            dpsgd.delta,
+            dpsgd.grid_width(),
+        )));
         assert!(
             matches!(&out[0], Update::Dpsgd(DpsgdUpdate::Pld(Ok(b))) if b.upper >= b.lower && b.lower > 0.0)
         );
@@ -488,7 +492,7 @@ mod tests {
             .filter(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::CurvePoint(..))))
             .count();
         assert_eq!(points, dpsgd_jobs::CURVE_FRACTIONS.len());
-        let out = collect(Job::DpsgdSigma(dpsgd));
+        let out = collect(Job::DpsgdSigma(dpsgd.sigma_goal()));
         assert!(out
             .iter()
             .any(|u| matches!(u, Update::Dpsgd(DpsgdUpdate::SigmaPld(Ok(s))) if *s > 0.0)));

@@ -23,6 +23,8 @@
 
 pub mod about;
 pub mod attack;
+#[cfg(test)]
+mod boundaries;
 pub mod compose;
 pub mod dpsgd;
 mod keys;

@@ -33,6 +33,78 @@ pub fn sig(x: f64, digits: usize) -> String {
     trim_zeros(&format!("{x:.decimals$}"))
 }
 
+/// `x` with `digits` significant digits rounded up (toward +∞), written as [`sig`] writes: the
+/// shown digits, read back, are never below `x`. For upper bounds (an ε or δ that must not be
+/// understated) and for a σ offered for a target (pasting the shown σ still meets it).
+///
+/// ```
+/// use dp_playground::link::format::sig_up;
+/// assert_eq!(sig_up(3.000_047_8, 4), "3.001");
+/// assert_eq!(sig_up(0.693_734, 4), "0.6938");
+/// assert_eq!(sig_up(2.0, 4), "2");
+/// ```
+pub fn sig_up(x: f64, digits: usize) -> String {
+    sig_directed(x, digits, true)
+}
+
+/// `x` with `digits` significant digits rounded down (toward −∞): the shown digits, read back, are
+/// never above `x`. For lower bounds.
+///
+/// ```
+/// use dp_playground::link::format::sig_down;
+/// assert_eq!(sig_down(22.459, 4), "22.45");
+/// assert_eq!(sig_down(2.999_99, 4), "2.999");
+/// ```
+pub fn sig_down(x: f64, digits: usize) -> String {
+    sig_directed(x, digits, false)
+}
+
+/// [`sig_up`] (`up`) or [`sig_down`]: the nearest `digits`-digit decimal, moved one unit in its last
+/// digit when it lies on the wrong side of `x`. The decimal is found in Rust's exact `{:e}` printing
+/// and read back as the page's reader would ([`str::parse`]), so the check is on the number shown.
+fn sig_directed(x: f64, digits: usize, up: bool) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return sig(x, digits);
+    }
+    let d = digits.max(1);
+    let wrong_side = |shown: f64| if up { shown < x } else { shown > x };
+    // One unit in the last digit of x's own magnitude (moving down from 10ᵏ lands on 9.9…×10ᵏ⁻¹).
+    let exponent = x.abs().log10().floor() as i32 - (d as i32 - 1);
+    let unit: f64 = format!("1e{exponent}").parse().unwrap_or(0.0);
+    let mut shown = decimal(x, d);
+    // Twice is enough: a carry into a new leading digit, or the sum's own rounding.
+    for _ in 0..3 {
+        if !wrong_side(shown) {
+            break;
+        }
+        shown = decimal(if up { shown + unit } else { shown - unit }, d);
+    }
+    sig(shown, d)
+}
+
+/// The `digits`-digit decimal nearest `x`, as the f64 that reads back from its printed digits.
+fn decimal(x: f64, digits: usize) -> f64 {
+    format!("{:.*e}", digits - 1, x).parse().unwrap_or(x)
+}
+
+/// A whole count with thin-space thousands separators (10 000 000).
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Six significant digits, as [`sig`] writes them: the precision of the share panel's Markdown.
+pub fn sig6(x: f64) -> String {
+    sig(x, 6)
+}
+
 /// An exponent such as `-5` in superscript (`⁻⁵`).
 pub fn superscript(exponent: &str) -> String {
     exponent
@@ -95,6 +167,61 @@ pub fn rate_text(q: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the page's reader makes of a shown number (`1.5×10⁻⁷` included).
+    fn read_back(text: &str) -> f64 {
+        let plain: String = text
+            .replace("×10", "e")
+            .chars()
+            .map(|c| match c {
+                '⁻' => '-',
+                c => SUPERSCRIPT
+                    .iter()
+                    .position(|&s| s == c)
+                    .and_then(|d| char::from_digit(d as u32, 10))
+                    .unwrap_or(c),
+            })
+            .collect();
+        plain.parse().unwrap()
+    }
+
+    /// Outward rounding over the whole range: the shown digits of an upper bound are never below it,
+    /// of a lower bound never above, and never more than one unit in the last digit away.
+    #[test]
+    fn directed_digits_stay_on_their_side_everywhere() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(48);
+        let mut xs: Vec<f64> = (0..20_000)
+            .map(|_| 10f64.powf(rng.random_range(-300.0..300.0)) * rng.random_range(1.0..10.0))
+            .collect();
+        xs.extend([
+            3.000_047_8,
+            0.693_734,
+            9.999_95,
+            0.999_999_9,
+            1e-5,
+            22.459,
+            1.0,
+            1e300,
+        ]);
+        for &x in &xs {
+            for digits in [1, 3, 4, 6] {
+                let (up, down) = (
+                    read_back(&sig_up(x, digits)),
+                    read_back(&sig_down(x, digits)),
+                );
+                assert!(up >= x && down <= x, "{x} at {digits}: {up} {down}");
+                let unit = 10f64.powi(x.log10().floor() as i32 - digits as i32 + 1);
+                assert!(
+                    up - x <= 1.000_001 * unit && x - down <= 1.000_001 * unit,
+                    "{x}"
+                );
+            }
+        }
+        assert_eq!(sig_up(f64::INFINITY, 4), "—");
+        assert_eq!(sig_down(0.0, 4), "0");
+        assert_eq!(sig_up(-1.23456, 3), "-1.23");
+    }
 
     #[test]
     fn rates_are_written_as_short_exact_ratios() {

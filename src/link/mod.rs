@@ -3,8 +3,11 @@
 //! - [`query`]: the query string parsed and printed; bad values fall back with a [`query::Notice`].
 //! - [`choice`]: the `choice!` macro for enums a link key holds.
 //! - [`embed`]: embedding, read-only views and the share panel's snippets.
+//! - [`mod@format`]: how numbers read for people.
+//! - [`handoff`]: links that carry a run or a list from one lab to another.
 
 pub mod choice;
 pub mod embed;
 pub mod format;
+pub mod handoff;
 pub mod query;

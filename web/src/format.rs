@@ -3,22 +3,15 @@
 /// `x` with `sig` significant digits (the core's one formatter: `1.5×10⁻⁷` style for tiny and huge).
 pub use dp_playground::link::format::sig;
 
+/// A whole count with thin-space thousands separators (10 000 000).
+pub use dp_playground::link::format::count;
+
+/// Outward rounding for bounds: an upper bound's digits never below it, a lower bound's never above.
+pub use dp_playground::link::format::{sig_down, sig_up};
+
 /// Full precision for machines (`data-value` attributes): the shortest decimal that reads back exactly.
 pub fn exact(x: f64) -> String {
     format!("{x}")
-}
-
-/// A whole count with thin-space thousands separators (10 000 000).
-pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use super::dpsgd::{
 };
 use super::subsampled::{amplified_eps, check_rate_and_noise, symmetric_extension, top_for_tail};
 use super::{Direction, EpsilonBand, Goal, Pld, Side, MIN_DELTA};
-use crate::attacks::{beta_both, TradeOff, TwoSteps};
+use crate::accounting::tradeoff::{beta_both, TradeOff, TwoSteps};
 use crate::error::Result;
 use crate::mechanisms::gaussian::Gaussian;
 use crate::numerics::special::{ln_add_exp, ln_normal_cdf, ln_sub_exp};

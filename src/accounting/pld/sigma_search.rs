@@ -58,10 +58,10 @@ pub(super) fn meets(
             .into_iter()
             .map(|d| {
                 composed(q, sigma, steps, delta, interval, d, Side::Upper)
-                    .map(|p| crate::attacks::TradeOff::from_pld(&p))
+                    .map(|p| crate::accounting::tradeoff::TradeOff::from_pld(&p))
             })
             .collect::<Result<Vec<_>>>()?;
-        let tpr = 1.0 - crate::attacks::beta_both(&curves, alpha);
+        let tpr = 1.0 - crate::accounting::tradeoff::beta_both(&curves, alpha);
         return Ok((tpr <= target, tpr));
     }
     let mut worst: f64 = 0.0;

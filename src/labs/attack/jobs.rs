@@ -3,11 +3,11 @@
 
 use super::params::{AttackParams, Source};
 use super::report::{report as attack_report, AttackReport};
+use crate::accounting::event::Neighbour;
 use crate::accounting::pld::{
     dpsgd_epsilon, dpsgd_replace_one_epsilon, Goal, SigmaSearch, DEFAULT_INTERVAL,
 };
 use crate::error::Result;
-use crate::labs::dpsgd::Neighbour;
 use serde::{Deserialize, Serialize};
 
 /// The attack lab's report (curve and risk numbers).

@@ -2,7 +2,7 @@
 //! curve, the calibration targets and an audit's counts. Bad values fall back with a notice.
 
 use crate::accounting::entry::{format_list, parse_list, Item};
-use crate::labs::dpsgd::Neighbour;
+use crate::accounting::event::{Neighbour, MAX_STEPS};
 use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 
 /// Where the privacy loss comes from.
@@ -97,44 +97,6 @@ impl AttackParams {
     }
 }
 
-/// The attack lab's link for a composition list at δ (from the composition lab).
-pub fn link_for_list(items: &[Item], delta: f64) -> String {
-    let p = AttackParams {
-        source: Source::List(items.to_vec()),
-        delta,
-        ..AttackParams::default()
-    };
-    p.to_query().to_query_string()
-}
-
-/// The attack lab's link for a DP-SGD run at δ (from the DP-SGD lab).
-pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, neighbour: Neighbour, delta: f64) -> String {
-    let p = AttackParams {
-        source: Source::Dpsgd {
-            q,
-            sigma,
-            steps,
-            neighbour,
-        },
-        delta,
-        ..AttackParams::default()
-    };
-    p.to_query().to_query_string()
-}
-
-/// [`link_for_dpsgd`] for a DP-SGD lab's settings, with q written as the exact ratio `batch/n` when the
-/// lab derives it from them (`q=256/60000` reads better than `0.004266666666666667`, and parses back to
-/// the same float).
-pub fn link_for_dpsgd_params(p: &crate::labs::dpsgd::DpsgdParams) -> String {
-    let link = link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.neighbour, p.delta);
-    if p.q.is_some() || p.batch >= p.n {
-        return link;
-    }
-    let mut q = Query::parse(&link);
-    q.set("q", format!("{}/{}", p.batch, p.n));
-    q.to_query_string()
-}
-
 impl LinkParams for AttackParams {
     fn from_query(query: &Query) -> (Self, Vec<Notice>) {
         let d = AttackParams::default();
@@ -159,7 +121,7 @@ impl LinkParams for AttackParams {
             Source::Dpsgd {
                 q: r.number("q", dq, Within::up_to(0.0, 1.0)),
                 sigma: r.number("sigma", ds, Within::below(0.0, 1e4)),
-                steps: r.whole("steps", dt, 1, crate::labs::dpsgd::MAX_STEPS),
+                steps: r.whole("steps", dt, 1, MAX_STEPS),
                 neighbour: r.parse("neighbour", dn, Neighbour::parse),
             }
         };
@@ -241,19 +203,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_dpsgd_link_writes_q_as_its_exact_ratio() {
-        let p = crate::labs::dpsgd::DpsgdParams::default();
-        let link = link_for_dpsgd_params(&p);
-        assert!(link.contains(&format!("q={}/{}", p.batch, p.n)), "{link}");
-        let (back, notices) = AttackParams::from_query(&Query::parse(&link));
+    fn a_run_handed_over_reads_back_as_the_same_floats() {
+        use crate::accounting::event::TrainingEvent;
+        let e = TrainingEvent::poisson(256.0 / 60_000.0, 1.1, 14_063, Neighbour::AddRemove);
+        let mut link = crate::link::handoff::attack_link_for_run(&e, 1e-5);
+        link.set("q", "256/60000");
+        let (back, notices) = AttackParams::from_query(&link);
         assert!(notices.is_empty(), "{notices:?}");
         match back.source {
-            Source::Dpsgd { q, .. } => assert_eq!(q, p.rate(), "the same float"),
+            Source::Dpsgd {
+                q, sigma, steps, ..
+            } => {
+                assert_eq!(
+                    (q, sigma, steps),
+                    (e.rate, e.sigma, e.steps),
+                    "the same floats"
+                )
+            }
             other => panic!("{other:?}"),
         }
-        // An explicit q is written as it is; ugly ratios are refused with a message.
-        let explicit = crate::labs::dpsgd::DpsgdParams { q: Some(0.01), ..p };
-        assert!(link_for_dpsgd_params(&explicit).contains("q=0.01"));
+        // Ugly ratios are refused with a message.
         for bad in ["1/0", "1/", "/2", "a/b", "1/2/3"] {
             let (_, notices) = AttackParams::from_query(&Query::parse(&format!("q={bad}")));
             assert_eq!(notices.len(), 1, "{bad}");

@@ -1,11 +1,11 @@
 //! The attack lab's numbers for one link: the trade-off curve from both sides and the risk it allows.
 
 use super::params::{AttackParams, Source};
+use crate::accounting::composed::ComposedPld;
+use crate::accounting::event::Neighbour;
 use crate::accounting::pld::{dpsgd_plds, dpsgd_plds_replace_one, Pld, DEFAULT_INTERVAL};
 use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff, TwoSteps};
 use crate::error::Result;
-use crate::labs::compose::ComposedPld;
-use crate::labs::dpsgd::Neighbour;
 use crate::mechanisms::gaussian::gdp_tradeoff;
 use crate::numerics::special::normal_upper_quantile;
 
@@ -210,7 +210,7 @@ pub fn markdown(
     sigma_adv: Option<f64>,
     sigma_tpr: Option<f64>,
 ) -> String {
-    let sig = crate::labs::rr::share::sig;
+    let sig = crate::link::format::sig6;
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
     let mech = match &p.source {
         Source::List(items) => crate::accounting::entry::format_list(items),

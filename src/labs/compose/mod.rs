@@ -1,16 +1,16 @@
 //! The composition lab (`?lab=compose&list=gauss:3*10,lap:0.2*5&delta=1e-5`): a list of mechanisms, each
 //! repeated, and every accountant's ε for the whole list side by side.
 //!
-//! [`accountants`] holds the accountants; the entries they compose are [`crate::accounting::entry`].
+//! The accountants are [`crate::accounting::composed`]'s; the entries they compose are
+//! [`crate::accounting::entry`].
 
-mod accountants;
 #[cfg(test)]
 mod audit_tests;
 pub mod jobs;
 #[cfg(test)]
 mod tests;
 
-pub use accountants::{accountants, accountants_grid, Accountants, ComposedPld};
+pub use crate::accounting::composed::{accountants, accountants_grid, Accountants, ComposedPld};
 
 use crate::accounting::entry::{format_list, parse_list, Entry, Item};
 

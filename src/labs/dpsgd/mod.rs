@@ -1,23 +1,21 @@
 //! The DP-SGD lab (`?lab=dpsgd`): parameters from the link, ε by the RDP and PLD accountants, the
 //! smallest σ for a target ε, and the lecture's three scenarios.
 
-pub mod jobs;
+pub mod claims;
 mod params;
 pub mod phases;
 mod report;
 pub mod samplers;
 mod share;
 
-pub use params::{DpsgdParams, Neighbour, MAX_STEPS};
-pub use report::{
-    pld_epsilon, rdp_report, scenario_links, scenarios, sigma_for_target, sigma_for_target_pld,
-    sigma_search_pld, RdpReport, Scenarios,
-};
-pub use share::{library_snippet, markdown};
+pub use params::DpsgdParams;
+pub use report::{scenario_links, scenarios, Scenarios};
+pub use share::{library_snippet, markdown, ShareInputs};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accounting::training::{rdp_report, sigma_for_target};
     use crate::link::query::{LinkParams, Query};
 
     #[test]
@@ -28,7 +26,7 @@ mod tests {
         assert_eq!(back, p);
         assert!(notices.is_empty());
         // dp_accounting 0.6.0 RdpAccountant at 14062 steps: 2.5965558697943036 (order 8.1); one more step here.
-        let r = rdp_report(&p).unwrap();
+        let r = rdp_report(&p.event(), p.delta).unwrap();
         assert!(
             (r.eps_grid / 2.5966 - 1.0).abs() < 0.01 && r.best_order_grid == 8.1,
             "{}",
@@ -50,21 +48,22 @@ mod tests {
             target_eps: 1.5,
             ..DpsgdParams::default()
         };
-        let sigma = sigma_for_target(&p).unwrap();
-        let at = rdp_report(&DpsgdParams { sigma, ..p.clone() })
+        let sigma = sigma_for_target(&p.sigma_goal()).unwrap();
+        let at = rdp_report(&p.event().with_sigma(sigma), p.delta)
             .unwrap()
             .eps_grid;
         assert!(at <= 1.5 && at > 1.49, "σ = {sigma}: ε = {at}");
     }
 
     #[test]
-    fn replace_one_halves_sigma_and_extremes_stay_finite() {
+    fn replace_one_keeps_sigma_and_extremes_stay_finite() {
+        // σ crosses every boundary as the noise multiplier, whatever the relation.
         let (p, _) = DpsgdParams::from_query(&Query::parse("neighbour=replace-one"));
-        assert_eq!(p.effective_sigma(), 0.55);
+        assert_eq!(p.event().sigma, 1.1);
         let (p, notices) =
             DpsgdParams::from_query(&Query::parse("q=1&steps=10000000&sigma=0.3&delta=1e-12"));
         assert!(notices.is_empty(), "{notices:?}");
-        let r = rdp_report(&p).unwrap();
+        let r = rdp_report(&p.event(), p.delta).unwrap();
         assert!(r.eps.is_finite() && r.eps > 0.0);
         let (_, notices) = DpsgdParams::from_query(&Query::parse(
             "n=0&batch=-1&q=2&sigma=nan&delta=1&neighbour=x&steps=0",
@@ -90,7 +89,7 @@ mod tests {
     #[test]
     fn scenarios_follow_the_corrected_formulas() {
         let p = DpsgdParams::default();
-        let sigma = sigma_for_target(&p).unwrap();
+        let sigma = sigma_for_target(&p.sigma_goal()).unwrap();
         let s = scenarios(&p, sigma).unwrap();
         assert_eq!(s.rdp_sigma_mean, sigma / p.batch as f64);
         let l = (1e5f64).ln();

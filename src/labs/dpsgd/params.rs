@@ -1,46 +1,14 @@
 //! The DP-SGD lab's parameters from the link: data set size, batch, σ, epochs or steps, δ, the target
 //! ε, the neighbouring relation and the PLD grid.
 
+use crate::accounting::event::{Neighbour, TrainingEvent, MAX_STEPS};
+use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::rdp::tuning::Tuning;
 use crate::accounting::samplers::schedule::{format_schedule, parse_schedule, Phase};
 use crate::accounting::samplers::users::MAX_USERS;
 use crate::accounting::samplers::Sampler;
-use crate::error::{Error, Result};
+use crate::accounting::training::SigmaGoal;
 use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
-
-/// Most steps the lab accounts for.
-pub const MAX_STEPS: u64 = 10_000_000;
-
-crate::choice! {
-    /// Which data sets are neighbours.
-    #[derive(Debug, serde::Serialize, serde::Deserialize)]
-    pub enum Neighbour {
-        /// One record added or removed (the accountants' native relation).
-        AddRemove = "add-remove" | "addremove" | "add-or-remove" => "add or remove one record",
-        /// One record replaced: the clipped sum can move by 2C (RDP: see
-        /// [`crate::accounting::rdp::replace_one`]; the PLD: [`crate::accounting::pld::replace_one`]).
-        ReplaceOne = "replace-one" | "replace" | "substitute" => "replace one record (the sum moves up to 2C)",
-    }
-}
-
-impl Neighbour {
-    /// Reads the `neighbour` key's value.
-    ///
-    /// # Errors
-    /// Anything but the two relations (and their spellings).
-    pub fn parse(s: &str) -> Result<Self> {
-        Self::from_key(s)
-            .ok_or_else(|| Error::invalid("neighbour", s, "must be add-remove or replace-one"))
-    }
-
-    /// The factor on the sensitivity (σ is divided by it).
-    pub fn factor(self) -> f64 {
-        match self {
-            Neighbour::AddRemove => 1.0,
-            Neighbour::ReplaceOne => 2.0,
-        }
-    }
-}
 
 /// Everything a DP-SGD link holds. `q` and `steps`, when present, override batch/n and epochs.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -123,11 +91,46 @@ impl DpsgdParams {
             .unwrap_or_else(|| (1.1 * self.rate() * self.n as f64).ceil().max(1.0) as u64)
     }
 
-    /// σ / (sensitivity factor of the relation): the noise multiplier of the add/remove pair that
-    /// dominates the link's relation (under replace-one, the σ/2 pair: RDP's one-step route, one of two bounds it takes the
-    /// smaller of).
-    pub fn effective_sigma(&self) -> f64 {
-        self.sigma / self.neighbour.factor()
+    /// The run this link describes, as accountants take it.
+    pub fn event(&self) -> TrainingEvent {
+        TrainingEvent {
+            sampler: self.sampler,
+            rate: self.rate(),
+            records: self.n,
+            cap: self.cap(),
+            sigma: self.sigma,
+            neighbour: self.neighbour,
+            steps: self.total_steps(),
+            users: self.users,
+            schedule: self.schedule.clone(),
+            tuning: self.tuning,
+        }
+    }
+
+    /// The attack lab's link for this run, with q written as the exact ratio `batch/n` when the link
+    /// derives it from them (`q=256/60000` reads better than `0.004266666666666667` and parses back to
+    /// the same float).
+    pub fn attack_link(&self) -> Query {
+        let mut link = crate::link::handoff::attack_link_for_run(&self.event(), self.delta);
+        if self.q.is_none() && self.batch < self.n {
+            link.set("q", format!("{}/{}", self.batch, self.n));
+        }
+        link
+    }
+
+    /// The PLD grid's width: the link's, or the default.
+    pub fn grid_width(&self) -> f64 {
+        self.grid.unwrap_or(DEFAULT_INTERVAL)
+    }
+
+    /// What the σ search reads: the run, δ, the target ε and the grid.
+    pub fn sigma_goal(&self) -> SigmaGoal {
+        SigmaGoal {
+            event: self.event(),
+            delta: self.delta,
+            target_eps: self.target_eps,
+            grid: self.grid_width(),
+        }
     }
 
     /// Why the PLD band can stay wide on any grid: under replace-one its two ends come from different

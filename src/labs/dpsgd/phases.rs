@@ -1,7 +1,8 @@
 //! The DP-SGD lab's schedules (`schedule=q:σ:T,…`) and hyperparameter tuning (`tuning=…`): what each
 //! accountant reads of the link.
 
-use super::{DpsgdParams, Neighbour};
+use super::DpsgdParams;
+use crate::accounting::event::Neighbour;
 use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
 use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
 use crate::accounting::rdp::tuning::{tuned_rdp, Tuning};
@@ -138,12 +139,14 @@ mod tests {
         // between pairs that happen (the add/remove schedule at σ) and the σ/2 schedule's guarantee.
         let report = |link: &str| schedule_report(&DpsgdParams::from_query(&Query::parse(link)).0);
         let one = report("schedule=0.01:2:500&neighbour=replace-one&delta=1e-5").unwrap();
-        let plain = crate::labs::dpsgd::pld_epsilon(
-            &DpsgdParams::from_query(&Query::parse(
-                "q=0.01&sigma=2&steps=500&neighbour=replace-one&delta=1e-5",
-            ))
-            .0,
-            500,
+        let plain_link = DpsgdParams::from_query(&Query::parse(
+            "q=0.01&sigma=2&steps=500&neighbour=replace-one&delta=1e-5",
+        ))
+        .0;
+        let plain = crate::accounting::training::pld_epsilon(
+            &plain_link.event(),
+            plain_link.delta,
+            plain_link.grid_width(),
         )
         .unwrap();
         assert!(

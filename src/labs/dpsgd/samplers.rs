@@ -1,26 +1,17 @@
 //! The DP-SGD lab's batch samplers (`sampler=`): what each sampler's accountant reads of the link, and
 //! the words beside its number.
 
-use super::{DpsgdParams, Neighbour};
-use crate::accounting::pld::DEFAULT_INTERVAL;
+use super::DpsgdParams;
+use crate::accounting::event::Neighbour;
 use crate::accounting::samplers::users::{user_epsilon, user_epsilon_replace_one, UserEpsilon};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon, SamplerSetting};
 use crate::error::Result;
 use crate::link::query::fmt_f64;
 
 impl DpsgdParams {
-    /// What every sampler's accountant reads: q, the link's σ, the relation, T, δ and the grid.
+    /// What every sampler's accountant reads: the run ([`DpsgdParams::event`]), δ and the grid.
     pub fn sampler_setting(&self) -> SamplerSetting {
-        SamplerSetting {
-            q: self.rate(),
-            sigma: self.sigma,
-            replace_one: self.neighbour == Neighbour::ReplaceOne,
-            steps: self.total_steps(),
-            delta: self.delta,
-            interval: self.grid.unwrap_or(DEFAULT_INTERVAL),
-            n: self.n,
-            cap: self.cap(),
-        }
+        self.event().sampler_setting(self.delta, self.grid_width())
     }
 }
 

@@ -1,8 +1,8 @@
 //! The mechanisms lab's key numbers as Markdown, and a dp_accounting snippet that reproduces σ.
 
 use super::{Calibration, ExponentialReport, MechParams, Mechanism};
-use crate::labs::rr::share::sig;
 use crate::link::embed::markdown_table;
+use crate::link::format::sig6 as sig;
 use crate::link::query::fmt_f64;
 
 /// Parameters and the calibration table (and the exponential mechanism's probabilities).

@@ -2,6 +2,7 @@
 
 use super::{format_truth, RrParams, RrReport};
 use crate::link::embed::markdown_table;
+use crate::link::format::sig6 as sig;
 use crate::link::query::fmt_f64;
 
 /// Parameters, then p, q and each category's estimate with its standard error and interval.
@@ -29,11 +30,6 @@ pub fn markdown(p: &RrParams, r: &RrReport) -> String {
         ));
     }
     markdown_table(("randomized response", "value"), &rows)
-}
-
-/// Six significant digits, as [`crate::link::format::sig`] writes them.
-pub(crate) fn sig(x: f64) -> String {
-    crate::link::format::sig(x, 6)
 }
 
 #[cfg(test)]

@@ -164,7 +164,7 @@ pub fn langevin_plan(r: &Report, samples: usize) -> (usize, f64, usize) {
 pub fn markdown(p: &TangentParams, r: &Report) -> String {
     let s = &r.norms;
     let b = r.instance.beta;
-    let sig = crate::labs::rr::share::sig;
+    let sig = crate::link::format::sig6;
     let rows = vec![
         (
             "model, loss, β".to_string(),

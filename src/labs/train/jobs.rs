@@ -3,11 +3,12 @@
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
 use super::params::TrainParams;
-use super::report::StepRdp;
 use super::run::{prepare_data, Plan};
+use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::samplers::{sampler_epsilon, Sampler};
+use crate::accounting::training::StepRdp;
+use crate::accounting::training::{pld_epsilon, rdp_report};
 use crate::error::Result;
-use crate::labs::dpsgd::{pld_epsilon, rdp_report};
 use crate::learning::data::Dataset;
 use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
 use serde::{Deserialize, Serialize};
@@ -68,19 +69,20 @@ pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result
         }));
     }
     let rows = split.train.rows() + split.test.rows();
-    let accounting = p.accounting(rows, plan.steps);
+    let event = p.event(rows, plan.steps);
     Ok(SweepPoint {
         sigma,
         // The sampler's own statement when the batches are not Poisson (a lower bound for shuffling).
         eps: if p.sampler == Sampler::Poisson {
-            pld_epsilon(&accounting, plan.steps)?.upper
+            pld_epsilon(&event, p.delta, DEFAULT_INTERVAL)?.upper
         } else {
-            sampler_epsilon(&accounting.sampler_setting(), p.sampler)?.headline()
+            sampler_epsilon(&event.sampler_setting(p.delta, DEFAULT_INTERVAL), p.sampler)?
+                .headline()
         },
         eps_rdp: if p.sampler == Sampler::Poisson {
-            rdp_report(&accounting)?.eps
+            rdp_report(&event, p.delta)?.eps
         } else {
-            StepRdp::for_run(&accounting).map_or(f64::NAN, |r| r.epsilon(plan.steps, p.delta))
+            StepRdp::for_run(&event).map_or(f64::NAN, |r| r.epsilon(plan.steps, p.delta))
         },
         test_acc,
     })

@@ -10,7 +10,7 @@ pub mod report;
 pub mod run;
 mod share;
 
-pub use params::{link_for_dpsgd, DataKind, ModelKind, TrainParams, BREAST_CANCER_ROWS, MAX_STEPS};
+pub use params::{DataKind, ModelKind, TrainParams, BREAST_CANCER_ROWS, MAX_STEPS};
 pub use share::{markdown, opacus_snippet, weights_json};
 
 #[cfg(test)]

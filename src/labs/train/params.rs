@@ -1,10 +1,10 @@
 //! The training lab's parameters from the link: the data, the model, DP-SGD's knobs, the accountant's
 //! δ and target, the seeds and the σ sweep.
 
-use super::report::StepRdp;
+use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::samplers::Sampler;
+use crate::accounting::training::StepRdp;
 use crate::error::{Error, Result};
-use crate::labs::dpsgd::{DpsgdParams, Neighbour};
 use crate::learning::datasets::Shape;
 use crate::learning::model::{Activation, Architecture, MAX_UNITS};
 use crate::link::query::{fmt_f64, parse_seed, LinkParams, Notice, Query, Reader, Within};
@@ -263,7 +263,7 @@ impl TrainParams {
         if !self.stop {
             return Ok(steps);
         }
-        match StepRdp::for_run(&self.accounting(csv_rows, steps)) {
+        match StepRdp::for_run(&self.event(csv_rows, steps)) {
             Some(rule) => {
                 super::run::steps_within_target(&rule, steps, self.delta, self.target_eps)
             }
@@ -283,28 +283,24 @@ impl TrainParams {
         }
     }
 
-    /// The same mechanism as the DP-SGD lab sees it (q, σ, T, δ, add-or-remove), `steps` steps: the
-    /// training lab's ε comes from that lab's functions on this.
-    pub fn accounting(&self, csv_rows: usize, steps: u64) -> DpsgdParams {
-        DpsgdParams {
-            n: self.train_rows(csv_rows) as u64,
-            batch: self.batch,
+    /// The run as accountants take it, stopped at `steps` steps: the link's sampler, rate, σ and the
+    /// training rows, add/remove, record level. The DP-SGD lab's link for the same event gives the same
+    /// numbers ([`crate::link::handoff`]).
+    pub fn event(&self, csv_rows: usize, steps: u64) -> TrainingEvent {
+        TrainingEvent {
+            sampler: self.sampler,
             // A fixed-size batch holds at least one row: its rate is at least 1/n.
-            q: Some(if self.sampler == Sampler::Fixed {
+            rate: if self.sampler == Sampler::Fixed {
                 self.rate(csv_rows)
                     .max(1.0 / self.train_rows(csv_rows) as f64)
             } else {
                 self.rate(csv_rows)
-            }),
+            },
+            records: self.train_rows(csv_rows) as u64,
+            cap: self.cap(csv_rows),
             sigma: self.sigma,
-            epochs: self.epochs,
-            steps: Some(steps),
-            delta: self.delta,
-            target_eps: self.target_eps,
             neighbour: Neighbour::AddRemove,
-            grid: None,
-            sampler: self.sampler,
-            cap: Some(self.cap(csv_rows)),
+            steps,
             users: 1,
             schedule: None,
             tuning: None,
@@ -515,17 +511,6 @@ impl LinkParams for TrainParams {
     }
 }
 
-/// The training lab's link for a DP-SGD configuration (the DP-SGD lab's "train it" link): q, σ, T
-/// and δ carry over; the data, the model and the rest stay the lab's defaults.
-pub fn link_for_dpsgd(q: f64, sigma: f64, steps: u64, delta: f64) -> String {
-    let mut query = Query::default().with("lab", "train");
-    query.set("q", fmt_f64(q));
-    query.set("sigma", fmt_f64(sigma));
-    query.set("steps", steps.min(MAX_STEPS).to_string());
-    query.set("delta", fmt_f64(delta));
-    query.to_query_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,17 +551,15 @@ mod tests {
 
     #[test]
     fn the_dpsgd_labs_link_carries_the_mechanism() {
-        let link = link_for_dpsgd(0.01, 1.1, 2000, 1e-6);
-        let (p, notices) = TrainParams::from_query(&Query::parse(&link));
+        let event = TrainingEvent::poisson(0.01, 1.1, 2000, Neighbour::AddRemove);
+        let link = crate::link::handoff::train_link_for_run(&event, 1e-6);
+        let (p, notices) = TrainParams::from_query(&link);
         assert!(notices.is_empty());
         assert_eq!(
             (p.rate(0), p.sigma, p.total_steps(0), p.delta),
             (0.01, 1.1, 2000, 1e-6)
         );
-        let a = p.accounting(0, 2000);
-        assert_eq!(
-            (a.rate(), a.total_steps(), a.effective_sigma()),
-            (0.01, 2000, 1.1)
-        );
+        let a = p.event(0, 2000);
+        assert_eq!((a.rate, a.steps, a.sigma), (0.01, 2000, 1.1));
     }
 }

@@ -3,9 +3,6 @@
 //! model, and ε at the current step.
 
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
-use crate::accounting::rdp::replace_one::dpsgd_step_rdp;
-use crate::accounting::rdp::{default_orders, rdp_to_approx_dp, Conversion};
-use crate::accounting::samplers::truncated::Truncated;
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
@@ -143,92 +140,71 @@ pub fn epsilon_statement(
     }
 }
 
-/// The RDP accountant's per-step Rényi curve of the Poisson-subsampled Gaussian (q, σ) on
-/// dp_accounting's orders, computed once (its fractional orders are series), so that ε after any
-/// number of steps is one conversion: the "ε spent so far" read-out and the stop rule.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepRdp {
-    orders: Vec<f64>,
-    per_step: Vec<f64>,
-}
-
-impl StepRdp {
-    /// The curve for sampling rate `q` and noise multiplier `sigma` (add/remove).
-    pub fn new(q: f64, sigma: f64) -> Self {
-        Self::under(q, sigma, false)
-    }
-
-    /// The curve for rate `q` and noise multiplier `sigma` under either relation
-    /// ([`dpsgd_step_rdp`]).
-    fn under(q: f64, sigma: f64, replace_one: bool) -> Self {
-        Self::from_curve(|a| dpsgd_step_rdp(q, sigma, a, replace_one))
-    }
-
-    /// The curve certifying the run `a` describes, for its own sampler at its accounted rate; `None`
-    /// for a sampler with no certified upper bound. The Poisson pair's σ:
-    ///
-    /// - Poisson: σ, under replace-one [`crate::accounting::rdp::replace_one`]'s curve (as the DP-SGD
-    ///   lab's).
-    /// - Fixed-size batches under add/remove: σ/2, exactly the pair [`crate::accounting::samplers`] bounds
-    ///   them by (removing a record hands its slot to another, so the sum moves by up to 2C; the batch size
-    ///   is public).
-    /// - Truncated Poisson: its flagged pair's curve
-    ///   ([`crate::accounting::samplers::truncated::Truncated::step_rdp`]).
-    /// - Every other case: none. Shuffled batches have lower bounds only, balls-in-bins batches a
-    ///   certified bound for whole epochs but no per-step RDP curve; cyclic
-    ///   batches' exact ε holds for zero-out neighbours (a removed record's slot stays), while removing a
-    ///   row from the trainer's fixed order moves every later row to another batch, so under add/remove no
-    ///   bound is known.
-    pub fn for_run(a: &crate::labs::dpsgd::DpsgdParams) -> Option<Self> {
-        let setting = a.sampler_setting();
-        if a.sampler == Sampler::Truncated {
-            let step = Truncated::new(
-                setting.n,
-                setting.q,
-                setting.cap,
-                a.sigma,
-                setting.replace_one,
-            );
-            return step
-                .ok()
-                .map(|t| StepRdp::from_curve(|alpha| t.step_rdp(alpha)));
-        }
-        run_pair(a.sampler, setting.replace_one, a.sigma)
-            .map(|(s, replace_one)| StepRdp::under(setting.q, s, replace_one))
-    }
-
-    /// The curve of a step whose RDP at order α is `rdp(α)`, on dp_accounting's orders.
-    fn from_curve(rdp: impl Fn(f64) -> f64) -> Self {
-        let orders = default_orders();
-        let per_step = orders.iter().map(|&a| rdp(a)).collect();
-        StepRdp { orders, per_step }
-    }
-
-    /// Whether `sampler` has such a curve under add/remove (the training lab's relation).
-    pub fn exists_for(sampler: Sampler) -> bool {
-        sampler == Sampler::Truncated || run_pair(sampler, false, 1.0).is_some()
-    }
-
-    /// ε at δ after `steps` steps (improved conversion; a certified upper bound): 0 before the first
-    /// step, NaN when δ is out of domain.
-    pub fn epsilon(&self, steps: u64, delta: f64) -> f64 {
-        if steps == 0 {
-            return 0.0;
-        }
-        let total: Vec<f64> = self.per_step.iter().map(|r| r * steps as f64).collect();
-        rdp_to_approx_dp(&self.orders, &total, delta, Conversion::Improved)
-            .map_or(f64::NAN, |e| e.0)
+/// `x` with `digits` digits rounded outward for the relation [`epsilon_statement`] gives it: down for
+/// a lower bound (≥), up otherwise (an upper bound, or the exact ε, which is computed never below it).
+pub fn outward(rel: &str, x: f64, digits: usize) -> String {
+    if rel == "≥" {
+        crate::link::format::sig_down(x, digits)
+    } else {
+        crate::link::format::sig_up(x, digits)
     }
 }
 
-/// σ of the Poisson step whose RDP certifies a run with `sampler`, and whether it is read under
-/// replace-one (see [`StepRdp::for_run`]).
-fn run_pair(sampler: Sampler, replace_one: bool, sigma: f64) -> Option<(f64, bool)> {
-    match (sampler, replace_one) {
-        (Sampler::Poisson, relation) => Some((sigma, relation)),
-        (Sampler::Fixed, false) => Some((sigma / 2.0, false)),
-        _ => None,
+/// What the headline reads of the page: the run's sampler and its own statement, the Poisson
+/// accountants' best ε (and whether it is the PLD's), δ, the target, and the run so far.
+#[derive(Debug, Clone, Copy)]
+pub struct HeadlineInputs<'a> {
+    /// The run's sampler.
+    pub sampler: Sampler,
+    /// Its own ε when not Poisson (`None` while computed).
+    pub own: Option<&'a SamplerEpsilon>,
+    /// The Poisson accountants' ε over the planned steps, and whether it is the PLD's.
+    pub poisson: (f64, bool),
+    /// δ.
+    pub delta: f64,
+    /// The target ε.
+    pub target_eps: f64,
+    /// Whether the run stops at the target (`stop=1`).
+    pub stop: bool,
+    /// The last evaluation (test accuracies, DP-SGD first, non-private last) and the step it is at.
+    pub last: Option<([f64; 3], u64)>,
+}
+
+/// The training lab's headline: one ε for the run (its sampler's statement, rounded outward), and the
+/// accuracy it bought once trained.
+pub fn headline(h: &HeadlineInputs) -> String {
+    use crate::link::format::{count, sig};
+    let (rel, eps, how) = epsilon_statement(h.sampler, h.own, h.poisson);
+    let eps_text = outward(rel, eps, 4);
+    let delta = sig(h.delta, 3);
+    match h.last {
+        Some((acc, step)) => format!(
+            "After {} steps the private model's test accuracy is {} (non-private {}), at ε {rel} {eps_text} for δ = {delta} over the planned steps, {how}.",
+            count(step),
+            sig(acc[0], 3),
+            sig(acc[2], 3),
+        ),
+        None => format!(
+            "Training costs ε {rel} {eps_text} at δ = {delta} over the planned steps, {how}; press Play to see what it buys in accuracy."
+        ),
     }
+}
+
+/// The notice when the planned run's ε passes the target and the run does not stop at it: `None`
+/// when it stays within the target, stops at it, or has no number yet. A lower bound above the
+/// target passes it for sure; an upper bound above it may.
+pub fn target_notice(h: &HeadlineInputs) -> Option<String> {
+    let (rel, eps, _) = epsilon_statement(h.sampler, h.own, h.poisson);
+    if h.stop || !eps.is_finite() || eps <= h.target_eps {
+        return None;
+    }
+    let eps_text = outward(rel, eps, 4);
+    let target = crate::link::query::fmt_f64(h.target_eps);
+    Some(if rel == "≥" {
+        format!("This run passes your target ε = {target}: its ε is at least {eps_text} over the planned steps.")
+    } else {
+        format!("This run's certified ε over the planned steps, {rel} {eps_text}, is above your target ε = {target}: the guarantee you can state is the larger number. Stop at the target to keep within it.")
+    })
 }
 
 #[cfg(test)]
@@ -285,9 +261,5 @@ mod tests {
         let (xs, v) = decision_grid(&arch, &theta, 3.0, 10);
         assert_eq!((xs.len(), v.len()), (10, 100));
         assert!(v.iter().all(|p| p.abs() < 0.5));
-        let rdp = StepRdp::new(0.01, 1.0);
-        assert_eq!(rdp.epsilon(0, 1e-5), 0.0);
-        assert!(rdp.epsilon(100, 1e-5) > 0.0);
-        assert!(rdp.epsilon(100, 2.0).is_nan());
     }
 }

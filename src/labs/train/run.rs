@@ -88,7 +88,7 @@ impl Plan {
 }
 
 /// The most steps t ≤ `max` whose certified ε at δ is at most `target`, by the run's own sampler's
-/// accountant ([`super::report::StepRdp`]: RDP on dp_accounting's orders with the improved
+/// accountant ([`crate::accounting::training::StepRdp`]: RDP on dp_accounting's orders with the improved
 /// conversion): the "stop when ε reaches the target" rule. RDP's ε is a certified upper bound, and
 /// the same pair's PLD ε at the same t lies below it, so the run never passes the target. Bisection on
 /// t (ε grows with t); the returned t is the bracket's lower end, the side where ε ≤ target.
@@ -96,7 +96,7 @@ impl Plan {
 /// # Errors
 /// A target below one step's ε, or δ out of domain.
 pub fn steps_within_target(
-    rule: &super::report::StepRdp,
+    rule: &crate::accounting::training::StepRdp,
     max: u64,
     delta: f64,
     target: f64,
@@ -224,8 +224,8 @@ fn diverged(initial: &Point, now: &Point, lr: f64) -> Option<Error> {
                 format!(
                     "makes the {} model diverge: its training loss rose from {} to {} by step {}; lower the learning rate",
                     v.title(),
-                    crate::labs::rr::share::sig(l0),
-                    crate::labs::rr::share::sig(l),
+                    crate::link::format::sig6(l0),
+                    crate::link::format::sig6(l),
                     now.step
                 ),
             )

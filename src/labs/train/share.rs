@@ -17,8 +17,7 @@ pub fn markdown(
     eps_rdp: f64,
     own: Option<&SamplerEpsilon>,
 ) -> String {
-    let sig = crate::labs::rr::share::sig;
-    let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
+    let sig = crate::link::format::sig6;
     let rows = prepared.map_or(0, |d| d.train_rows + d.test_rows);
     let mut table = vec![
         (
@@ -44,17 +43,31 @@ pub fn markdown(
         ("batches".into(), p.sampler.title().to_string()),
     ];
     if p.sampler == Sampler::Poisson {
-        table.push(("ε, PLD accountant (certified upper)".into(), opt(eps_pld)));
-        table.push(("ε, RDP accountant".into(), sig(eps_rdp)));
+        let up = |x: f64| crate::link::format::sig_up(x, 6);
+        table.push((
+            "ε, PLD accountant (certified upper bound, Poisson sampling)".into(),
+            eps_pld.map_or("(computing)".to_string(), up),
+        ));
+        table.push((
+            "ε, RDP accountant (certified upper bound, looser)".into(),
+            up(eps_rdp),
+        ));
     } else {
         let (rel, eps, how) = super::report::epsilon_statement(p.sampler, own, (f64::NAN, false));
         table.push((
             format!("ε, {how}"),
-            own.map_or("(computing)".into(), |_| format!("{rel} {}", sig(eps))),
+            own.map_or("(computing)".into(), |_| {
+                format!("{rel} {}", super::report::outward(rel, eps, 6))
+            }),
         ));
         table.push((
-            "ε under Poisson sampling (PLD, RDP; does not apply to this run)".into(),
-            format!("{}, {}", opt(eps_pld), sig(eps_rdp)),
+            "ε under Poisson sampling (PLD, RDP; holds only for Poisson sampling, not for this run)"
+                .into(),
+            format!(
+                "{}, {}",
+                eps_pld.map_or("(computing)".to_string(), |x| crate::link::format::sig_up(x, 6)),
+                crate::link::format::sig_up(eps_rdp, 6)
+            ),
         ));
     }
     if let Some(pt) = last {

@@ -2,11 +2,10 @@
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
 use super::jobs::{summarise, sweep_point};
-use super::report::StepRdp;
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
+use crate::accounting::training::StepRdp;
 use crate::jobs::{decode, encode, run, Job, Update};
-use crate::labs::dpsgd::DpsgdParams;
 use crate::learning::data::{Dataset, Split};
 use crate::learning::datasets::breast_cancer;
 use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
@@ -99,33 +98,25 @@ fn dp_accuracy_matches_an_independent_numpy_dpsgd() {
     }
 }
 
-/// `train-eps` is the DP-SGD lab's: the training lab hands that lab's PLD job the same q, σ, T, δ as
-/// the DP-SGD lab's own link does, and the links between the labs carry them.
+/// `train-eps` is the DP-SGD lab's: the training lab's event goes to the DP-SGD and attack labs by
+/// links that carry q, σ, T and δ, and a run handed back to this lab is the same event.
 #[test]
 fn the_eps_is_the_dpsgd_labs() {
+    use crate::accounting::training::jobs::PldJob;
+    use crate::link::handoff::{attack_link_for_run, dpsgd_link_for_run, train_link_for_run};
     let p = TrainParams::default();
     let rows = BREAST_CANCER_ROWS;
     let steps = p.total_steps(rows);
-    let dpsgd = p.accounting(rows, steps);
-    let link = crate::labs::attack::params::link_for_dpsgd(
-        dpsgd.rate(),
-        dpsgd.sigma,
-        steps,
-        dpsgd.neighbour,
-        dpsgd.delta,
-    );
+    let event = p.event(rows, steps);
+    let link = attack_link_for_run(&event, p.delta).to_query_string();
     assert!(link.contains("steps=427"), "{link}");
-    let own = DpsgdParams::from_query(&dpsgd.to_query()).0;
-    assert_eq!(own.pld_job(), dpsgd.pld_job());
-    let back = TrainParams::from_query(&Query::parse(&link_for_dpsgd(
-        dpsgd.rate(),
-        dpsgd.sigma,
-        steps,
-        dpsgd.delta,
-    )))
-    .0;
-    assert_eq!(back.accounting(rows, steps).pld_job(), dpsgd.pld_job());
-    let band = crate::labs::dpsgd::pld_epsilon(&dpsgd, steps).unwrap();
+    assert!(dpsgd_link_for_run(&event, p.delta)
+        .to_query_string()
+        .contains("steps=427"));
+    let job = |e: &crate::accounting::event::TrainingEvent| PldJob::new(e, p.delta, 1e-4);
+    let back = TrainParams::from_query(&train_link_for_run(&event, p.delta)).0;
+    assert_eq!(job(&back.event(rows, steps)), job(&event));
+    let band = crate::accounting::training::pld_epsilon(&event, p.delta, 1e-4).unwrap();
     assert!(band.upper > band.lower && band.upper < 10.0, "{band:?}");
 }
 
@@ -224,10 +215,10 @@ fn the_sweep_is_the_same_in_any_order() {
 fn stopping_at_the_target_never_passes_it() {
     let p = TrainParams::from_query(&Query::parse("stop=1&target_eps=1.5&sigma=1.5")).0;
     let steps = p.total_steps(BREAST_CANCER_ROWS);
-    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, steps)).unwrap();
+    let rule = StepRdp::for_run(&p.event(BREAST_CANCER_ROWS, steps)).unwrap();
     let t = steps_within_target(&rule, steps, p.delta, 1.5).unwrap();
     let eps = |t: u64| {
-        crate::labs::dpsgd::rdp_report(&p.accounting(BREAST_CANCER_ROWS, t))
+        crate::accounting::training::rdp_report(&p.event(BREAST_CANCER_ROWS, t), p.delta)
             .unwrap()
             .eps_grid
     };
@@ -338,7 +329,8 @@ fn exports_carry_the_model() {
         "{md}"
     );
     assert!(
-        md.contains("does not apply") && !md.contains("certified upper"),
+        md.contains("holds only for Poisson sampling, not for this run")
+            && !md.contains("certified upper"),
         "{md}"
     );
 }
@@ -356,9 +348,13 @@ fn shuffled_batches_train_and_carry_their_own_epsilon() {
     let point = sweep_point(&p, None, p.sigma).unwrap();
     let rows = 569;
     let steps = p.planned_steps(rows).unwrap();
-    let accounting = p.accounting(rows, steps);
+    let accounting = p.event(rows, steps);
     assert_eq!(accounting.sampler, Sampler::Shuffle);
-    let want = sampler_epsilon(&accounting.sampler_setting(), Sampler::Shuffle).unwrap();
+    let want = sampler_epsilon(
+        &accounting.sampler_setting(p.delta, crate::accounting::pld::DEFAULT_INTERVAL),
+        Sampler::Shuffle,
+    )
+    .unwrap();
     assert_eq!(point.eps, want.lower);
     let poisson = sweep_point(
         &TrainParams {
@@ -393,7 +389,9 @@ fn truncated_batches_train_under_their_cap_and_carry_their_band() {
     assert!(p.to_query().to_query_string().contains("cap=20"));
     let rows = 569;
     let steps = p.planned_steps(rows).unwrap();
-    let setting = p.accounting(rows, steps).sampler_setting();
+    let setting = p
+        .event(rows, steps)
+        .sampler_setting(p.delta, crate::accounting::pld::DEFAULT_INTERVAL);
     assert_eq!(setting.cap, 20);
     let point = sweep_point(&p, None, p.sigma).unwrap();
     let want = sampler_epsilon(&setting, Sampler::Truncated).unwrap();
@@ -423,11 +421,13 @@ fn truncated_batches_train_under_their_cap_and_carry_their_band() {
         p.total_steps(BREAST_CANCER_ROWS),
         p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
     );
-    let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
+    let setting = p
+        .event(BREAST_CANCER_ROWS, t)
+        .sampler_setting(p.delta, crate::accounting::pld::DEFAULT_INTERVAL);
     let certified = sampler_epsilon(&setting, Sampler::Truncated).unwrap();
     assert!(t < all, "{t} of {all}");
     assert!(certified.headline() <= 3.0, "ε({t}) = {certified:?}");
-    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+    let rule = StepRdp::for_run(&p.event(BREAST_CANCER_ROWS, t)).unwrap();
     assert!(rule.epsilon(t, p.delta) <= 3.0 && rule.epsilon(t + 1, p.delta) > 3.0);
 }
 
@@ -446,7 +446,9 @@ fn the_stop_rule_follows_the_sampler() {
         p.planned_steps(BREAST_CANCER_ROWS).unwrap(),
     );
     let certified = |t: u64| {
-        let setting = p.accounting(BREAST_CANCER_ROWS, t).sampler_setting();
+        let setting = p
+            .event(BREAST_CANCER_ROWS, t)
+            .sampler_setting(p.delta, crate::accounting::pld::DEFAULT_INTERVAL);
         sampler_epsilon(&setting, Sampler::Fixed)
             .unwrap()
             .headline()
@@ -454,7 +456,7 @@ fn the_stop_rule_follows_the_sampler() {
     assert!(t < all, "{t} of {all}");
     assert!(certified(t) <= 3.0, "ε({t}) = {}", certified(t));
     // RDP lies above the PLD: the rule's own ε passes the target at the next step.
-    let rule = StepRdp::for_run(&p.accounting(BREAST_CANCER_ROWS, t)).unwrap();
+    let rule = StepRdp::for_run(&p.event(BREAST_CANCER_ROWS, t)).unwrap();
     assert!(rule.epsilon(t, p.delta) <= 3.0 && rule.epsilon(t + 1, p.delta) > 3.0);
     for sampler in [
         Sampler::Shuffle,

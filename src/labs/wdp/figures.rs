@@ -1,8 +1,8 @@
 //! The figures' data: Figure 1's curves and Table 1, Figure 3's curves, and the share panel's Markdown.
 
 use super::{clip_key, pairs_key, Figure, Panel, WdpParams, ORDER_POINTS};
-use crate::labs::rr::share::sig;
 use crate::link::embed::markdown_table;
+use crate::link::format::sig6 as sig;
 use crate::link::query::fmt_f64;
 use crate::wdp::mechanisms::{dp_laplace, rdp_gauss, rdp_laplace, wdp_gauss, wdp_laplace};
 use crate::wdp::synthetic::QUANTILES;

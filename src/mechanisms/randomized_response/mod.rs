@@ -470,17 +470,19 @@ mod tests {
         assert_eq!(fixed_counts(3, &[0.0, 0.0]), [3, 0]);
         assert_eq!(fixed_counts(3, &[]), Vec::<u64>::new());
         assert_eq!(fixed_counts(0, &[0.3, 0.7]), [0, 0]);
-        // Sum n exactly, each count the floor or the ceiling of n·π: every K's default truth and a
-        // spread of awkward shares, for n up to the lab's largest.
+        // Sum n exactly, each count the floor or the ceiling of n·π: every K's decreasing shares (the
+        // lab's default truth's shape) and a spread of awkward shares, for n up to the lab's largest.
         for k in MIN_K..=MAX_K {
-            let mut cases = vec![crate::labs::rr::default_truth(k)];
+            let decreasing: Vec<f64> = (0..k).map(|i| (k - i) as f64).collect();
+            let total: f64 = decreasing.iter().sum();
+            let mut cases = vec![decreasing.iter().map(|x| x / total).collect::<Vec<f64>>()];
             let w: Vec<f64> = (0..k).map(|i| ((i * 7919) % 13) as f64 + 0.1).collect();
             let sum: f64 = w.iter().sum();
             cases.push(w.iter().map(|x| x / sum).collect());
             cases.push(vec![1.0 / k as f64; k]);
             for truth in &cases {
                 let sum: f64 = truth.iter().sum();
-                for n in [1, 2, 3, 49, 400, 401, 999_983, crate::labs::rr::MAX_N] {
+                for n in [1, 2, 3, 49, 400, 401, 999_983, 10_000_000] {
                     let c = fixed_counts(n, truth);
                     assert_eq!(c.iter().sum::<u64>(), n, "k={k} n={n}");
                     for (ci, t) in c.iter().zip(truth) {

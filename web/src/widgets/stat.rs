@@ -2,6 +2,7 @@
 //! people checking our numbers.
 
 use crate::format::{exact, sig};
+use dp_playground::accounting::guarantee::Side;
 use leptos::prelude::*;
 
 /// A labelled key number under a stable `data-testid`.
@@ -16,12 +17,20 @@ pub fn Stat(
     /// Significant digits shown (the `data-value` attribute always has all of them).
     #[prop(default = 4)]
     digits: usize,
+    /// Which side of the truth the number lies on, when it is a bound: its digits round outward
+    /// (an upper bound's never below it, a lower bound's never above); to nearest otherwise.
+    #[prop(optional)]
+    side: Option<Side>,
 ) -> impl IntoView {
+    let shown = move || {
+        let x = value.get();
+        side.map_or_else(|| sig(x, digits), |s| s.digits(x, digits))
+    };
     view! {
         <div class="stat">
             <span class="stat-label">{label}</span>
             <span class="stat-value" data-testid=testid data-value=move || exact(value.get())>
-                {move || sig(value.get(), digits)}
+                {shown}
             </span>
         </div>
     }

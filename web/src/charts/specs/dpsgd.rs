@@ -1,7 +1,7 @@
 //! The DP-SGD lab's charts, from the RDP report and the PLD points the worker sent.
 
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
-use dp_playground::labs::dpsgd::RdpReport;
+use dp_playground::accounting::training::RdpReport;
 
 /// ε against the step: the RDP accountant's curve and the PLD accountant's points.
 pub fn steps_chart(rdp: &RdpReport, pld_points: &[(f64, f64)]) -> XyChart {
@@ -54,13 +54,14 @@ pub fn order_chart(rdp: &RdpReport) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::specs::smoke;
-    use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams};
+    use dp_playground::accounting::training::rdp_report;
+    use dp_playground::labs::dpsgd::DpsgdParams;
     use dp_playground::link::query::{LinkParams, Query};
 
     #[test]
     fn the_default_links_charts_draw() {
         let p = DpsgdParams::from_query(&Query::default()).0;
-        let rdp = rdp_report(&p).unwrap();
+        let rdp = rdp_report(&p.event(), p.delta).unwrap();
         smoke(&steps_chart(&rdp, &[(100.0, 0.5), (1000.0, 1.0)]));
         smoke(&order_chart(&rdp));
     }

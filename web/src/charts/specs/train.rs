@@ -1,8 +1,8 @@
 //! The training lab's charts, from the run, the accountants and the sweep the core computed.
 
 use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
+use dp_playground::accounting::training::RdpReport;
 use dp_playground::attacks::audit_summary::AuditSummary;
-use dp_playground::labs::dpsgd::RdpReport;
 use dp_playground::labs::train::mia::MiaReport;
 use dp_playground::labs::train::run::{Norms, Point};
 use dp_playground::learning::dpsgd::Variant;
@@ -312,7 +312,7 @@ pub fn mia_roc_chart(r: &MiaReport, headline: usize) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::specs::smoke;
-    use dp_playground::labs::dpsgd::rdp_report;
+    use dp_playground::accounting::training::rdp_report;
     use dp_playground::labs::train::report::decision_grid;
     use dp_playground::labs::train::run::{train, TrainUpdate};
     use dp_playground::labs::train::TrainParams;
@@ -332,7 +332,7 @@ mod tests {
         .unwrap();
         smoke(&curves_chart(&points, false));
         smoke(&curves_chart(&points, true));
-        let rdp = rdp_report(&p.accounting(0, 50)).unwrap();
+        let rdp = rdp_report(&p.event(0, 50), p.delta).unwrap();
         smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40, None));
         smoke(&eps_chart(
             &rdp,

@@ -5,8 +5,8 @@ use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::accounting::entry::format_list;
+use dp_playground::accounting::event::Neighbour;
 use dp_playground::labs::attack::params::{AttackParams, Source};
-use dp_playground::labs::dpsgd::Neighbour;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 

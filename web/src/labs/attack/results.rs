@@ -8,6 +8,7 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::attacks::audit::{audit_point, epsilon_lower_bound};
 use dp_playground::labs::attack::params::Source;
 use dp_playground::labs::attack::report::AttackReport;
@@ -102,12 +103,12 @@ pub fn AttackResults() -> impl IntoView {
         <div class="stats">
             <Stat label="β at α, certified (lower bound on the attacker's FNR)" testid="attack-beta-at-alpha" value=num(|r| r.beta_at_alpha) />
             <Stat label="β at α, optimistic" testid="attack-beta-at-alpha-optimistic" value=num(|r| r.beta_at_alpha_optimistic) />
-            <Stat label="TPR at FPR α (upper bound)" testid="attack-tpr-at-fpr" value=num(|r| r.tpr_at_fpr) />
-            <Stat label="advantage TPR − FPR (upper bound)" testid="attack-advantage" value=num(|r| r.advantage) />
+            <Stat label="TPR at FPR α (upper bound)" testid="attack-tpr-at-fpr" side=Side::Upper value=num(|r| r.tpr_at_fpr) />
+            <Stat label="advantage TPR − FPR (upper bound)" testid="attack-advantage" side=Side::Upper value=num(|r| r.advantage) />
             <Stat label="attacker right at most (posterior, this prior)" testid="attack-posterior" value=num(|r| r.posterior) />
         </div>
         <div class="stats">
-            <Stat label="ε at δ (certified)" testid="attack-eps" value=num(|r| r.eps) />
+            <Stat label="ε at δ (certified)" testid="attack-eps" side=Side::Upper value=num(|r| r.eps) />
             <Stat label="best-fitting Gaussian-DP μ" testid="attack-gdp-mu" value=num(|r| r.gdp_mu_fit) />
             <Stat label="central-limit μ (Bu et al., an estimate)" testid="attack-gdp-mu-clt" value=num(|r| r.gdp_mu_clt.unwrap_or(f64::NAN)) />
         </div>
@@ -138,7 +139,7 @@ pub fn AttackResults() -> impl IntoView {
                 <h3 id="audit-title">"Audit"</h3>
                 <Show when=move || audit.with(Option::is_some) fallback=|| view! { <p class="help">"Give tp, fn, fp and tn (or try the example counts) to see the ε an attack proves."</p> }>
                     <div class="stats">
-                        <Stat label="ε the counts prove (lower bound)" testid="audit-eps-lower" value=audit_eps />
+                        <Stat label="ε the counts prove (lower bound)" testid="audit-eps-lower" side=Side::AuditLower value=audit_eps />
                         <Stat label="share of the guarantee reached" testid="audit-ratio" value=audit_ratio />
                     </div>
                     <p class="help">{move || format!("This attack reaches {}% of the guarantee's ε at δ (Clopper–Pearson, {}% confidence).", sig(100.0 * audit_ratio.get(), 3), sig(100.0 * lab.params.with(|p| p.conf), 3))}</p>

@@ -10,6 +10,7 @@ use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::entry::format_list;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::pld::MIN_DELTA;
 use dp_playground::labs::compose::Accountants;
 use leptos::prelude::*;
@@ -148,7 +149,7 @@ pub fn ComposeResults() -> impl IntoView {
             </div>
             <div class="stats">
                 <Stat label="best RDP order" testid="compose-best-order" value=value(|a| a.rdp.map(|x| x.1)) />
-                <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" value=value(|a| a.rdp_classical) />
+                <Stat label="ε, RDP classical conversion" testid="compose-eps-rdp-classical" side=Side::Upper value=value(|a| a.rdp_classical) />
             </div>
             <Diagnostics>
                 <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
@@ -162,7 +163,7 @@ pub fn ComposeResults() -> impl IntoView {
             <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
             {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
             <p class="help">
-                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || format!("?{}", params.with(|p| dp_playground::labs::attack::params::link_for_list(&p.list, p.delta)))>
+                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || format!("?{}", params.with(|p| dp_playground::link::handoff::attack_link_for_list(&p.list, p.delta).to_query_string()))>
                     "What does this mean for an attacker? →"
                 </a>
             </p>

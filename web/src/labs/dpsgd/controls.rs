@@ -4,7 +4,8 @@ use crate::labs::dpsgd::use_dpsgd;
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
-use dp_playground::labs::dpsgd::{DpsgdParams, Neighbour};
+use dp_playground::accounting::event::Neighbour;
+use dp_playground::labs::dpsgd::DpsgdParams;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 

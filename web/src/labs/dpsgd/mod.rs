@@ -16,9 +16,12 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use dp_playground::accounting::samplers::{Sampler, SamplerEpsilon};
+use dp_playground::accounting::training::jobs::{Background, PldJob};
+use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::dpsgd::jobs::Background;
-use dp_playground::labs::dpsgd::{library_snippet, markdown, rdp_report, DpsgdParams, RdpReport};
+use dp_playground::labs::dpsgd::claims::headline;
+use dp_playground::labs::dpsgd::{library_snippet, markdown, DpsgdParams, ShareInputs};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Notice;
@@ -38,6 +41,23 @@ pub struct DpsgdState {
     pub rdp_ms: Memo<f64>,
     /// The background results.
     pub background: RwSignal<Background>,
+    /// Each sampler's own ε as it arrives (the samplers section fills it; Poisson's is the PLD band).
+    pub sampler_rows: RwSignal<SamplerRows>,
+}
+
+/// Each sampler's own ε as it arrives.
+pub type SamplerRows = Vec<(Sampler, Option<Result<SamplerEpsilon, String>>)>;
+
+impl DpsgdState {
+    /// The link's sampler's own ε, once computed (`None` for Poisson: its number is the PLD's).
+    pub fn own_sampler_epsilon(&self) -> Option<SamplerEpsilon> {
+        let chosen = self.params.with(|p| p.sampler);
+        self.sampler_rows.with(|rows| {
+            rows.iter()
+                .find(|(s, _)| *s == chosen && chosen != Sampler::Poisson)
+                .and_then(|(_, r)| r.as_ref().and_then(|r| r.as_ref().ok()).copied())
+        })
+    }
 }
 
 impl DpsgdState {
@@ -60,12 +80,13 @@ pub fn DpsgdLab() -> impl IntoView {
     let params = Memo::new(move |_| parsed.get().0);
     let timed = Memo::new(move |_| {
         let start = now_ms();
-        let r = rdp_report(&params.get()).map_err(|e| e.to_string());
+        let r = params.with(|p| rdp_report(&p.event(), p.delta).map_err(|e| e.to_string()));
         (r, now_ms() - start)
     });
     let background = RwSignal::new(Background::default());
     // The PLD job reads q, σ, T, δ and the grid: a target-ε move leaves it alone.
-    let pld_job = Memo::new(move |_| params.with(|p| p.pld_job()));
+    let pld_job =
+        Memo::new(move |_| params.with(|p| PldJob::new(&p.event(), p.delta, p.grid_width())));
     let pld_jobs = LabJobs::new(PLD_GROUP);
     Effect::new(move |_| {
         let job = pld_job.get();
@@ -87,8 +108,16 @@ pub fn DpsgdLab() -> impl IntoView {
         });
     });
     let sigma_jobs = LabJobs::new(SIGMA_GROUP);
+    // The σ search reads the run, δ, the target and the grid: a σ move leaves it alone.
+    let sigma_goal = Memo::new(move |_| {
+        params.with(|p| {
+            let mut g = p.sigma_goal();
+            g.event.sigma = 1.0;
+            g
+        })
+    });
     Effect::new(move |_| {
-        let p = params.get();
+        let p = sigma_goal.get();
         let current = sigma_jobs.restart();
         background.update(|b| b.start_sigma(now_ms()));
         spawn_local(async move {
@@ -112,21 +141,28 @@ pub fn DpsgdLab() -> impl IntoView {
         rdp: Memo::new(move |_| timed.get().0),
         rdp_ms: Memo::new(move |_| timed.get().1),
         background,
+        sampler_rows: RwSignal::new(SamplerRows::new()),
     };
     provide_context(state);
     let share_markdown = Signal::derive(move || {
         let bg = background.get();
+        let own = state.own_sampler_epsilon();
         state.rdp.with(|r| {
             r.as_ref()
                 .map(|r| {
-                    let pld = bg.pld.and_then(|x| x.ok()).map(|x| x.0);
-                    markdown(
-                        &params.get(),
-                        r,
-                        pld,
-                        bg.sigma_for_target.and_then(|x| x.ok()),
-                        bg.sigma_for_target_pld.and_then(|x| x.ok()).map(|x| x.0),
-                    )
+                    params.with(|p| {
+                        markdown(&ShareInputs {
+                            params: p,
+                            rdp: r,
+                            pld: bg.band(),
+                            sigma_target: bg.sigma_for_target.and_then(|x| x.ok()),
+                            sigma_target_pld: bg
+                                .sigma_for_target_pld
+                                .and_then(|x| x.ok())
+                                .map(|x| x.0),
+                            own: own.as_ref(),
+                        })
+                    })
                 })
                 .unwrap_or_default()
         })
@@ -134,7 +170,9 @@ pub fn DpsgdLab() -> impl IntoView {
     let share_snippet = Signal::derive(move || {
         (
             "Check with dp_accounting and Opacus (Python)".to_string(),
-            library_snippet(&params.get()),
+            state
+                .rdp
+                .with(|r| params.with(|p| library_snippet(p, r.as_ref().ok()))),
         )
     });
     view! {
@@ -161,24 +199,15 @@ pub fn DpsgdLab() -> impl IntoView {
     }
 }
 
-/// The lab's headline: the σ in use and the tightest ε known so far, with its kind.
+/// The lab's headline: the σ in use and the guarantee for the run as it is ([`headline`]).
 fn dpsgd_headline(state: &DpsgdState) -> String {
-    use crate::format::sig;
-    let (sigma, steps, delta) = state.params.with(|p| (p.sigma, p.total_steps(), p.delta));
-    let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
-    let (eps, certified) = state.background.with(|b| b.tightest_epsilon(rdp));
-    let how = if certified {
-        "certified by the PLD"
-    } else {
-        "by RDP; the PLD is still composing"
-    };
-    format!(
-        "σ = {} over {} steps gives ε ≤ {} at δ = {}, {how}.",
-        sig(sigma, 4),
-        crate::format::count(steps),
-        sig(eps, 4),
-        sig(delta, 3)
-    )
+    let band = state.background.with(Background::band);
+    let own = state.own_sampler_epsilon();
+    state.rdp.with(|r| {
+        state
+            .params
+            .with(|p| headline(p, r.as_ref().ok(), band, own.as_ref()))
+    })
 }
 
 /// The lab's state (panics only if used outside the lab, a programming error).

@@ -6,6 +6,7 @@ use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::schedule::format_schedule;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::phases::{
@@ -104,9 +105,9 @@ pub fn DpsgdPhases() -> impl IntoView {
             </div>
             <p class="status" role="status" data-testid="dpsgd-schedule-status">{status}</p>
             <div class="stats" hidden=move || !has_schedule()>
-                <Stat label="schedule's ε, PLD (certified upper bound)" testid="dpsgd-eps-schedule" value=sched(|r| r.band.upper) />
+                <Stat label="schedule's ε, PLD (certified upper bound)" testid="dpsgd-eps-schedule" side=Side::Upper value=sched(|r| r.band.upper) />
                 <Stat label="its certified lower bound" testid="dpsgd-eps-schedule-lower" value=sched(|r| r.band.lower) />
-                <Stat label="schedule's ε, RDP" testid="dpsgd-eps-schedule-rdp" value=sched(|r| r.rdp) />
+                <Stat label="schedule's ε, RDP" testid="dpsgd-eps-schedule-rdp" side=Side::Upper value=sched(|r| r.rdp) />
             </div>
             <div class="stats" hidden=move || !has_tuning()>
                 <Stat label="tuned release: the best of K runs (RDP, upper bound)" testid="dpsgd-eps-tuned" value=tuned(|r| r.tuned) />

@@ -10,7 +10,8 @@ use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::slide_note::SlideNote;
 use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
-use dp_playground::labs::dpsgd::jobs::Background;
+use dp_playground::accounting::guarantee::Side;
+use dp_playground::accounting::training::jobs::Background;
 use dp_playground::labs::dpsgd::{scenario_links, scenarios};
 use leptos::prelude::*;
 
@@ -19,7 +20,7 @@ use leptos::prelude::*;
 pub fn DpsgdResults() -> impl IntoView {
     let lab = use_dpsgd();
     let url = use_url();
-    let rdp = move |f: fn(&dp_playground::labs::dpsgd::RdpReport) -> f64| {
+    let rdp = move |f: fn(&dp_playground::accounting::training::RdpReport) -> f64| {
         Signal::derive(move || lab.rdp.with(|r| r.as_ref().map_or(f64::NAN, f)))
     };
     let bg = lab.background;
@@ -77,22 +78,22 @@ pub fn DpsgdResults() -> impl IntoView {
         {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
         <StatGroup title="Privacy spent: ε at the link's δ">
-            <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" value=pld />
-            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" value=pld_lower />
-            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" value=rdp(|r| r.eps) />
+            <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" side=Side::Upper value=pld />
+            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" side=Side::Lower value=pld_lower />
+            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" side=Side::Upper value=rdp(|r| r.eps) />
         </StatGroup>
         <StatGroup title="Noise for the target ε">
-            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" value=sigma_pld />
-            <Stat label="σ for the target ε (RDP, dp_accounting's orders; Opacus' under add/remove)" testid="dpsgd-sigma-for-target" value=sigma_target />
+            <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" side=Side::Upper value=sigma_pld />
+            <Stat label="σ for the target ε (RDP, dp_accounting's orders; Opacus' under add/remove)" testid="dpsgd-sigma-for-target" side=Side::Upper value=sigma_target />
             <Stat label="less noise than RDP's σ (%)" testid="dpsgd-sigma-saving" value=Signal::derive(move || 100.0 * (1.0 - sigma_pld.get() / sigma_target.get())) digits=3 />
         </StatGroup>
         <StatGroup title="The run, and the RDP accountant's details">
             <Stat label="sampling rate q" testid="dpsgd-q" value=Signal::derive(move || lab.params.with(|p| p.rate())) />
             <Stat label="steps T" testid="dpsgd-steps" value=Signal::derive(move || lab.params.with(|p| p.total_steps() as f64)) digits=8 />
             <Stat label="best RDP order α (any real order)" testid="dpsgd-best-order" value=rdp(|r| r.best_order) />
-            <Stat label="ε, RDP on dp_accounting's orders" testid="dpsgd-eps-rdp-grid" value=rdp(|r| r.eps_grid) />
+            <Stat label="ε, RDP on dp_accounting's orders" testid="dpsgd-eps-rdp-grid" side=Side::Upper value=rdp(|r| r.eps_grid) />
             <Stat label="its best order" testid="dpsgd-best-order-grid" value=rdp(|r| r.best_order_grid) />
-            <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" value=rdp(|r| r.eps_classical) />
+            <Stat label="ε, RDP with the classical conversion" testid="dpsgd-eps-rdp-classical" side=Side::Upper value=rdp(|r| r.eps_classical) />
         </StatGroup>
         <Diagnostics>
             <Stat label="RDP computed in (ms)" testid="dpsgd-rdp-ms" value=Signal::derive(move || lab.rdp_ms.get()) digits=3 />
@@ -103,20 +104,20 @@ pub fn DpsgdResults() -> impl IntoView {
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"
-                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.commit_set("sigma", sig(s, 6)); } }>
+                on:click=move |_| { let s = sigma_target.get_untracked(); if s.is_finite() { url.commit_set("sigma", crate::format::sig_up(s, 6)); } }>
                 "Use σ for the target (RDP)"
             </button>
             <button type="button" class="small" data-testid="use-sigma-for-target-pld"
-                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.commit_set("sigma", sig(s, 6)); } }>
+                on:click=move |_| { let s = sigma_pld.get_untracked(); if s.is_finite() { url.commit_set("sigma", crate::format::sig_up(s, 6)); } }>
                 "Use σ for the target (PLD)"
             </button>
         </div>
         <p class="help">
-            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd_params(p)))>
+            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", p.attack_link().to_query_string()))>
                 "What does this mean for an attacker? →"
             </a>
             " · "
-            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
+            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::link::handoff::train_link_for_run(&p.event(), p.delta).to_query_string()))>
                 "Train with these settings →"
             </a>
         </p>

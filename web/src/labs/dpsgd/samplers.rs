@@ -9,9 +9,10 @@ use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
+use dp_playground::accounting::training::jobs::Background;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::dpsgd::jobs::Background;
 use dp_playground::labs::dpsgd::samplers::{describe, shuffle_warning, statement};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,15 +22,12 @@ const GROUP: &str = "dpsgd-samplers";
 /// See [`GROUP`].
 const SIGMA_GROUP: &str = "dpsgd-sampler-sigma";
 
-/// Each sampler's result as it arrives (Poisson's comes from the PLD band).
-type Rows = Vec<(Sampler, Option<Result<SamplerEpsilon, String>>)>;
-
 /// The samplers section.
 #[component]
 pub fn DpsgdSamplers() -> impl IntoView {
     let lab = use_dpsgd();
     let url = use_url();
-    let rows = RwSignal::new(Rows::new());
+    let rows = lab.sampler_rows;
     let sigma = RwSignal::new(None::<Result<Option<f64>, String>>);
     let setting = Memo::new(move |_| lab.params.with(|p| p.sampler_setting()));
     let chosen = Memo::new(move |_| lab.params.with(|p| p.sampler));
@@ -37,7 +35,12 @@ pub fn DpsgdSamplers() -> impl IntoView {
     Effect::new(move |_| {
         let s = setting.get();
         let current = jobs.restart();
-        rows.set(Sampler::ALL.iter().map(|&x| (x, None)).collect());
+        rows.set(
+            Sampler::ALL
+                .iter()
+                .map(|&x| (x, None))
+                .collect::<crate::labs::dpsgd::SamplerRows>(),
+        );
         for (k, sampler) in Sampler::ALL.into_iter().enumerate() {
             // Poisson's row is the lab's own band (under either relation).
             if sampler == Sampler::Poisson {
@@ -139,7 +142,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             .filter(|&s| result(s).is_none())
             .count()
     };
-    let cell = |x: Option<f64>| x.map_or("—".to_owned(), |v| sig(v, 4));
+    let cell = |x: Option<f64>, side: Side| x.map_or("—".to_owned(), |v| side.digits(v, 4));
     let table_rows = move || {
         Sampler::ALL
             .into_iter()
@@ -152,9 +155,9 @@ pub fn DpsgdSamplers() -> impl IntoView {
                         class:chosen=move || chosen.get() == s>
                         <th scope="row">{s.title()}</th>
                         <td>{r.map_or("…".to_owned(), |e| match e.kind { Kind::Exact => "exact".into(), Kind::Upper => "upper (certified)".into(), Kind::Lower => "lower only".into() })}</td>
-                        <td>{cell(r.map(|e| e.lower))}</td>
-                        <td>{cell(r.and_then(|e| e.upper))}</td>
-                        <td>{cell(r.map(|e| e.epochs))}</td>
+                        <td>{cell(r.map(|e| e.lower), Side::Lower)}</td>
+                        <td>{cell(r.and_then(|e| e.upper), Side::Upper)}</td>
+                        <td>{cell(r.map(|e| e.epochs), Side::Estimate)}</td>
                     </tr>
                 }
             })
@@ -186,9 +189,9 @@ pub fn DpsgdSamplers() -> impl IntoView {
                         {move || mine().map_or("…", |e| match e.kind { Kind::Exact => "exact", Kind::Upper => "upper bound", Kind::Lower => "lower bound" })}
                     </span>
                 </div>
-                <Stat label="certified lower bound" testid="dpsgd-sampler-eps-lower" value=value(|e| e.lower) />
-                <Stat label="certified upper bound" testid="dpsgd-sampler-eps-upper" value=value(|e| e.upper.unwrap_or(f64::NAN)) />
-                <Stat label="σ for the target ε (upper bound met)" testid="dpsgd-sampler-sigma" value=sigma_value />
+                <Stat label="certified lower bound" testid="dpsgd-sampler-eps-lower" side=Side::Lower value=value(|e| e.lower) />
+                <Stat label="certified upper bound" testid="dpsgd-sampler-eps-upper" side=Side::Upper value=value(|e| e.upper.unwrap_or(f64::NAN)) />
+                <Stat label="σ for the target ε (upper bound met)" testid="dpsgd-sampler-sigma" side=Side::Upper value=sigma_value />
             </div>
             <p class="help" data-testid="dpsgd-sampler-statement">{move || mine().map_or("…", |e| statement(&e, setting.with(|s| s.replace_one)))}</p>
             {move || warning().map(|w| view! { <p class="notices" role="note" data-testid="dpsgd-sampler-warning">{w}</p> })}
@@ -199,7 +202,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             <div class="table-wrap"><table class="results-table" data-testid="dpsgd-sampler-table">
                 <caption>{move || lab.params.with(|p| format!(
                     "The same σ = {}, q = {} (b = {} batches per epoch) and T = {} steps under every sampler, ε at δ = {}",
-                    sig(p.sigma, 4), sig(p.rate(), 4), p.sampler_setting().batches_per_epoch(), p.total_steps(), sig(p.delta, 3)))}</caption>
+                    crate::format::sig_up(p.sigma, 4), sig(p.rate(), 4), p.sampler_setting().batches_per_epoch(), p.total_steps(), sig(p.delta, 3)))}</caption>
                 <thead><tr>
                     <th scope="col">"Sampler"</th><th scope="col">"Statement"</th><th scope="col">"ε lower bound"</th>
                     <th scope="col">"ε upper bound"</th><th scope="col">"Epochs counted"</th>
@@ -219,7 +222,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             </p>
             <div class="presets" hidden=move || url.options.with(|o| o.locked)>
                 <button type="button" class="small" data-testid="dpsgd-sampler-use-sigma"
-                    on:click=move |_| { let s = sigma_value.get_untracked(); if s.is_finite() { url.commit_set("sigma", sig(s, 6)); } }>
+                    on:click=move |_| { let s = sigma_value.get_untracked(); if s.is_finite() { url.commit_set("sigma", crate::format::sig_up(s, 6)); } }>
                     "Use σ for the target (this sampler)"
                 </button>
             </div>

@@ -6,6 +6,7 @@ use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::users::UserEpsilon;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::samplers::users_note;
@@ -86,9 +87,9 @@ pub fn DpsgdUsers() -> impl IntoView {
             </div>
             <p class="status" role="status" data-testid="dpsgd-users-status">{status}</p>
             <div class="stats" hidden=move || k() < 2>
-                <Stat label="user-level ε, mixture-of-Gaussians PLD (certified upper bound)" testid="dpsgd-eps-user" value=value(|r| r.mixture.upper) />
+                <Stat label="user-level ε, mixture-of-Gaussians PLD (certified upper bound)" testid="dpsgd-eps-user" side=Side::Upper value=value(|r| r.mixture.upper) />
                 <Stat label="its certified lower bound" testid="dpsgd-eps-user-lower" value=value(|r| r.mixture.lower) />
-                <Stat label="group-privacy lemma on the record-level ε (upper bound)" testid="dpsgd-eps-group" value=value(|r| r.group) />
+                <Stat label="group-privacy lemma on the record-level ε (upper bound)" testid="dpsgd-eps-group" side=Side::Upper value=value(|r| r.group) />
                 <Stat label="records always sampled together (upper bound)" testid="dpsgd-eps-user-together" value=value(|r| r.together.upper) />
             </div>
             {move || (k() > 1).then(|| lab.params.with(users_note)).flatten().map(|n| view! {

@@ -11,6 +11,7 @@ use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::rr::shuffle::{curve_sizes, ShufflePoint};
 use dp_playground::link::query::fmt_f64;
@@ -146,7 +147,7 @@ pub fn RrShuffle() -> impl IntoView {
             <div hidden=move || !on()>
                 <p class="status" role="status" data-testid="rr-shuffle-status">{status}</p>
                 <div class="stats">
-                    <Stat label="central ε, K-RR pair (certified upper bound)" testid="rr-shuffle-eps" value=value(|p| p.eps_krr) />
+                    <Stat label="central ε, K-RR pair (certified upper bound)" testid="rr-shuffle-eps" side=Side::Upper value=value(|p| p.eps_krr) />
                     <Stat label="clones of 2023 (upper bound)" testid="rr-shuffle-eps-fmt2023" value=value(|p| p.eps_fmt2023) />
                     <Stat label="clones of 2021 (upper bound)" testid="rr-shuffle-eps-fmt2021" value=value(|p| p.eps_fmt2021) />
                     <Stat label="closed form (upper bound)" testid="rr-shuffle-eps-closed" value=value(|p| p.eps_closed) />

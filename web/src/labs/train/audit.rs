@@ -10,6 +10,7 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind};
@@ -222,9 +223,9 @@ pub fn TrainAudit() -> impl IntoView {
                 <p class="status" role="status" data-testid="train-audit-status">{status}</p>
                 <div class="stats" hidden=move || !one()>
                     <Stat label="canaries in the run" testid="train-audit-canaries-in" value=one_run(|r| r.canaries.1 as f64) digits=6 />
-                    <Stat label="ε one run proves (lower bound, Steinke et al. 2023)" testid="train-audit-eps-one-run" value=one_run(|r| r.eps_one_run) />
-                    <Stat label="ε one run proves, f-DP (lower bound, Mahloujifar et al. 2025)" testid="train-audit-eps-one-run-fdp" value=one_run(|r| r.eps_one_run_fdp) />
-                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory-one-run" value=one_run(|r| r.eps_theory) />
+                    <Stat label="ε one run proves (lower bound, Steinke et al. 2023)" testid="train-audit-eps-one-run" side=Side::AuditLower value=one_run(|r| r.eps_one_run) />
+                    <Stat label="ε one run proves, f-DP (lower bound, Mahloujifar et al. 2025)" testid="train-audit-eps-one-run-fdp" side=Side::AuditLower value=one_run(|r| r.eps_one_run_fdp) />
+                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory-one-run" side=Side::Upper value=one_run(|r| r.eps_theory) />
                 </div>
                 <p class="help" hidden=move || !one()>
                     "One run audits cheaply but weakly: the canaries' guesses prove a lower bound far below the guarantee "
@@ -236,9 +237,9 @@ pub fn TrainAudit() -> impl IntoView {
                 })}
                 <div class="stats">
                     <Stat label="runs with the canary (and as many without)" testid="train-audit-runs" value=value(|s| s.runs as f64) digits=6 />
-                    <Stat label="ε the attack proves (lower bound, Clopper–Pearson)" testid="train-audit-eps-cp" value=value(|s| s.eps_cp) />
-                    <Stat label="ε estimate, Gaussian DP (an estimate, not a bound)" testid="train-audit-eps-gdp" value=value(|s| s.eps_gdp) />
-                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory" value=value(|s| s.eps_theory) />
+                    <Stat label="ε the attack proves (lower bound, Clopper–Pearson)" testid="train-audit-eps-cp" side=Side::AuditLower value=value(|s| s.eps_cp) />
+                    <Stat label="ε estimate, Gaussian DP (an estimate, not a bound)" testid="train-audit-eps-gdp" side=Side::Estimate value=value(|s| s.eps_gdp) />
+                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory" side=Side::Upper value=value(|s| s.eps_theory) />
                     <Stat label="ε for the final model only (last-iterate heuristic)" testid="train-audit-eps-last-iterate" value=value(|s| s.eps_last_iterate) />
                     <Stat label="TPR at 0.1% FPR" testid="train-audit-tpr-low-fpr" value=value(|s| s.tpr_low_fpr.0) />
                     <Stat label="TPR at 1% FPR" testid="train-audit-tpr-1pct-fpr" value=value(|s| s.tpr_low_fpr.1) />
@@ -261,8 +262,8 @@ pub fn TrainAudit() -> impl IntoView {
                 </p>
                 <p class="help">
                     <a data-testid="train-audit-attack-link" target=url.other_lab_target() rel="noopener" href=move || {
-                        let a = lab.accounting.get();
-                        let link = dp_playground::labs::attack::params::link_for_dpsgd(a.rate(), a.sigma, a.total_steps(), a.neighbour, a.delta);
+                        let delta = lab.params.with(|p| p.delta);
+                        let link = lab.accounting.with(|a| dp_playground::link::handoff::attack_link_for_run(a, delta)).to_query_string();
                         match summary() {
                             Some(s) => format!("?{link}&tp={}&fn={}&fp={}&tn={}&conf={}", s.best.tp, s.best.fn_, s.best.fp, s.best.tn,
                                 fmt_f64(lab.params.with(|p| p.audit.conf))),

@@ -10,6 +10,7 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::mia::{MiaMode, MiaReport, ATTACKS};
 use dp_playground::labs::train::{DataKind, TrainParams};
@@ -118,7 +119,7 @@ pub fn TrainMia() -> impl IntoView {
                 .unwrap_or(f64::NAN)
         })
     };
-    let cap = move |f: fn(&dp_playground::labs::train::mia::Cap) -> f64| {
+    let cap = move |f: fn(&dp_playground::attacks::membership::Cap) -> f64| {
         Signal::derive(move || {
             report()
                 .and_then(|r| r.cap.as_ref().map(f))
@@ -205,7 +206,7 @@ pub fn TrainMia() -> impl IntoView {
                     <Stat label="AUC on DP-SGD's models (estimate)" testid="train-mia-auc" value=attack(Variant::Private, |a| a.auc) />
                     <Stat label="TPR at 0.1% FPR, non-private models" testid="train-mia-tpr-low-fpr-baseline" value=attack(Variant::NonPrivate, |a| a.tpr_low_fpr.0) />
                     <Stat label="AUC, non-private models" testid="train-mia-auc-baseline" value=attack(Variant::NonPrivate, |a| a.auc) />
-                    <Stat label="certified cap on any attack: TPR at 0.1% FPR" testid="train-mia-cap-tpr-low-fpr" value=cap(|c| c.tpr_low_fpr.0) />
+                    <Stat label="certified cap on any attack: TPR at 0.1% FPR" testid="train-mia-cap-tpr-low-fpr" side=Side::Upper value=cap(|c| c.tpr_low_fpr.0) />
                     <Stat label="certified cap on any attack: AUC" testid="train-mia-cap-auc" value=cap(|c| c.auc) />
                 </div>
                 <p class="help">

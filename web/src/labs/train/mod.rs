@@ -15,12 +15,14 @@ use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use dp_playground::accounting::event::TrainingEvent;
+use dp_playground::accounting::pld::DEFAULT_INTERVAL;
 use dp_playground::accounting::samplers::Sampler;
+use dp_playground::accounting::training::jobs::{Background, PldJob};
+use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::dpsgd::jobs::Background;
-use dp_playground::labs::dpsgd::{rdp_report, DpsgdParams, RdpReport};
 use dp_playground::labs::train::jobs::SweepPoint;
-use dp_playground::labs::train::report::{epsilon_statement, RunState};
+use dp_playground::labs::train::report::{headline, HeadlineInputs, RunState};
 use dp_playground::labs::train::run::TrainUpdate;
 use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
 use dp_playground::labs::Lab;
@@ -44,8 +46,8 @@ pub struct TrainState {
     pub csv_error: RwSignal<Option<String>>,
     /// The planned steps (T, or fewer when stopping at the target), or why there are none.
     pub steps: Memo<Result<u64, String>>,
-    /// The mechanism as the DP-SGD lab sees it.
-    pub accounting: Memo<DpsgdParams>,
+    /// The run as accountants take it, over the planned steps.
+    pub accounting: Memo<TrainingEvent>,
     /// The RDP accountant's report for the planned steps.
     pub rdp: Memo<Result<RdpReport, String>>,
     /// The PLD job's results.
@@ -167,9 +169,12 @@ pub fn TrainLab() -> impl IntoView {
     });
     let accounting = Memo::new(move |_| {
         let t = steps.get().unwrap_or(1);
-        params.with(|p| p.accounting(rows.get(), t))
+        params.with(|p| p.event(rows.get(), t))
     });
-    let rdp = Memo::new(move |_| rdp_report(&accounting.get()).map_err(|e| e.to_string()));
+    let rdp = Memo::new(move |_| {
+        let delta = params.with(|p| p.delta);
+        accounting.with(|e| rdp_report(e, delta).map_err(|e| e.to_string()))
+    });
     let state = TrainState {
         params,
         notices: Memo::new(move |_| parsed.get().1),
@@ -199,7 +204,10 @@ pub fn TrainLab() -> impl IntoView {
         }
     });
     // The PLD accountant reads q, σ, T, δ alone.
-    let pld_job = Memo::new(move |_| accounting.with(DpsgdParams::pld_job_with_sampler));
+    let pld_job = Memo::new(move |_| {
+        let delta = params.with(|p| p.delta);
+        accounting.with(|e| PldJob::with_sampler(e, delta, DEFAULT_INTERVAL))
+    });
     let pld_jobs = LabJobs::new(PLD_GROUP);
     Effect::new(move |_| {
         let job = pld_job.get();
@@ -332,31 +340,29 @@ pub fn use_train() -> TrainState {
     expect_context::<TrainState>()
 }
 
-/// The lab's headline: the private model's test accuracy beside the non-private one's, and the ε the
-/// planned steps cost (the PLD's certified bound once composed, RDP until then).
-fn train_headline(state: &TrainState) -> String {
-    use crate::format::sig;
+/// What the headline and the target notice read of the page ([`HeadlineInputs`]), handed to `f`.
+pub fn with_headline_inputs<T>(state: &TrainState, f: impl FnOnce(&HeadlineInputs) -> T) -> T {
     let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
     let poisson = state.pld.with(|b| b.tightest_epsilon(rdp));
     let own = state
         .pld
         .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
-    let sampler = state.params.with(|p| p.sampler);
-    let (rel, eps, how) = epsilon_statement(sampler, own.as_ref(), poisson);
-    let delta = state.accounting.with(|a| a.delta);
-    state.run.with(|r| match r.last() {
-        Some(p) => format!(
-            "After {} steps the private model's test accuracy is {} (non-private {}), at ε {rel} {} for δ = {} over the planned steps, {how}.",
-            crate::format::count(r.step()),
-            sig(p.test_acc[0], 3),
-            sig(p.test_acc[2], 3),
-            sig(eps, 4),
-            sig(delta, 3)
-        ),
-        None => format!(
-            "Training costs ε {rel} {} at δ = {} over the planned steps, {how}; press Train to see what it buys in accuracy.",
-            sig(eps, 4),
-            sig(delta, 3)
-        ),
+    let last = state.run.with(|r| r.last().map(|p| (p.test_acc, r.step())));
+    state.params.with(|p| {
+        f(&HeadlineInputs {
+            sampler: p.sampler,
+            own: own.as_ref(),
+            poisson,
+            delta: p.delta,
+            target_eps: p.target_eps,
+            stop: p.stop,
+            last,
+        })
     })
+}
+
+/// The lab's headline: the private model's test accuracy beside the non-private one's, and the one ε
+/// the planned steps cost ([`headline`]).
+fn train_headline(state: &TrainState) -> String {
+    with_headline_inputs(state, headline)
 }

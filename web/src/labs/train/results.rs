@@ -10,13 +10,14 @@ use crate::widgets::diagnostics::Diagnostics;
 use crate::widgets::heat_canvas::HeatCanvas;
 use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
+use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::Sampler;
-use dp_playground::labs::dpsgd::jobs::Background;
+use dp_playground::accounting::training::jobs::Background;
+use dp_playground::accounting::training::{running_epsilon, StepRdp};
 use dp_playground::labs::train::jobs::summarise;
-use dp_playground::labs::train::report::{decision_grid, StepRdp};
+use dp_playground::labs::train::report::{decision_grid, target_notice};
 use dp_playground::labs::train::run::Point;
 use dp_playground::labs::train::weights_json;
-use dp_playground::link::query::LinkParams;
 use leptos::prelude::*;
 
 /// Results of the lab.
@@ -41,12 +42,22 @@ pub fn TrainResults() -> impl IntoView {
     let step_now = Memo::new(move |_| run.with(|r| r.step()));
     // The run's own sampler's certified accountant (none for shuffled batches: NaN).
     let step_eps = Memo::new(move |_| lab.accounting.with(StepRdp::for_run));
+    // Never above a certified bound at a later step: the PLD's curve for Poisson batches, the
+    // sampler's own upper bound at T otherwise (RDP alone read above the planned total).
     let eps_now_memo = Memo::new(move |_| {
-        let delta = lab.accounting.with(|a| a.delta);
-        step_eps.with(|r| {
-            r.as_ref()
-                .map_or(f64::NAN, |r| r.epsilon(step_now.get(), delta))
-        })
+        let delta = lab.params.with(|p| p.delta);
+        let later: Vec<(f64, f64)> = if lab.params.with(|p| p.sampler) == Sampler::Poisson {
+            lab.pld.with(|b| b.pld_points.clone())
+        } else {
+            let own = lab.pld.with(|b| {
+                b.sampler
+                    .as_ref()
+                    .and_then(|r| r.as_ref().ok())
+                    .and_then(|e| e.upper)
+            });
+            own.map(|u| (planned() as f64, u)).into_iter().collect()
+        };
+        step_eps.with(|r| running_epsilon(r.as_ref(), &later, step_now.get(), delta))
     });
     let eps_now = Signal::from(eps_now_memo);
     let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
@@ -166,23 +177,19 @@ pub fn TrainResults() -> impl IntoView {
             )
         })
     };
-    let dpsgd_link = move || {
-        let a = lab.accounting.get();
-        format!("?{}", a.to_query().to_query_string())
-    };
-    let attack_link = move || {
-        let a = lab.accounting.get();
+    let handoff = move |link: fn(
+        &dp_playground::accounting::event::TrainingEvent,
+        f64,
+    ) -> dp_playground::link::query::Query| {
+        let delta = lab.params.with(|p| p.delta);
         format!(
             "?{}",
-            dp_playground::labs::attack::params::link_for_dpsgd(
-                a.rate(),
-                a.sigma,
-                a.total_steps(),
-                a.neighbour,
-                a.delta
-            )
+            lab.accounting.with(|a| link(a, delta)).to_query_string()
         )
     };
+    let dpsgd_link = move || handoff(dp_playground::link::handoff::dpsgd_link_for_run);
+    let attack_link = move || handoff(dp_playground::link::handoff::attack_link_for_run);
+    let passed_target = move || crate::labs::train::with_headline_inputs(&lab, target_notice);
     let locked = move || url.options.with(|o| o.locked);
     view! {
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
@@ -201,6 +208,13 @@ pub fn TrainResults() -> impl IntoView {
             <button type="button" data-testid="train-reset" disabled=locked on:click=move |_| lab.train(true, 0)>"Reset"</button>
         </div>
         <p class="status" role="status" data-testid="train-status">{status}</p>
+        {move || passed_target().map(|text| view! {
+            <p class="notices" role="note" data-testid="train-target-passed">
+                {text}" "
+                <button type="button" class="small" data-testid="train-stop-at-target" hidden=move || locked() || !StepRdp::exists_for(lab.params.with(|p| p.sampler))
+                    on:click=move |_| url.commit_set("stop", "1")>"Stop at the target"</button>
+            </p>
+        })}
         <StatGroup title="What the model learned">
             <Stat label="test accuracy, DP-SGD" testid="train-acc-test" value=point(|p| p.test_acc[0]) />
             <Stat label="training accuracy, DP-SGD" testid="train-acc-train" value=point(|p| p.train_acc[0]) />
@@ -210,9 +224,9 @@ pub fn TrainResults() -> impl IntoView {
             <Stat label="steps taken" testid="train-steps" value=step digits=8 />
         </StatGroup>
         <StatGroup title="What it cost in privacy">
-            <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" value=eps_pld />
-            <Stat label="ε after the planned steps, RDP" testid="train-eps-rdp" value=eps_rdp />
-            <Stat label="ε spent so far (this run's sampler, certified)" testid="train-eps-now" value=eps_now />
+            <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" side=Side::Upper value=eps_pld />
+            <Stat label="ε after the planned steps, RDP (certified, looser than the PLD)" testid="train-eps-rdp" side=Side::Upper value=eps_rdp />
+            <Stat label="ε spent so far (certified upper bound, never above the planned total's)" testid="train-eps-now" side=Side::Upper value=eps_now />
             <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
             <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
         </StatGroup>

@@ -1,18 +1,20 @@
-//! The DP-SGD lab's background work: ε by the PLD and its curve, σ for the target ε. Each runs in its
-//! own worker and streams its results as they are ready.
+//! A training run's background accounting, shared by the labs that show it (DP-SGD, training): ε by
+//! the PLD and its curve, σ for the target ε. Each runs in its own worker and streams its results as
+//! they are ready; [`Background`] folds them into what a page shows.
 
-use super::{sigma_for_target, sigma_search_pld, DpsgdParams, Neighbour};
+use super::{sigma_for_target, sigma_search_pld, SigmaGoal};
+use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::pld::dpsgd::dpsgd_band_with_steps;
 use crate::accounting::pld::replace_one::dpsgd_replace_one_band_with_steps;
-use crate::accounting::pld::{EpsilonBand, DEFAULT_INTERVAL};
+use crate::accounting::pld::EpsilonBand;
 use crate::accounting::samplers::{sampler_epsilon, Sampler, SamplerEpsilon, SamplerSetting};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
-/// Fractions of T at which the DP-SGD lab draws its PLD ε-against-steps curve.
+/// Fractions of T at which the PLD ε-against-steps curve is drawn.
 pub const CURVE_FRACTIONS: [f64; 4] = [0.125, 0.25, 0.5, 0.75];
 
-/// A result of a DP-SGD job.
+/// A result of a training run's accounting job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum DpsgdUpdate {
     /// What the PLD job is computing.
@@ -25,19 +27,19 @@ pub enum DpsgdUpdate {
     CurvePoint(f64, f64),
     /// σ for the target ε by RDP (dp_accounting's orders).
     SigmaRdp(Result<f64>),
-    /// σ for the target ε by the PLD, as the link gives σ (replace-one doubled back).
+    /// σ (the noise multiplier) for the target ε by the PLD.
     SigmaPld(Result<f64>),
     /// The ε of the job's batch sampler, when it has one.
     Sampler(Result<SamplerEpsilon>),
 }
 
-/// What the PLD job reads of a link, and nothing else: the page reruns it only when one of these
-/// changes (not on a target-ε move).
+/// What the PLD job reads of a run, and nothing else: a page reruns it only when one of these changes
+/// (not on a target-ε move).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PldJob {
     /// Sampling rate q.
     pub rate: f64,
-    /// Noise multiplier as the accountants see it (the link's σ over the relation's factor).
+    /// The noise multiplier σ (noise std / clipping norm), under either relation.
     pub sigma: f64,
     /// Steps T.
     pub steps: u64,
@@ -47,36 +49,35 @@ pub struct PldJob {
     pub grid: f64,
     /// A batch sampler whose own ε the job also reports (the training lab's run), when not Poisson.
     pub sampler: Option<(SamplerSetting, Sampler)>,
-    /// Replace-one neighbours: `sigma` is then half the link's, and the band is
-    /// [`dpsgd_replace_one_band_with_steps`]'s at the link's σ.
-    pub replace_one: bool,
+    /// Which data sets are neighbours.
+    pub neighbour: Neighbour,
 }
 
-impl DpsgdParams {
-    /// What the PLD job reads.
-    pub fn pld_job(&self) -> PldJob {
+impl PldJob {
+    /// The PLD job for the Poisson view of `event` at `delta` on a grid of width `grid`.
+    pub fn new(event: &TrainingEvent, delta: f64, grid: f64) -> PldJob {
         PldJob {
-            rate: self.rate(),
-            sigma: self.effective_sigma(),
-            steps: self.total_steps(),
-            delta: self.delta,
-            grid: self.grid.unwrap_or(DEFAULT_INTERVAL),
+            rate: event.rate,
+            sigma: event.sigma,
+            steps: event.steps,
+            delta,
+            grid,
             sampler: None,
-            replace_one: self.neighbour == Neighbour::ReplaceOne,
+            neighbour: event.neighbour,
         }
     }
 
-    /// What the PLD job reads, and the link's sampler when it is not Poisson (its ε comes first).
-    pub fn pld_job_with_sampler(&self) -> PldJob {
+    /// [`PldJob::new`], and the run's own sampler when it is not Poisson (its ε comes first).
+    pub fn with_sampler(event: &TrainingEvent, delta: f64, grid: f64) -> PldJob {
         PldJob {
-            sampler: (self.sampler != Sampler::Poisson)
-                .then(|| (self.sampler_setting(), self.sampler)),
-            ..self.pld_job()
+            sampler: (event.sampler != Sampler::Poisson)
+                .then(|| (event.sampler_setting(delta, grid), event.sampler)),
+            ..PldJob::new(event, delta, grid)
         }
     }
 }
 
-/// The DP-SGD lab's PLD ε at T steps, then the curve at fractions of T.
+/// The PLD's ε at T steps, then the curve at fractions of T.
 pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
     let PldJob {
         rate,
@@ -85,7 +86,7 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         delta,
         grid,
         sampler,
-        replace_one,
+        neighbour,
     } = job;
     if let Some((setting, sampler)) = sampler {
         emit(DpsgdUpdate::Sampler(sampler_epsilon(&setting, sampler)));
@@ -95,10 +96,9 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         .map(|f| ((steps as f64) * f).ceil().max(1.0) as u64)
         .collect();
     // The curve reuses the band's one-step PLDs.
-    let band = if replace_one {
-        dpsgd_replace_one_band_with_steps(rate, 2.0 * sigma, steps, delta, grid)
-    } else {
-        dpsgd_band_with_steps(rate, sigma, steps, delta, grid)
+    let band = match neighbour {
+        Neighbour::ReplaceOne => dpsgd_replace_one_band_with_steps(rate, sigma, steps, delta, grid),
+        Neighbour::AddRemove => dpsgd_band_with_steps(rate, sigma, steps, delta, grid),
     };
     let curve = match band {
         Ok((band, one_steps)) => {
@@ -117,12 +117,12 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
     }
 }
 
-/// The DP-SGD lab's σ for the target ε: by RDP, then by the PLD seeded with RDP's σ.
-pub fn dpsgd_sigma(p: &DpsgdParams, emit: &mut dyn FnMut(DpsgdUpdate)) {
-    let rdp = sigma_for_target(p);
+/// σ for the target ε: by RDP, then by the PLD seeded with RDP's σ.
+pub fn dpsgd_sigma(g: &SigmaGoal, emit: &mut dyn FnMut(DpsgdUpdate)) {
+    let rdp = sigma_for_target(g);
     emit(DpsgdUpdate::SigmaRdp(rdp.clone()));
-    let seed = rdp.unwrap_or(p.sigma);
-    let found = sigma_search_pld(p, seed).and_then(|mut search| loop {
+    let seed = rdp.unwrap_or(g.event.sigma);
+    let found = sigma_search_pld(g, seed).and_then(|mut search| loop {
         if let Some(sigma) = search.step()? {
             break Ok(sigma);
         }
@@ -134,7 +134,7 @@ pub fn dpsgd_sigma(p: &DpsgdParams, emit: &mut dyn FnMut(DpsgdUpdate)) {
     emit(DpsgdUpdate::SigmaPld(found));
 }
 
-/// The DP-SGD lab's background results, folded from its two jobs' updates: what the page shows. Times
+/// A training run's background results, folded from its two jobs' updates: what a page shows. Times
 /// are the caller's clock (`now`, in ms): the PLD's from its job's start, the PLD σ search's from the
 /// RDP σ it starts from.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -266,19 +266,26 @@ impl Background {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::query::{LinkParams, Query};
+    use crate::accounting::pld::DEFAULT_INTERVAL;
 
     /// The page's folding of both jobs, natively: the PLD at T joins the curve in step order, the
     /// times run from each job's start, and a target move leaves the PLD's results alone.
     #[test]
     fn both_jobs_fold_into_the_results() {
-        let p = DpsgdParams::from_query(&Query::parse("n=60000&batch=600&epochs=2")).0;
-        let job = p.pld_job();
+        // The DP-SGD lab's `n=60000&batch=600&epochs=2`.
+        let event = TrainingEvent::poisson(0.01, 1.1, 200, Neighbour::AddRemove);
+        let job = PldJob::new(&event, 1e-5, DEFAULT_INTERVAL);
+        let goal = SigmaGoal {
+            event,
+            delta: 1e-5,
+            target_eps: 2.0,
+            grid: DEFAULT_INTERVAL,
+        };
         let mut r = Background::default();
         r.start_pld(&job, 10.0);
         r.start_sigma(10.0);
         dpsgd_pld(job, &mut |u| r.apply(u, 30.0));
-        dpsgd_sigma(&p, &mut |u| r.apply(u, 50.0));
+        dpsgd_sigma(&goal, &mut |u| r.apply(u, 50.0));
         r.end_pld(None);
         r.end_sigma(None);
         assert_eq!(r.status(), "");

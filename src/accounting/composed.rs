@@ -1,4 +1,6 @@
-//! Every accountant's ε for a composition list: closed forms, RDP, zCDP and the PLD from both sides.
+//! Every accountant's ε for a composition list ([`crate::accounting::entry`]): closed forms, RDP, zCDP
+//! and the PLD from both sides ([`ComposedPld`]). The composition lab shows them; the attack lab reads
+//! the composed PLD's trade-off curve.
 
 use crate::accounting::composition::{advanced, basic, optimal_homogeneous};
 use crate::accounting::entry::Item;

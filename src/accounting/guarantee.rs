@@ -1,0 +1,260 @@
+//! A privacy number as people read it: one [`Guarantee`] value knows the run it is about, the
+//! accountant that computed it, which side of the truth it lies on, and the sampler and relation it
+//! assumes. Every headline, card, Markdown row and snippet comment that states such a number is
+//! rendered from it, so that a claim can never drop its side or its condition on the way to the page.
+//!
+//! Displayed digits round outward ([`crate::link::format::sig_up`], [`crate::link::format::sig_down`]):
+//! an upper bound's shown digits are never below its value, a lower bound's never above.
+
+use crate::accounting::event::TrainingEvent;
+use crate::accounting::samplers::{Sampler, SamplerEpsilon};
+use crate::link::format::{sig, sig_down, sig_up};
+
+/// Which side of the true ε a number lies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    /// A certified upper bound: the true ε is at most this.
+    Upper,
+    /// A certified lower bound: the true ε is at least this (a pair of data sets that happens).
+    Lower,
+    /// An estimate, on neither side for sure.
+    Estimate,
+    /// What an audit's counts prove with its confidence: a lower bound on the ε of the code that ran.
+    AuditLower,
+}
+
+impl Side {
+    /// The relation a statement writes: ≤ (upper), ≥ (lower), ≈ (estimate).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Side::Upper => "≤",
+            Side::Lower | Side::AuditLower => "≥",
+            Side::Estimate => "≈",
+        }
+    }
+
+    /// The side in words.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            Side::Upper => "certified upper bound",
+            Side::Lower => "lower bound",
+            Side::Estimate => "estimate",
+            Side::AuditLower => "audit lower bound",
+        }
+    }
+
+    /// `x` with `digits` significant digits, rounded outward for this side.
+    pub fn digits(self, x: f64, digits: usize) -> String {
+        match self {
+            Side::Upper => sig_up(x, digits),
+            Side::Lower | Side::AuditLower => sig_down(x, digits),
+            Side::Estimate => sig(x, digits),
+        }
+    }
+}
+
+/// The accountant behind a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Accountant {
+    /// The privacy loss distribution, composed by FFT (connect-the-dots; both sides).
+    Pld,
+    /// Rényi DP on dp_accounting's grid of orders, improved conversion: the number dp_accounting's
+    /// `RdpAccountant` prints for the same event.
+    RdpDpAccounting,
+    /// Rényi DP over every real order, fractional orders exact (ours; a little tighter).
+    RdpEveryOrder,
+    /// The run's sampler's own accountant ([`crate::accounting::samplers`]).
+    SamplerOwn,
+}
+
+impl Accountant {
+    /// The accountant's name, for a sentence.
+    pub fn name(self) -> &'static str {
+        match self {
+            Accountant::Pld => "the PLD accountant",
+            Accountant::RdpDpAccounting => "RDP on dp_accounting's orders",
+            Accountant::RdpEveryOrder => "RDP over every real order (this playground's, tighter)",
+            Accountant::SamplerOwn => "the sampler's own accountant",
+        }
+    }
+}
+
+/// One privacy number with everything needed to state it honestly.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Guarantee {
+    /// The run it is about.
+    pub event: TrainingEvent,
+    /// The accountant that computed it.
+    pub accountant: Accountant,
+    /// Which side of the truth it lies on.
+    pub side: Side,
+    /// The sampler the accountant assumed (Poisson for the PLD and RDP, whatever the run's sampler).
+    pub assumes: Sampler,
+    /// δ.
+    pub delta: f64,
+    /// ε.
+    pub eps: f64,
+}
+
+/// Significant digits of a headline's ε.
+pub const HEADLINE_DIGITS: usize = 4;
+
+impl Guarantee {
+    /// A number the Poisson record-level accountants computed for `event` (its Poisson view).
+    pub fn poisson(
+        event: &TrainingEvent,
+        accountant: Accountant,
+        side: Side,
+        delta: f64,
+        eps: f64,
+    ) -> Guarantee {
+        Guarantee {
+            event: event.clone(),
+            accountant,
+            side,
+            assumes: Sampler::Poisson,
+            delta,
+            eps,
+        }
+    }
+
+    /// The run's sampler's own statement ([`crate::accounting::samplers::sampler_epsilon`]): its
+    /// certified upper bound where one is known (the exact value for cyclic batches), else its lower
+    /// bound.
+    pub fn from_sampler(event: &TrainingEvent, own: &SamplerEpsilon, delta: f64) -> Guarantee {
+        let (side, eps) = match own.upper {
+            Some(u) => (Side::Upper, u),
+            None => (Side::Lower, own.lower),
+        };
+        Guarantee {
+            event: event.clone(),
+            accountant: Accountant::SamplerOwn,
+            side,
+            assumes: own.sampler,
+            delta,
+            eps,
+        }
+    }
+
+    /// Whether the number holds for the run as it is: the accountant assumed the run's own sampler
+    /// (and a record-level, single-phase, untuned run where it assumed Poisson).
+    pub fn holds_for_run(&self) -> bool {
+        match self.assumes {
+            Sampler::Poisson => self.event.is_plain_poisson(),
+            s => s == self.event.sampler,
+        }
+    }
+
+    /// Whether the run may be said to be certified at this ε: a certified upper bound that holds for
+    /// the run as it is.
+    pub fn certifies_run(&self) -> bool {
+        self.side == Side::Upper && self.holds_for_run() && self.eps.is_finite()
+    }
+
+    /// ε's digits, rounded outward for its side.
+    pub fn eps_text(&self, digits: usize) -> String {
+        if self.eps.is_infinite() && self.side == Side::Upper {
+            return "∞".into();
+        }
+        self.side.digits(self.eps, digits)
+    }
+
+    /// `ε ≤ 3.001`: the relation and the digits.
+    pub fn inequality(&self, digits: usize) -> String {
+        format!("ε {} {}", self.side.symbol(), self.eps_text(digits))
+    }
+
+    /// The condition the number needs and the run does not meet, in words; `None` when it holds for
+    /// the run as it is.
+    pub fn condition(&self) -> Option<String> {
+        if self.holds_for_run() {
+            return None;
+        }
+        let e = &self.event;
+        let mut differs = Vec::new();
+        if e.sampler != self.assumes {
+            differs.push(format!(
+                "this run's batches are {}",
+                e.sampler.title().to_lowercase()
+            ));
+        }
+        if self.assumes == Sampler::Poisson {
+            if e.users > 1 {
+                differs.push(format!("it protects users of {} records", e.users));
+            }
+            if e.schedule.is_some() {
+                differs.push("it trains in phases".into());
+            }
+            if e.tuning.is_some() {
+                differs.push("it releases the best of several tuning runs".into());
+            }
+        }
+        Some(format!(
+            "holds only for {}, one record per user, one phase and no tuning; {}",
+            sampler_assumption(self.assumes),
+            differs.join(", ")
+        ))
+    }
+
+    /// The claim in one line for exports: `ε ≤ 3.001 at δ = 10⁻⁵ (certified upper bound, the PLD
+    /// accountant, Poisson sampling, add/remove one record)`, with the condition when the run does not
+    /// meet it.
+    pub fn claim(&self, digits: usize) -> String {
+        let base = format!(
+            "{} at δ = {} ({}, {}, {}, {})",
+            self.inequality(digits),
+            sig(self.delta, 3),
+            self.side.in_words(),
+            self.accountant.name(),
+            sampler_assumption(self.assumes),
+            self.event.neighbour.in_words(),
+        );
+        match self.condition() {
+            Some(c) => format!("{base}: {c}"),
+            None => base,
+        }
+    }
+}
+
+/// What an accountant assumed of the batches, in words.
+pub fn sampler_assumption(s: Sampler) -> String {
+    match s {
+        Sampler::Poisson => "Poisson sampling".into(),
+        other => format!("{} batches", other.title().to_lowercase()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pld(eps: f64, sampler: Sampler) -> Guarantee {
+        use crate::accounting::event::Neighbour;
+        let mut e = TrainingEvent::poisson(0.004_266_7, 0.693_734, 2_344, Neighbour::AddRemove);
+        e.sampler = sampler;
+        Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, eps)
+    }
+
+    #[test]
+    fn a_poisson_number_for_a_shuffled_run_says_its_condition() {
+        let g = pld(3.000_047_8, Sampler::Poisson);
+        assert!(g.certifies_run() && g.condition().is_none());
+        assert_eq!(g.inequality(4), "ε ≤ 3.001");
+        let s = pld(3.000_047_8, Sampler::Shuffle);
+        assert!(!s.certifies_run());
+        let claim = s.claim(4);
+        assert!(
+            claim.contains("holds only for Poisson sampling")
+                && claim.contains("shuffled each epoch"),
+            "{claim}"
+        );
+        let lower = Guarantee {
+            side: Side::Lower,
+            ..pld(22.459, Sampler::Shuffle)
+        };
+        assert_eq!(lower.inequality(4), "ε ≥ 22.45");
+        let mut users = pld(1.0, Sampler::Poisson);
+        users.event.users = 4;
+        assert!(users.condition().unwrap().contains("users of 4 records"));
+    }
+}
