@@ -173,10 +173,7 @@ impl Guarantee {
         let e = &self.event;
         let mut differs = Vec::new();
         if e.sampler != self.assumes {
-            differs.push(format!(
-                "this run's batches are {}",
-                e.sampler.title().to_lowercase()
-            ));
+            differs.push(format!("this run draws {}", sampler_assumption(e.sampler)));
         }
         if self.assumes == Sampler::Poisson {
             if e.users > 1 {
@@ -219,9 +216,15 @@ impl Guarantee {
 /// What an accountant assumed of the batches, in words.
 pub fn sampler_assumption(s: Sampler) -> String {
     match s {
-        Sampler::Poisson => "Poisson sampling".into(),
-        other => format!("{} batches", other.title().to_lowercase()),
+        Sampler::Poisson => "Poisson sampling",
+        Sampler::Shuffle => "batches shuffled each epoch",
+        Sampler::ShuffleOnce => "batches shuffled once",
+        Sampler::Cyclic => "cyclic batches (a fixed order)",
+        Sampler::Balls => "balls-in-bins batches",
+        Sampler::Fixed => "fixed-size batches drawn without replacement",
+        Sampler::Truncated => "truncated Poisson batches (capped)",
     }
+    .into()
 }
 
 #[cfg(test)]

@@ -1,15 +1,15 @@
 //! Every key a lab reads: the names `controls=` accepts (the share panel's embed builder lists them,
 //! and a name outside them gets a notice), and the keys the browser fuzzer sets
-//! (`tests/e2e/lab-keys.json`). The page reads them from a table ([`Lab::keys`]) rather than from
-//! the parameters types, so that a lab's page does not link every other lab's link parser (36 KB of
-//! code in each page); a test holds the table to what each lab's parameters print.
+//! (`tests/e2e/lab-keys.json`). The page reads them from each lab's descriptor ([`Lab::keys`]) rather
+//! than from the parameters types, so that a lab's page does not link every other lab's link parser
+//! (36 KB of code in each page); a test holds the table to what each lab's parameters print.
 
 use super::Lab;
 use crate::link::embed::ViewOptions;
 use crate::link::query::{LinkParams, Query};
 
 /// The keys `P` prints at its defaults, with their values, `lab` left out.
-fn printed<P: LinkParams>() -> Vec<(String, String)> {
+pub(super) fn printed<P: LinkParams>() -> Vec<(String, String)> {
     P::from_query(&Query::default())
         .0
         .to_query()
@@ -21,125 +21,15 @@ fn printed<P: LinkParams>() -> Vec<(String, String)> {
 }
 
 impl Lab {
-    /// This lab's keys with their default values, as its parameters print them (optional keys, read
-    /// only when a link has them, are in [`Lab::optional_keys`]).
-    pub fn defaults(self) -> Vec<(String, String)> {
-        use super::*;
-        match self {
-            Lab::RandomizedResponse => printed::<rr::RrParams>(),
-            Lab::Mechanisms => printed::<mechanisms::MechParams>(),
-            Lab::Compose => printed::<compose::ComposeParams>(),
-            Lab::Dpsgd => printed::<dpsgd::DpsgdParams>(),
-            Lab::Attack => printed::<attack::params::AttackParams>(),
-            Lab::Wdp => printed::<wdp::WdpParams>(),
-            Lab::Tangent => printed::<tangent::TangentParams>(),
-            Lab::Train => printed::<train::TrainParams>(),
-            Lab::About => Vec::new(),
-        }
-    }
-
     /// The keys this lab's parameters print at their defaults, in their order (checked against
     /// [`Lab::defaults`] by a test).
     pub fn printed_keys(self) -> &'static [&'static str] {
-        match self {
-            Lab::RandomizedResponse => &[
-                "eps",
-                "k",
-                "n",
-                "truth",
-                "reps",
-                "seed",
-                "cat",
-                "population",
-            ],
-            Lab::Mechanisms => &[
-                "mech", "eps", "delta", "sens", "draws", "seed", "cands", "kmax",
-            ],
-            Lab::Compose => &["list", "delta"],
-            Lab::Dpsgd => &[
-                "n",
-                "batch",
-                "sigma",
-                "epochs",
-                "delta",
-                "target_eps",
-                "neighbour",
-            ],
-            Lab::Attack => &[
-                "source",
-                "q",
-                "sigma",
-                "steps",
-                "neighbour",
-                "delta",
-                "alpha",
-                "prior",
-                "target_adv",
-                "target_tpr",
-                "conf",
-            ],
-            Lab::Wdp => &[
-                "fig", "panel", "scale", "order", "scales", "sens", "omin", "omax", "ymax", "seed",
-                "quantile", "clip", "pairs", "beta", "delta", "w",
-            ],
-            Lab::Tangent => &[
-                "model", "loss", "beta", "n", "seed", "xgrid", "remove", "samples",
-            ],
-            Lab::Train => &[
-                "data",
-                "split",
-                "model",
-                "lambda",
-                "lr",
-                "batch",
-                "sigma",
-                "clip",
-                "epochs",
-                "delta",
-                "target_eps",
-                "seed",
-                "seeds",
-                "sweep",
-            ],
-            Lab::About => &[],
-        }
+        self.info().printed_keys
     }
 
     /// Keys this lab reads that its parameters print only when set.
     pub fn optional_keys(self) -> &'static [&'static str] {
-        match self {
-            Lab::Dpsgd => &[
-                "q", "steps", "grid", "sampler", "cap", "users", "schedule", "tuning",
-            ],
-            Lab::RandomizedResponse => &["shuffle", "delta"],
-            Lab::Attack => &["list", "tp", "fp", "fn", "tn"],
-            Lab::Train => &[
-                "sampler",
-                "cap",
-                "n",
-                "hidden",
-                "dim",
-                "noise",
-                "stop",
-                "steps",
-                "act",
-                "q",
-                "audit",
-                "canary",
-                "threat",
-                "runs",
-                "conf",
-                "bug",
-                "canaries",
-                "canary_at",
-                "canary_label",
-                "mia",
-                "shadows",
-            ],
-            Lab::Compose => &["grid"],
-            Lab::Tangent => &["wgrid", "data"],
-            _ => &[],
-        }
+        self.info().optional_keys
     }
 
     /// Every key this lab reads: the names `controls=` may list.

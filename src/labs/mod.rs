@@ -7,18 +7,19 @@
 //! [`crate::tangent`] and [`crate::wdp`], never in the lab.
 //!
 //! # Adding a lab
-//! 1. Here: one line in [`Lab`]'s `choice!` (variant, key, title; `ALL` follows), its arm of
-//!    [`Lab::worker_on_load`], and `pub mod <lab>;`. `LABS_RECORD=1 cargo test` then writes
+//! 1. Here: `pub mod <lab>;` and one line in the `labs!` registry below (variant, key, title; `ALL`,
+//!    [`Lab::info`], [`Lab::defaults`] and [`ABOUT`] follow). `LABS_RECORD=1 cargo test` then writes
 //!    `web/labs.json`, the build's manifest the page's loader reads.
-//! 2. `src/labs/<lab>/`: the parameters type ([`crate::link::query::LinkParams`], read with a
-//!    [`crate::link::query::Reader`], choices with `choice!`), the report, and if it has heavy work
-//!    `jobs.rs` with its [`crate::jobs::Job`] and [`crate::jobs::Update`] variants (typed parameters).
-//! 3. Its formulas and sides in [`about::formulas`] and [`about::sides`], keyed by the `Lab`.
-//! 4. `web/src/labs/<lab>/` (`mod.rs` with a `LabPage`, `controls.rs` with `NumberField`s and
+//! 2. `src/labs/<lab>/`: `info.rs` (its [`LabInfo`]: when it needs the worker, its keys, its embed
+//!    height; its formulas and sides for the About page), `pub type Params` (its
+//!    [`crate::link::query::LinkParams`], read with a [`crate::link::query::Reader`], choices with
+//!    `choice!`), the report, and if it has heavy work `jobs.rs` with its [`crate::jobs::Job`] and
+//!    [`crate::jobs::Update`] variants (typed parameters).
+//! 3. `web/src/labs/<lab>/` (`mod.rs` with a `LabPage`, `controls.rs` with `NumberField`s and
 //!    `SelectField`s, `results.rs`), its chart specs in `web/src/charts/specs/<lab>.rs`, one render
 //!    function in `web/src/labs/mod.rs`, `web/src/bin/lab-<lab>.rs` (three lines) and its
 //!    `<link data-trunk>` line in `index.html`.
-//! 5. Its tests: native ones beside the code, a browser test in `tests/e2e/<lab>.test.mjs`, and its
+//! 4. Its tests: native ones beside the code, a browser test in `tests/e2e/<lab>.test.mjs`, and its
 //!    default link in `tests/golden_numbers.rs`.
 
 pub mod about;
@@ -26,6 +27,7 @@ pub mod attack;
 #[cfg(test)]
 mod boundaries;
 pub mod compose;
+pub mod descriptor;
 pub mod dpsgd;
 mod keys;
 pub mod mechanisms;
@@ -34,31 +36,72 @@ pub mod tangent;
 pub mod train;
 pub mod wdp;
 
+pub use descriptor::{LabAbout, LabInfo};
+
 use crate::link::query::{Notice, Query};
 
-crate::choice! {
-    /// A page of the playground, chosen by the `lab` query key.
-    #[derive(Debug)]
-    pub enum Lab {
-        /// Randomized response (`lab=rr`), the default.
-        RandomizedResponse = "rr" => "Randomized response",
-        /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
-        Mechanisms = "mechanisms" => "Mechanisms",
-        /// Composition workbench (`lab=compose`).
-        Compose = "compose" => "Composition",
-        /// DP-SGD accounting (`lab=dpsgd`).
-        Dpsgd = "dpsgd" => "DP-SGD",
-        /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
-        Attack = "attack" => "Attacks",
-        /// The Wasserstein DP paper's figures (`lab=wdp`).
-        Wdp = "wdp" => "Wasserstein DP",
-        /// Tangent DP of the Gibbs distribution (`lab=tangent`).
-        Tangent = "tangent" => "Tangent DP",
-        /// DP-SGD run for real on data in the page (`lab=train`).
-        Train = "train" => "Training",
-        /// Every formula the playground uses, with its source (`lab=about`).
-        About = "about" => "About",
-    }
+/// Declares the labs from one list: the [`Lab`] enum (variant, key, title), each lab's descriptor
+/// ([`Lab::info`]: its folder's `info::INFO`), its parameters' printed defaults ([`Lab::defaults`]) and
+/// the About page's list ([`ABOUT`]). A new lab is one line here.
+macro_rules! labs {
+    ($( $(#[$doc:meta])* $module:ident: $variant:ident = $key:literal => $title:literal, )+) => {
+        crate::choice! {
+            /// A page of the playground, chosen by the `lab` query key.
+            #[derive(Debug)]
+            pub enum Lab {
+                $( $(#[$doc])* $variant = $key => $title, )+
+            }
+        }
+
+        impl Lab {
+            /// This lab's descriptor.
+            pub fn info(self) -> &'static LabInfo {
+                match self {
+                    $( Lab::$variant => &$module::info::INFO, )+
+                }
+            }
+
+            /// This lab's keys with their default values, as its parameters print them (optional keys,
+            /// read only when a link has them, are in [`LabInfo::optional_keys`]). For tests and tools:
+            /// a page never calls it, so no page links another lab's parser.
+            pub fn defaults(self) -> Vec<(String, String)> {
+                match self {
+                    $( Lab::$variant => keys::printed::<$module::Params>(), )+
+                }
+            }
+        }
+
+        /// What the About page lists of every lab, in the navigation's order (only the About page reads
+        /// it, so only its module links the text).
+        pub const ABOUT: &[LabAbout] = &[
+            $( LabAbout {
+                lab: Lab::$variant,
+                formulas: $module::info::FORMULAS,
+                sides: $module::info::SIDES,
+            }, )+
+        ];
+    };
+}
+
+labs! {
+    /// Randomized response (`lab=rr`), the default.
+    rr: RandomizedResponse = "rr" => "Randomized response",
+    /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
+    mechanisms: Mechanisms = "mechanisms" => "Mechanisms",
+    /// Composition workbench (`lab=compose`).
+    compose: Compose = "compose" => "Composition",
+    /// DP-SGD accounting (`lab=dpsgd`).
+    dpsgd: Dpsgd = "dpsgd" => "DP-SGD",
+    /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
+    attack: Attack = "attack" => "Attacks",
+    /// The Wasserstein DP paper's figures (`lab=wdp`).
+    wdp: Wdp = "wdp" => "Wasserstein DP",
+    /// Tangent DP of the Gibbs distribution (`lab=tangent`).
+    tangent: Tangent = "tangent" => "Tangent DP",
+    /// DP-SGD run for real on data in the page (`lab=train`).
+    train: Train = "train" => "Training",
+    /// Every formula the playground uses, with its source (`lab=about`).
+    about: About = "about" => "About",
 }
 
 /// Whether a lab's first numbers come from the worker pool, so that the page's loader fetches the
@@ -76,18 +119,7 @@ pub enum WorkerOnLoad {
 impl Lab {
     /// Whether this lab's first numbers come from the worker pool.
     pub fn worker_on_load(self) -> WorkerOnLoad {
-        match self {
-            Lab::Mechanisms
-            | Lab::Compose
-            | Lab::Dpsgd
-            | Lab::Attack
-            | Lab::Tangent
-            | Lab::Train => WorkerOnLoad::Always,
-            Lab::Wdp => WorkerOnLoad::When("fig", "2"),
-            // The shuffle model's bounds come from the pool; the survey itself is drawn on the page.
-            Lab::RandomizedResponse => WorkerOnLoad::When("shuffle", "1"),
-            Lab::About => WorkerOnLoad::Never,
-        }
+        self.info().worker_on_load
     }
 
     /// The build's lab manifest (`web/labs.json`): each lab's key and when it preloads the worker
@@ -113,12 +145,7 @@ impl Lab {
     /// is respondents in one lab and records in another, `eps` a mechanism's ε in one and a target in
     /// another) stays behind; the view options ([`crate::link::embed::VIEW_KEYS`]) always travel.
     pub fn shared_keys(self) -> &'static [&'static str] {
-        match self {
-            Lab::RandomizedResponse | Lab::Wdp | Lab::Tangent => &["seed", "threads"],
-            Lab::Mechanisms | Lab::Train => &["delta", "seed", "threads"],
-            Lab::Compose | Lab::Dpsgd | Lab::Attack => &["delta", "threads"],
-            Lab::About => &[],
-        }
+        self.info().shared_keys
     }
 
     /// The link to `to` from a page showing `query`: `lab=to`, the view options, and the keys both labs

@@ -98,19 +98,10 @@ pub fn with_embed_choices(query: &Query, shown: &[String], all: &[String], locke
     q
 }
 
-/// A sensible starting height (CSS pixels) for an embedded lab; the host script then fits it exactly.
+/// A sensible starting height (CSS pixels) for an embedded lab ([`crate::labs::LabInfo::embed_height`]);
+/// the host script then fits it exactly.
 pub fn embed_height(lab: Lab) -> u32 {
-    match lab {
-        Lab::RandomizedResponse => 1400,
-        Lab::Mechanisms => 2600,
-        Lab::Dpsgd => 1600,
-        Lab::Compose => 1400,
-        Lab::Wdp => 1800,
-        Lab::Tangent => 2400,
-        Lab::Attack => 2000,
-        Lab::Train => 2400,
-        Lab::About => 1200,
-    }
+    lab.info().embed_height
 }
 
 /// The `<iframe>` snippet for `page_url` (the address without its query) and `query` (its view

@@ -134,3 +134,33 @@ test('the training lab stops fixed-size batches at the target by their own certi
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('issue 48: a shuffled run never reads "certified" on the Poisson number alone (headline, Markdown, snippet)', async () => {
+  const link = '?lab=dpsgd&epochs=10&target_eps=3&sigma=0.693734&sampler=shuffle';
+  const page = await openLab(await newPage(browser), server.url, link, 'dpsgd-eps-rdp');
+  await tableDone(page);
+  await page.waitForFunction(() => /no certified upper bound is known/.test(document.querySelector('[data-testid="lab-headline"]')?.textContent ?? ''), null, { timeout: 120_000 });
+  const headline = await page.textContent('[data-testid="lab-headline"]');
+  const lower = await valueOf(page, 'dpsgd-sampler-eps');
+  // The sampler's own lower bound leads, rounded down; the PLD's number follows with its condition.
+  const shown = parseFloat(headline.match(/ε ≥ ([0-9.]+)/)[1]);
+  assert.ok(shown <= lower && lower - shown < 0.01 * lower, `${shown} vs ${lower}`);
+  assert.match(headline, /batches shuffled each epoch/);
+  assert.match(headline, /holds only for Poisson sampling/);
+  const pld = await valueOf(page, 'dpsgd-eps-pld');
+  const pldShown = parseFloat(headline.match(/ε ≤ ([0-9.]+)/)[1]);
+  assert.ok(pldShown >= pld, `the PLD's ${pld} shown as ${pldShown}`);
+  await page.click('[data-testid="share-open"]');
+  await page.waitForSelector('[data-testid="share-markdown"]');
+  await page.waitForFunction(() => !/computing/.test(document.querySelector('[data-testid="share-markdown"]')?.value ?? 'computing'), null, { timeout: 120_000 });
+  const md = await page.inputValue('[data-testid="share-markdown"]');
+  for (const line of md.split('\n').filter((l) => /PLD accountant \(certified/.test(l))) {
+    assert.match(line, /holds only for Poisson sampling/, line);
+  }
+  assert.match(md, /lower bound; no certified upper bound is known/);
+  assert.match(md, /RDP on dp_accounting's orders/);
+  const snippet = await page.inputValue('[data-testid="share-snippet"]');
+  assert.match(snippet, /NOT a guarantee for this run/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

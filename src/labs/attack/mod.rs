@@ -2,6 +2,11 @@
 //! its trade-off curve, risk numbers, σ calibrated to an attack target, and the ε an audit's counts
 //! prove.
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = params::AttackParams;
+
 pub mod jobs;
 pub mod params;
 pub mod report;

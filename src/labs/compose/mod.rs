@@ -4,6 +4,11 @@
 //! The accountants are [`crate::accounting::composed`]'s; the entries they compose are
 //! [`crate::accounting::entry`].
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = ComposeParams;
+
 #[cfg(test)]
 mod audit_tests;
 pub mod jobs;

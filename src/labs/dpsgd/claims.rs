@@ -99,3 +99,129 @@ pub fn headline(
     };
     format!("{lead}: {own_part} {poisson_part}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounting::samplers::sampler_epsilon;
+    use crate::accounting::training::{
+        pld_epsilon, rdp_report, sigma_for_target, sigma_for_target_pld,
+    };
+    use crate::labs::dpsgd::{library_snippet, markdown, ShareInputs};
+    use crate::link::query::{LinkParams, Query};
+
+    /// Every number a text states after `marker` (`ε ≤ `), as the page's reader reads it back.
+    fn numbers_after(text: &str, marker: &str) -> Vec<f64> {
+        text.match_indices(marker)
+            .filter_map(|(i, _)| {
+                let rest = &text[i + marker.len()..];
+                let token: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || ".-×⁰¹²³⁴⁵⁶⁷⁸⁹⁻".contains(*c))
+                    .collect();
+                let plain: String = token
+                    .replace("×10", "e")
+                    .chars()
+                    .map(|c| match "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c) {
+                        Some(d) => char::from_digit(d as u32, 10).unwrap_or(c),
+                        None if c == '⁻' => '-',
+                        None => c,
+                    })
+                    .collect();
+                plain.trim_end_matches('.').parse().ok()
+            })
+            .collect()
+    }
+
+    /// Every sampler under both relations: the headline's and the Markdown's upper bounds read back at
+    /// or above the values they state, lower bounds at or below, and a run the Poisson accountants do
+    /// not describe is named with the condition on their number in the headline, the Markdown and the
+    /// snippet.
+    #[test]
+    fn every_claim_rounds_outward_and_names_its_sampler() {
+        for relation in ["add-remove", "replace-one"] {
+            for sampler in Sampler::ALL {
+                let link = format!(
+                    "n=60000&batch=600&epochs=2&sigma=0.9&neighbour={relation}&sampler={}",
+                    sampler.key()
+                );
+                let p = DpsgdParams::from_query(&Query::parse(&link)).0;
+                let rdp = rdp_report(&p.event(), p.delta).unwrap();
+                let band = pld_epsilon(&p.event(), p.delta, p.grid_width()).unwrap();
+                let own = (sampler != Sampler::Poisson)
+                    .then(|| sampler_epsilon(&p.sampler_setting(), sampler).unwrap());
+                let text = headline(&p, Some(&rdp), Some(band), own.as_ref());
+                let md = markdown(&ShareInputs {
+                    params: &p,
+                    rdp: &rdp,
+                    pld: Some(band),
+                    sigma_target: None,
+                    sigma_target_pld: None,
+                    own: own.as_ref(),
+                });
+                let snippet = library_snippet(&p, Some(&rdp));
+                // The smallest true value any "≤" may stand for, the largest any "≥" may.
+                let uppers = [band.upper, rdp.eps, rdp.eps_grid]
+                    .into_iter()
+                    .chain(own.and_then(|o| o.upper));
+                let least_upper = uppers.fold(f64::INFINITY, f64::min);
+                let most_lower = own.map_or(band.lower, |o| o.lower.max(band.lower));
+                for t in [&text, &md] {
+                    for x in numbers_after(t, "ε ≤ ") {
+                        assert!(x >= least_upper, "{link}: ≤ {x} below {least_upper}\n{t}");
+                    }
+                    for x in numbers_after(t, "ε ≥ ") {
+                        assert!(x <= most_lower, "{link}: ≥ {x} above {most_lower}\n{t}");
+                    }
+                }
+                if sampler == Sampler::Poisson {
+                    assert!(text.contains("certified by the PLD"), "{text}");
+                    assert!(!snippet.contains("NOT a guarantee"), "{snippet}");
+                } else {
+                    let named = sampler_assumption(sampler);
+                    for t in [&text, &md] {
+                        assert!(t.contains(&named), "{link}: {t}");
+                        assert!(t.contains("holds only for Poisson sampling"), "{link}: {t}");
+                    }
+                    assert!(
+                        snippet.contains("NOT a guarantee for this run"),
+                        "{snippet}"
+                    );
+                    if own.is_some_and(|o| o.upper.is_none()) {
+                        assert!(text.contains("no certified upper bound is known"), "{text}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// σ offered for a target, as shown (rounded up), still meets the target when pasted back.
+    #[test]
+    fn sigma_shown_for_a_target_meets_it_when_pasted() {
+        for link in [
+            "",
+            "target_eps=3&epochs=10",
+            "neighbour=replace-one&target_eps=8&epochs=5",
+            "q=0.01&steps=1000&target_eps=0.5",
+        ] {
+            let p = DpsgdParams::from_query(&Query::parse(link)).0;
+            let goal = p.sigma_goal();
+            let back = |s: f64| -> f64 { sig_up(s, 6).parse().unwrap() };
+            let rdp_sigma = sigma_for_target(&goal).unwrap();
+            let pasted = back(rdp_sigma);
+            let at = rdp_report(&p.event().with_sigma(pasted), p.delta).unwrap();
+            assert!(
+                pasted >= rdp_sigma && at.eps_grid <= p.target_eps,
+                "{link}: {pasted}"
+            );
+            let pld_sigma = sigma_for_target_pld(&goal, rdp_sigma).unwrap();
+            let pasted = back(pld_sigma);
+            let band = pld_epsilon(&p.event().with_sigma(pasted), p.delta, p.grid_width()).unwrap();
+            assert!(
+                band.upper <= p.target_eps,
+                "{link}: σ {pasted} gives {}",
+                band.upper
+            );
+        }
+    }
+}

@@ -1,6 +1,11 @@
 //! The DP-SGD lab (`?lab=dpsgd`): parameters from the link, ε by the RDP and PLD accountants, the
 //! smallest σ for a target ε, and the lecture's three scenarios.
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = DpsgdParams;
+
 pub mod claims;
 mod params;
 pub mod phases;

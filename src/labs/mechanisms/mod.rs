@@ -5,6 +5,11 @@
 //! [`calibrate`] (closed forms and root searches, microseconds), [`pictures`] (curves of the chosen
 //! mechanism), [`samples`] (seeded draws), [`exponential`] and [`many_queries`].
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = MechParams;
+
 mod params;
 mod pictures;
 pub mod share;

@@ -2,6 +2,11 @@
 //! ([`crate::mechanisms::randomized_response`]), its estimates, their spread over repeated surveys, and
 //! the share panel's texts.
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = RrParams;
+
 pub mod params;
 mod report;
 pub mod share;

@@ -1,6 +1,11 @@
 //! The tangent DP lab (`?lab=tangent`): parameters from the link, the instance they describe, and the
 //! report the page shows (norms, bounds, the removal experiment, the pictures' data).
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = TangentParams;
+
 use crate::error::Result;
 use crate::link::query::{
     fmt_f64, parse_seed, parse_whole_in as whole, LinkParams, Notice, Query, Reader, Within,

@@ -2,6 +2,11 @@
 //! clipping only and without privacy, its ε from the DP-SGD lab's accountants, and test accuracy
 //! against ε over a sweep of σ.
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = TrainParams;
+
 pub mod audit;
 pub mod jobs;
 pub mod mia;

@@ -1,6 +1,11 @@
 //! The WDP lab (`?lab=wdp&fig=1|2|3`): reproduces Table 1 and Figures 1–3 of Yang, Qi & Zhou, "Wasserstein
 //! Differential Privacy" (AAAI 2024). Parameters from the link, the figures' data, and the share text.
 
+pub mod info;
+
+/// The parameters this lab reads from its link.
+pub type Params = WdpParams;
+
 use crate::error::{Error, Result};
 use crate::link::query::{
     fmt_f64, parse_number_in as number, parse_seed, LinkParams, Notice, Query, Reader, Within,

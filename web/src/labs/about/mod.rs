@@ -1,9 +1,7 @@
 //! The About page: what the playground is, and every formula it uses with its source.
 
 use crate::widgets::glossary::{Term, GLOSSARY};
-use dp_playground::labs::about::formulas::FORMULAS;
-use dp_playground::labs::about::sides::SIDES;
-use dp_playground::labs::Lab;
+use dp_playground::labs::ABOUT;
 use leptos::prelude::*;
 
 /// Every formula, grouped by lab, from the core's list (so the page cannot drift from the code).
@@ -47,23 +45,22 @@ pub fn About() -> impl IntoView {
                 <table class="results-table" data-testid="about-sides">
                     <thead><tr><th scope="col">"lab"</th><th scope="col">"number"</th><th scope="col">"errs on"</th><th scope="col">"why"</th></tr></thead>
                     <tbody>
-                        {SIDES.iter().map(|s| view! {
-                            <tr><td>{s.lab.key()}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
+                        {ABOUT.iter().flat_map(|a| a.sides.iter().map(move |s| (a.lab, s))).map(|(lab, s)| view! {
+                            <tr><td>{lab.key()}</td><th scope="row">{s.number}</th><td>{s.side.label()}</td><td>{s.why}</td></tr>
                         }).collect_view()}
                     </tbody>
                 </table>
             </div>
             <h3>"Formulas and their sources"</h3>
-            {Lab::ALL
-                .into_iter()
-                .filter(|lab| FORMULAS.iter().any(|f| f.lab == *lab))
-                .map(|lab| {
+            {ABOUT
+                .iter()
+                .filter(|a| !a.formulas.is_empty())
+                .map(|a| {
                     view! {
-                        <h4>{lab.title()}</h4>
-                        <dl class="formulas" data-testid=format!("formulas-{}", lab.key())>
-                            {FORMULAS
+                        <h4>{a.lab.title()}</h4>
+                        <dl class="formulas" data-testid=format!("formulas-{}", a.lab.key())>
+                            {a.formulas
                                 .iter()
-                                .filter(|f| f.lab == lab)
                                 .map(|f| {
                                     view! {
                                         <dt>{f.name}</dt>

@@ -71,8 +71,8 @@ fn attack_headline(state: &AttackState) -> String {
         Some(Ok((r, _))) => format!(
             "No attack that wrongly accuses at most {}% of non-members catches more than {}% of members, and no attack's advantage TPR − FPR exceeds {} (certified).",
             sig(100.0 * alpha, 3),
-            sig(100.0 * r.tpr_at_fpr, 3),
-            sig(r.advantage, 3)
+            crate::format::sig_up(100.0 * r.tpr_at_fpr, 3),
+            crate::format::sig_up(r.advantage, 3)
         ),
         Some(Err(e)) => e.clone(),
         None => "Computing the certified trade-off curve…".into(),

@@ -222,19 +222,19 @@ fn mech_headline(state: &MechState) -> String {
         Some(Noise::Laplace(l)) => format!(
             "Laplace noise of scale {} makes the answer {}-DP: pure, δ = 0.",
             sig(l.scale(), 4),
-            sig(p.sens / l.scale(), 4)
+            crate::format::sig_up(p.sens / l.scale(), 4)
         ),
         Some(Noise::Gaussian(g)) => format!(
             "Gaussian noise of σ = {} makes the answer (ε = {}, δ = {})-DP, δ exact.",
             sig(g.sigma(), 4),
             sig(p.eps, 4),
-            sig(g.delta(p.eps), 3)
+            crate::format::sig_up(g.delta(p.eps), 3)
         ),
         Some(Noise::TruncatedLaplace(t)) => format!(
             "Truncated Laplace noise, never beyond ±{}, makes the answer (ε = {}, δ = {})-DP, δ exact.",
             sig(t.bound(), 4),
             sig(p.eps, 4),
-            sig(t.delta(p.eps), 3)
+            crate::format::sig_up(t.delta(p.eps), 3)
         ),
         None => state
             .calibration

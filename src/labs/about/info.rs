@@ -1,0 +1,19 @@
+//! The About page's descriptor (it lists every other lab's formulas and sides, and has none).
+
+use crate::labs::descriptor::{Formula, LabInfo, NumberSide};
+use crate::labs::WorkerOnLoad;
+
+/// This lab's descriptor: when it needs the worker, the keys it reads and shares, its embed height.
+pub const INFO: LabInfo = LabInfo {
+    worker_on_load: WorkerOnLoad::Never,
+    shared_keys: &[],
+    printed_keys: &[],
+    optional_keys: &[],
+    embed_height: 1200,
+};
+
+/// No formulas of its own.
+pub const FORMULAS: &[Formula] = &[];
+
+/// No numbers of its own.
+pub const SIDES: &[NumberSide] = &[];
