@@ -10,7 +10,13 @@
 // An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::jobs::{run, Job, Update};
+use dp_playground::labs::attack::jobs::AttackJob;
+use dp_playground::labs::compose::jobs::ComposeJob;
+use dp_playground::labs::tangent::jobs::TangentJob;
+use dp_playground::labs::train::jobs::TrainJob;
+use dp_playground::labs::wdp::jobs::WdpJob;
 use dp_playground::link::query::LinkParams;
 use dp_playground::link::query::Query;
 use std::fmt::Debug;
@@ -150,7 +156,7 @@ fn pieces() -> Vec<(String, String)> {
         add(&format!("compose {link} params"), show((&p, notices)));
         add(&format!("compose {link} accountants"), show(compose_lab::accountants(&p.list, p.delta)));
         add(&format!("compose {link} grid"), show(compose_lab::accountants_grid(&p.list, 1e-7)));
-        add(&format!("compose {link} pld"), job(Job::ComposePld(p.list.clone(), p.grid)));
+        add(&format!("compose {link} pld"), job(Job::Compose(ComposeJob::Pld(p.list.clone(), p.grid))));
     }
 
     // DP-SGD: the default (Abadi et al. MNIST), the long run, and the replace-one relation.
@@ -176,17 +182,17 @@ fn pieces() -> Vec<(String, String)> {
         );
         add(
             &format!("dpsgd {link} pld"),
-            job(Job::DpsgdPld(
+            job(Job::Accounting(AccountingJob::Pld(
                 dp_playground::accounting::training::jobs::PldJob::new(
                     &p.event(),
                     p.delta,
                     p.grid_width(),
                 ),
-            )),
+            ))),
         );
         add(
             &format!("dpsgd {link} sigma job"),
-            job(Job::DpsgdSigma(p.sigma_goal())),
+            job(Job::Accounting(AccountingJob::Sigma(p.sigma_goal()))),
         );
     }
 
@@ -198,14 +204,23 @@ fn pieces() -> Vec<(String, String)> {
         "q=0.01&sigma=0.8&steps=1000&tp=80&fp=5&fn=20&tn=95",
     ] {
         let (p, _) = dp_playground::labs::attack::params::AttackParams::from_query(&q(link));
-        add(&format!("attack {link}"), job(Job::Attack(p.clone())));
+        add(
+            &format!("attack {link}"),
+            job(Job::Attack(AttackJob::Report(p.clone()))),
+        );
         add(
             &format!("attack {link} adv"),
-            job(Job::AttackCalibration(p.clone(), Calibration::Advantage)),
+            job(Job::Attack(AttackJob::Calibration(
+                p.clone(),
+                Calibration::Advantage,
+            ))),
         );
         add(
             &format!("attack {link} tpr"),
-            job(Job::AttackCalibration(p.clone(), Calibration::Tpr)),
+            job(Job::Attack(AttackJob::Calibration(
+                p.clone(),
+                Calibration::Tpr,
+            ))),
         );
     }
 
@@ -224,7 +239,7 @@ fn pieces() -> Vec<(String, String)> {
         "wdp fig3",
         show((wdp_lab::fig3_by_beta(10.0), wdp_lab::fig3_by_delta(10.0))),
     );
-    add("wdp fig2", job(Job::WdpFig2(1)));
+    add("wdp fig2", job(Job::Wdp(WdpJob::Fig2(1))));
 
     // Training: the default run, a 2-D MLP, and one σ of the default sweep (every update, as the worker
     // sends them).
@@ -232,22 +247,22 @@ fn pieces() -> Vec<(String, String)> {
         let (p, _) = dp_playground::labs::train::TrainParams::from_query(&q(link));
         add(
             &format!("train {link}"),
-            job(Job::Train {
+            job(Job::Train(TrainJob::Run {
                 params: Box::new(p.clone()),
                 csv: None,
                 from: None,
                 until: u64::MAX,
-            }),
+            })),
         );
     }
     let (p, _) = dp_playground::labs::train::TrainParams::from_query(&q("seeds=2"));
     add(
         "train sweep σ = 2",
-        job(Job::TrainSweep {
+        job(Job::Train(TrainJob::Sweep {
             params: Box::new(p),
             csv: None,
             sigma: 2.0,
-        }),
+        })),
     );
 
     // Tangent DP: the default link and a 2-D model, with the work that follows the report.
@@ -258,17 +273,17 @@ fn pieces() -> Vec<(String, String)> {
         if let Ok(report) = report {
             add(
                 &format!("tangent {link} sweeps"),
-                job(Job::TangentSweeps {
+                job(Job::Tangent(TangentJob::Sweeps {
                     params: Box::new(p.clone()),
                     report: Box::new(report.clone()),
-                }),
+                })),
             );
             add(
                 &format!("tangent {link} langevin"),
-                job(Job::TangentLangevin {
+                job(Job::Tangent(TangentJob::Langevin {
                     params: Box::new(p.clone()),
                     report: Box::new(report),
-                }),
+                })),
             );
         }
     }

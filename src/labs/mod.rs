@@ -13,8 +13,9 @@
 //! 2. `src/labs/<lab>/`: `info.rs` (its [`LabInfo`]: when it needs the worker, its keys, its embed
 //!    height; its formulas and sides for the About page), `pub type Params` (its
 //!    [`crate::link::query::LinkParams`], read with a [`crate::link::query::Reader`], choices with
-//!    `choice!`), the report, and if it has heavy work `jobs.rs` with its [`crate::jobs::Job`] and
-//!    [`crate::jobs::Update`] variants (typed parameters).
+//!    `choice!`), the report, and if it has heavy work `jobs.rs`: its job and update enums and their
+//!    `run`, plugged into [`crate::jobs::Job`] and [`crate::jobs::Update`] by one variant each and one
+//!    line of the dispatcher.
 //! 3. `web/src/labs/<lab>/` (`mod.rs` with a `LabPage`, `controls.rs` with `NumberField`s and
 //!    `SelectField`s, `results.rs`), its chart specs in `web/src/charts/specs/<lab>.rs`, one render
 //!    function in `web/src/labs/mod.rs`, `web/src/bin/lab-<lab>.rs` (three lines) and its

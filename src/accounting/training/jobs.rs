@@ -16,7 +16,7 @@ pub const CURVE_FRACTIONS: [f64; 4] = [0.125, 0.25, 0.5, 0.75];
 
 /// A result of a training run's accounting job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum DpsgdUpdate {
+pub enum AccountingUpdate {
     /// What the PLD job is computing.
     PldStatus(String),
     /// What the σ search is computing.
@@ -77,8 +77,25 @@ impl PldJob {
     }
 }
 
+/// A piece of a training run's accounting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AccountingJob {
+    /// ε by the PLD at T steps and the curve ([`dpsgd_pld`]).
+    Pld(PldJob),
+    /// σ for the target by RDP, then by the PLD ([`dpsgd_sigma`]).
+    Sigma(SigmaGoal),
+}
+
+/// Runs `job`, sending each result to `emit` as it is ready.
+pub fn run(job: AccountingJob, emit: &mut dyn FnMut(AccountingUpdate)) {
+    match job {
+        AccountingJob::Pld(job) => dpsgd_pld(job, emit),
+        AccountingJob::Sigma(goal) => dpsgd_sigma(&goal, emit),
+    }
+}
+
 /// The PLD's ε at T steps, then the curve at fractions of T.
-pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
+pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(AccountingUpdate)) {
     let PldJob {
         rate,
         sigma,
@@ -89,7 +106,9 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         neighbour,
     } = job;
     if let Some((setting, sampler)) = sampler {
-        emit(DpsgdUpdate::Sampler(sampler_epsilon(&setting, sampler)));
+        emit(AccountingUpdate::Sampler(sampler_epsilon(
+            &setting, sampler,
+        )));
     }
     let at: Vec<u64> = CURVE_FRACTIONS
         .iter()
@@ -102,36 +121,36 @@ pub fn dpsgd_pld(job: PldJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
     };
     let curve = match band {
         Ok((band, one_steps)) => {
-            emit(DpsgdUpdate::Pld(Ok(band)));
+            emit(AccountingUpdate::Pld(Ok(band)));
             one_steps
         }
-        Err(e) => return emit(DpsgdUpdate::Pld(Err(e))),
+        Err(e) => return emit(AccountingUpdate::Pld(Err(e))),
     };
-    emit(DpsgdUpdate::PldStatus(
+    emit(AccountingUpdate::PldStatus(
         "PLD accountant: the ε-versus-steps curve…".into(),
     ));
     if let Ok(eps) = curve.curve(&at) {
         for (t, e) in at.into_iter().zip(eps) {
-            emit(DpsgdUpdate::CurvePoint(t as f64, e));
+            emit(AccountingUpdate::CurvePoint(t as f64, e));
         }
     }
 }
 
 /// σ for the target ε: by RDP, then by the PLD seeded with RDP's σ.
-pub fn dpsgd_sigma(g: &SigmaGoal, emit: &mut dyn FnMut(DpsgdUpdate)) {
+pub fn dpsgd_sigma(g: &SigmaGoal, emit: &mut dyn FnMut(AccountingUpdate)) {
     let rdp = sigma_for_target(g);
-    emit(DpsgdUpdate::SigmaRdp(rdp.clone()));
+    emit(AccountingUpdate::SigmaRdp(rdp.clone()));
     let seed = rdp.unwrap_or(g.event.sigma);
     let found = sigma_search_pld(g, seed).and_then(|mut search| loop {
         if let Some(sigma) = search.step()? {
             break Ok(sigma);
         }
-        emit(DpsgdUpdate::SigmaStatus(format!(
+        emit(AccountingUpdate::SigmaStatus(format!(
             "PLD accountant: σ for the target ε, {} evaluations…",
             search.evaluations
         )));
     });
-    emit(DpsgdUpdate::SigmaPld(found));
+    emit(AccountingUpdate::SigmaPld(found));
 }
 
 /// A training run's background results, folded from its two jobs' updates: what a page shows. Times
@@ -179,23 +198,23 @@ impl Background {
     }
 
     /// Folds in one update that arrived at `now`.
-    pub fn apply(&mut self, u: DpsgdUpdate, now: f64) {
+    pub fn apply(&mut self, u: AccountingUpdate, now: f64) {
         match u {
-            DpsgdUpdate::PldStatus(s) => self.pld_status = s,
-            DpsgdUpdate::SigmaStatus(s) => self.sigma_status = s,
-            DpsgdUpdate::Pld(r) => {
+            AccountingUpdate::PldStatus(s) => self.pld_status = s,
+            AccountingUpdate::SigmaStatus(s) => self.sigma_status = s,
+            AccountingUpdate::Pld(r) => {
                 if let (Ok(e), Some(t)) = (&r, self.steps) {
                     self.add_point(t, e.upper);
                 }
                 self.pld = Some(r.map(|e| (e, now - self.pld_started)));
             }
-            DpsgdUpdate::CurvePoint(t, e) => self.add_point(t, e),
-            DpsgdUpdate::Sampler(r) => self.sampler = Some(r),
-            DpsgdUpdate::SigmaRdp(r) => {
+            AccountingUpdate::CurvePoint(t, e) => self.add_point(t, e),
+            AccountingUpdate::Sampler(r) => self.sampler = Some(r),
+            AccountingUpdate::SigmaRdp(r) => {
                 self.sigma_started = now;
                 self.sigma_for_target = Some(r);
             }
-            DpsgdUpdate::SigmaPld(r) => {
+            AccountingUpdate::SigmaPld(r) => {
                 self.sigma_for_target_pld = Some(r.map(|s| (s, now - self.sigma_started)))
             }
         }

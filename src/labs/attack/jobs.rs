@@ -73,6 +73,34 @@ pub fn attack_calibration(p: &AttackParams, which: Calibration) -> Option<Calibr
     })
 }
 
+/// A piece of the lab's heavy work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AttackJob {
+    /// The curve and risk numbers ([`attack`]).
+    Report(AttackParams),
+    /// One calibration ([`attack_calibration`]).
+    Calibration(AttackParams, Calibration),
+}
+
+/// What an [`AttackJob`] sends back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AttackUpdate {
+    /// The curve and risk numbers.
+    Report(Result<Box<AttackReport>>),
+    /// A calibration (`None` for lists).
+    Calibrated(Option<Calibrated>),
+}
+
+/// Runs `job`, sending its result to `emit`.
+pub fn run(job: AttackJob, emit: &mut dyn FnMut(AttackUpdate)) {
+    match job {
+        AttackJob::Report(p) => emit(AttackUpdate::Report(attack(&p).map(Box::new))),
+        AttackJob::Calibration(p, which) => {
+            emit(AttackUpdate::Calibrated(attack_calibration(&p, which)))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

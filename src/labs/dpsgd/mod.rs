@@ -7,6 +7,7 @@ pub mod info;
 pub type Params = DpsgdParams;
 
 pub mod claims;
+pub mod jobs;
 mod params;
 pub mod phases;
 mod report;

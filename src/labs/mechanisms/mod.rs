@@ -6,6 +6,7 @@
 //! mechanism), [`samples`] (seeded draws), [`exponential`] and [`many_queries`].
 
 pub mod info;
+pub mod jobs;
 
 /// The parameters this lab reads from its link.
 pub type Params = MechParams;

@@ -3,6 +3,7 @@
 //! the share panel's texts.
 
 pub mod info;
+pub mod jobs;
 
 /// The parameters this lab reads from its link.
 pub type Params = RrParams;

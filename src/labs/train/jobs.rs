@@ -2,12 +2,16 @@
 //! checkpoint) and the privacy–utility sweep, one job per σ so that the pool spreads them and every
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
+use super::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
+use super::mia::{mia_chunk, mia_report, MiaReport};
 use super::params::TrainParams;
 use super::run::{prepare_data, Plan};
+use super::run::{train, TrainUpdate};
 use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::samplers::{sampler_epsilon, Sampler};
 use crate::accounting::training::StepRdp;
 use crate::accounting::training::{pld_epsilon, rdp_report};
+use crate::attacks::audit_summary::AuditSummary;
 use crate::error::Result;
 use crate::learning::data::Dataset;
 use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
@@ -106,4 +110,155 @@ pub fn summarise(points: &[SweepPoint]) -> (Vec<(f64, f64, f64)>, f64) {
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
     (out, crate::numerics::stats::mean_sd(&base).0)
+}
+
+/// A piece of the lab's heavy work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TrainJob {
+    /// The three models from a checkpoint (or the start) to step `until` ([`train`]).
+    Run {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv` (it never enters the link).
+        csv: Option<Box<Dataset>>,
+        /// Where to resume.
+        from: Option<Checkpoint>,
+        /// The step to stop after.
+        until: u64,
+    },
+    /// One σ of the privacy–utility sweep over every seed ([`sweep_point`]).
+    Sweep {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The noise multiplier.
+        sigma: f64,
+    },
+    /// Audit runs `first .. first + count`, with and without the canary ([`audit_chunk`]).
+    Audit {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The first run.
+        first: u64,
+        /// How many runs.
+        count: u64,
+    },
+    /// The one-run audit ([`audit_one_run`]).
+    AuditOneRun {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+    },
+    /// The audit's numbers from every run's scores ([`audit_report`]).
+    AuditReport {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// Rows of the user's CSV (0 for the built-in data).
+        csv_rows: usize,
+        /// Scores with the canary.
+        ins: Vec<f64>,
+        /// Scores without.
+        outs: Vec<f64>,
+    },
+    /// Membership-attack models `first .. first + count` ([`mia_chunk`]).
+    Mia {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The first model.
+        first: u64,
+        /// How many models.
+        count: u64,
+    },
+    /// The membership attacks' numbers from every model's φ ([`mia_report`]).
+    MiaReport {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// Rows of the user's CSV (0 for the built-in data).
+        csv_rows: usize,
+        /// Each chunk's φ, in chunk order.
+        chunks: Vec<[Vec<f64>; 3]>,
+    },
+}
+
+/// What a [`TrainJob`] sends back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TrainJobUpdate {
+    /// The training run's progress.
+    Run(TrainUpdate),
+    /// One σ of the sweep.
+    Sweep(Result<SweepPoint>),
+    /// A chunk of audit runs: its first run, the scores with and without the canary.
+    Audit(Result<(u64, Vec<f64>, Vec<f64>)>),
+    /// The audit's numbers.
+    AuditReport(Result<Box<AuditSummary>>),
+    /// The one-run audit's numbers.
+    AuditOneRun(Result<OneRunReport>),
+    /// A chunk of membership-attack models (its first model, each trainer's φ).
+    Mia(Result<(u64, [Vec<f64>; 3])>),
+    /// The membership attacks' numbers.
+    MiaReport(Result<Box<MiaReport>>),
+}
+
+/// Runs `job`, sending each result to `emit`.
+///
+/// # Errors
+/// A training run the trainer refuses (the sweep, audit and attack chunks send theirs as updates).
+pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
+    match job {
+        TrainJob::Run {
+            params,
+            csv,
+            from,
+            until,
+        } => train(&params, csv.as_deref(), from, until, &mut |u| {
+            emit(TrainJobUpdate::Run(u))
+        })?,
+        TrainJob::Sweep { params, csv, sigma } => emit(TrainJobUpdate::Sweep(sweep_point(
+            &params,
+            csv.as_deref(),
+            sigma,
+        ))),
+        TrainJob::Audit {
+            params,
+            csv,
+            first,
+            count,
+        } => emit(TrainJobUpdate::Audit(
+            audit_chunk(&params, csv.as_deref(), first, count).map(|(i, o)| (first, i, o)),
+        )),
+        TrainJob::AuditOneRun { params, csv } => emit(TrainJobUpdate::AuditOneRun(audit_one_run(
+            &params,
+            csv.as_deref(),
+        ))),
+        TrainJob::AuditReport {
+            params,
+            csv_rows,
+            ins,
+            outs,
+        } => emit(TrainJobUpdate::AuditReport(
+            audit_report(&params, csv_rows, &ins, &outs).map(Box::new),
+        )),
+        TrainJob::Mia {
+            params,
+            csv,
+            first,
+            count,
+        } => emit(TrainJobUpdate::Mia(
+            mia_chunk(&params, csv.as_deref(), first, count).map(|phi| (first, phi)),
+        )),
+        TrainJob::MiaReport {
+            params,
+            csv_rows,
+            chunks,
+        } => emit(TrainJobUpdate::MiaReport(
+            mia_report(&params, csv_rows, &chunks).map(Box::new),
+        )),
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The training lab against its references: scikit-learn's optimum, an independent numpy DP-SGD, the
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
-use super::jobs::{summarise, sweep_point};
+use super::jobs::{summarise, sweep_point, TrainJob, TrainJobUpdate};
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
 use crate::accounting::training::StepRdp;
@@ -132,7 +132,7 @@ fn collect(job: Job) -> Vec<Update> {
 fn points(out: &[Update]) -> Vec<Point> {
     out.iter()
         .filter_map(|u| match u {
-            Update::Train(TrainUpdate::Report(r)) => Some(r.point.clone()),
+            Update::Train(TrainJobUpdate::Run(TrainUpdate::Report(r))) => Some(r.point.clone()),
             _ => None,
         })
         .collect()
@@ -142,7 +142,9 @@ fn last_checkpoint(out: &[Update]) -> Checkpoint {
     out.iter()
         .rev()
         .find_map(|u| match u {
-            Update::Train(TrainUpdate::Report(r)) => Some(r.checkpoint.clone()),
+            Update::Train(TrainJobUpdate::Run(TrainUpdate::Report(r))) => {
+                Some(r.checkpoint.clone())
+            }
             _ => None,
         })
         .unwrap()
@@ -155,12 +157,12 @@ fn last_checkpoint(out: &[Update]) -> Checkpoint {
 #[test]
 fn the_default_run_trains_and_resumes_bit_for_bit() {
     let p = TrainParams::default();
-    let whole = collect(Job::Train {
+    let whole = collect(Job::Train(TrainJob::Run {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
         until: u64::MAX,
-    });
+    }));
     let all = points(&whole);
     // Step 0, every ⌈427/100⌉ = 5 steps, and the last.
     assert_eq!(all.len(), 1 + 85 + 1);
@@ -168,24 +170,24 @@ fn the_default_run_trains_and_resumes_bit_for_bit() {
     assert_eq!(end.step, 427);
     assert!(end.test_acc[2] > 0.95, "{end:?}");
     assert!(end.test_acc[0] > 0.85, "{end:?}");
-    let first = collect(Job::Train {
+    let first = collect(Job::Train(TrainJob::Run {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
         until: 101,
-    });
-    let one = collect(Job::Train {
+    }));
+    let one = collect(Job::Train(TrainJob::Run {
         params: Box::new(p.clone()),
         csv: None,
         from: Some(last_checkpoint(&first)),
         until: 102,
-    });
-    let rest = collect(Job::Train {
+    }));
+    let rest = collect(Job::Train(TrainJob::Run {
         params: Box::new(p),
         csv: None,
         from: Some(last_checkpoint(&one)),
         until: u64::MAX,
-    });
+    }));
     assert_eq!(last_checkpoint(&rest), last_checkpoint(&whole));
     assert_eq!(points(&rest).last(), Some(end));
 }
@@ -197,12 +199,15 @@ fn the_sweep_is_the_same_in_any_order() {
     let p = TrainParams::from_query(&Query::parse("sweep=1,4&seeds=3")).0;
     let a = sweep_point(&p, None, 4.0).unwrap();
     let b = sweep_point(&p, None, 1.0).unwrap();
-    let via_job = collect(Job::TrainSweep {
+    let via_job = collect(Job::Train(TrainJob::Sweep {
         params: Box::new(p.clone()),
         csv: None,
         sigma: 4.0,
-    });
-    assert_eq!(via_job[0], Update::TrainSweep(Ok(a.clone())));
+    }));
+    assert_eq!(
+        via_job[0],
+        Update::Train(TrainJobUpdate::Sweep(Ok(a.clone())))
+    );
     assert!(a.eps < b.eps && a.eps <= a.eps_rdp * 1.0001);
     assert_eq!(a.test_acc.len(), 3);
     let (curve, base) = summarise(&[a.clone(), b.clone()]);
@@ -224,12 +229,12 @@ fn stopping_at_the_target_never_passes_it() {
     };
     assert!(t < steps && eps(t) <= 1.5 && eps(t + 1) > 1.5, "{t}");
     assert!(steps_within_target(&rule, steps, p.delta, 1e-4).is_err());
-    let out = collect(Job::Train {
+    let out = collect(Job::Train(TrainJob::Run {
         params: Box::new(p),
         csv: None,
         from: None,
         until: u64::MAX,
-    });
+    }));
     assert_eq!(points(&out).last().unwrap().step, t);
 }
 
@@ -239,12 +244,12 @@ fn stopping_at_the_target_never_passes_it() {
 fn ugly_inputs_give_messages() {
     let csv = Query::parse("data=csv");
     let p = TrainParams::from_query(&csv).0;
-    let out = collect_err(Job::Train {
+    let out = collect_err(Job::Train(TrainJob::Run {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
         until: 10,
-    });
+    }));
     assert_eq!(out.parameter(), "data");
     let one_class = Dataset {
         x: vec![1.0, 2.0, 3.0, 4.0, 5.0],
@@ -252,26 +257,26 @@ fn ugly_inputs_give_messages() {
         dim: 1,
         names: vec!["a".into()],
     };
-    let out = collect_err(Job::Train {
+    let out = collect_err(Job::Train(TrainJob::Run {
         params: Box::new(p),
         csv: Some(Box::new(one_class)),
         from: None,
         until: 10,
-    });
+    }));
     assert!(out.to_string().contains("one class"), "{out}");
     let p = TrainParams::from_query(&Query::parse(
         "model=mlp&hidden=16,16&act=relu&lr=100&clip=1e6&sigma=0.1",
     ))
     .0;
-    let out = collect(Job::Train {
+    let out = collect(Job::Train(TrainJob::Run {
         params: Box::new(p),
         csv: None,
         from: None,
         until: u64::MAX,
-    });
+    }));
     assert!(out
         .iter()
-        .any(|u| matches!(u, Update::Train(TrainUpdate::Stopped(e)) if e.parameter() == "lr")));
+        .any(|u| matches!(u, Update::Train(TrainJobUpdate::Run(TrainUpdate::Stopped(e))) if e.parameter() == "lr")));
     assert!(points(&out).iter().all(|p| p
         .test_acc
         .iter()

@@ -15,3 +15,26 @@ pub fn wdp_fig2(seed: u64, every: u32, emit: &mut dyn FnMut(u32, u32, Vec<[Curve
         }
     }
 }
+
+/// A piece of the lab's heavy work.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum WdpJob {
+    /// Figure 2's synthetic run from a seed ([`wdp_fig2`]).
+    Fig2(u64),
+}
+
+/// What a [`WdpJob`] sends back.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum WdpUpdate {
+    /// Figure 2's curves: (steps done, steps in all, curves).
+    Curves(u32, u32, Vec<[Curves; 2]>),
+}
+
+/// Runs `job`, sending the curves as they grow.
+pub fn run(job: WdpJob, emit: &mut dyn FnMut(WdpUpdate)) {
+    match job {
+        WdpJob::Fig2(seed) => wdp_fig2(seed, 5, &mut |done, total, curves| {
+            emit(WdpUpdate::Curves(done, total, curves))
+        }),
+    }
+}

@@ -15,6 +15,7 @@ use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::attack::jobs::Calibration;
+use dp_playground::labs::attack::jobs::{AttackJob, AttackUpdate};
 use dp_playground::labs::attack::params::{AttackParams, Source};
 use dp_playground::labs::attack::report::{markdown, AttackReport};
 use dp_playground::labs::Lab;
@@ -101,18 +102,22 @@ pub fn AttackLab() -> impl IntoView {
         spawn_local(async move {
             // The report and both calibrations are independent: up to three workers at once.
             let start = now_ms();
-            let report = pool::run(GROUP, &Job::Attack(p.clone()), move |u| {
-                if let JobUpdate::AttackReport(r) = u {
-                    background.update(|b| {
-                        b.report =
-                            Some(r.map(|r| (*r, now_ms() - start)).map_err(|e| e.to_string()))
-                    });
-                }
-            });
+            let report = pool::run(
+                GROUP,
+                &Job::Attack(AttackJob::Report(p.clone())),
+                move |u| {
+                    if let JobUpdate::Attack(AttackUpdate::Report(r)) = u {
+                        background.update(|b| {
+                            b.report =
+                                Some(r.map(|r| (*r, now_ms() - start)).map_err(|e| e.to_string()))
+                        });
+                    }
+                },
+            );
             let calibration = |which: Calibration| {
-                let job = Job::AttackCalibration(p.clone(), which);
+                let job = Job::Attack(AttackJob::Calibration(p.clone(), which));
                 pool::run(GROUP, &job, move |u| {
-                    let JobUpdate::Calibrated(Some(c)) = u else {
+                    let JobUpdate::Attack(AttackUpdate::Calibrated(Some(c))) = u else {
                         return;
                     };
                     background.update(|b| {

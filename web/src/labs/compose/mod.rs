@@ -17,6 +17,7 @@ use crate::widgets::share_panel::SharePanel;
 use dp_playground::accounting::entry::format_list;
 use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::compose::jobs::{ComposeJob, ComposeUpdate};
 use dp_playground::labs::compose::{accountants, Accountants, ComposeParams, ComposedPld};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::Notice;
@@ -73,12 +74,16 @@ pub fn ComposeLab() -> impl IntoView {
     Effect::new(move |_| {
         let (list, grid) = list_only.get();
         let start = now_ms();
-        jobs.show_latest(Some(Job::ComposePld(list, grid)), pld, move |u| match u {
-            JobUpdate::ComposedPld(r) => {
-                Some(r.map(|c| (*c, now_ms() - start)).map_err(|e| e.to_string()))
-            }
-            _ => None,
-        });
+        jobs.show_latest(
+            Some(Job::Compose(ComposeJob::Pld(list, grid))),
+            pld,
+            move |u| match u {
+                JobUpdate::Compose(ComposeUpdate::Pld(r)) => {
+                    Some(r.map(|c| (*c, now_ms() - start)).map_err(|e| e.to_string()))
+                }
+                _ => None,
+            },
+        );
     });
     let link_band = Memo::new(move |_| {
         pld.with(|p| match p {

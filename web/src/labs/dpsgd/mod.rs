@@ -17,6 +17,7 @@ use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::accounting::samplers::{Sampler, SamplerEpsilon};
+use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::accounting::training::jobs::{Background, PldJob};
 use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
@@ -93,11 +94,15 @@ pub fn DpsgdLab() -> impl IntoView {
         let current = pld_jobs.restart();
         background.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
-            let ended = pool::run(PLD_GROUP, &Job::DpsgdPld(job), |u: JobUpdate| {
-                if let JobUpdate::Dpsgd(u) = u {
-                    background.update(|b| b.apply(u, now_ms()))
-                }
-            })
+            let ended = pool::run(
+                PLD_GROUP,
+                &Job::Accounting(AccountingJob::Pld(job)),
+                |u: JobUpdate| {
+                    if let JobUpdate::Accounting(u) = u {
+                        background.update(|b| b.apply(u, now_ms()))
+                    }
+                },
+            )
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}
@@ -121,11 +126,15 @@ pub fn DpsgdLab() -> impl IntoView {
         let current = sigma_jobs.restart();
         background.update(|b| b.start_sigma(now_ms()));
         spawn_local(async move {
-            let ended = pool::run(SIGMA_GROUP, &Job::DpsgdSigma(p), |u: JobUpdate| {
-                if let JobUpdate::Dpsgd(u) = u {
-                    background.update(|b| b.apply(u, now_ms()))
-                }
-            })
+            let ended = pool::run(
+                SIGMA_GROUP,
+                &Job::Accounting(AccountingJob::Sigma(p)),
+                |u: JobUpdate| {
+                    if let JobUpdate::Accounting(u) = u {
+                        background.update(|b| b.apply(u, now_ms()))
+                    }
+                },
+            )
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}

@@ -13,6 +13,7 @@ use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use dp_playground::accounting::training::jobs::Background;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::dpsgd::jobs::{DpsgdJob, DpsgdUpdate};
 use dp_playground::labs::dpsgd::samplers::{describe, shuffle_warning, statement};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -47,11 +48,16 @@ pub fn DpsgdSamplers() -> impl IntoView {
                 continue;
             }
             spawn_local(async move {
-                let got = pool::outcome(GROUP, &Job::DpsgdSampler(s, sampler), |u| match u {
-                    JobUpdate::DpsgdSampler(r) => Some(r),
-                    _ => None,
-                })
-                .await;
+                let got =
+                    pool::outcome(
+                        GROUP,
+                        &Job::Dpsgd(DpsgdJob::Sampler(s, sampler)),
+                        |u| match u {
+                            JobUpdate::Dpsgd(DpsgdUpdate::Sampler(r)) => Some(r),
+                            _ => None,
+                        },
+                    )
+                    .await;
                 if got.is_some() && current() {
                     rows.update(|r| r[k].1 = got);
                 }
@@ -68,9 +74,9 @@ pub fn DpsgdSamplers() -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            let job = Job::DpsgdSamplerSigma(s, sampler, target);
+            let job = Job::Dpsgd(DpsgdJob::SamplerSigma(s, sampler, target));
             let got = pool::outcome(SIGMA_GROUP, &job, |u| match u {
-                JobUpdate::DpsgdSamplerSigma(r) => Some(r),
+                JobUpdate::Dpsgd(DpsgdUpdate::SamplerSigma(r)) => Some(r),
                 _ => None,
             })
             .await;

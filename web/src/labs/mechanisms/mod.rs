@@ -22,6 +22,7 @@ use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update};
+use dp_playground::labs::mechanisms::jobs::{MechJob, MechUpdate};
 use dp_playground::labs::mechanisms::share::{dp_accounting_snippet, markdown};
 use dp_playground::labs::mechanisms::{
     calibrate, exponential, many_queries, noise, pictures, samples, Calibration, ExponentialReport,
@@ -100,9 +101,9 @@ pub fn MechLab() -> impl IntoView {
         sim.set(None);
         leptos::task::spawn_local(async move {
             let mut out = None;
-            let job = Job::ManyQueries(kmax, seed);
+            let job = Job::Mechanisms(MechJob::ManyQueries(kmax, seed));
             let ended = pool::run(SIM_GROUP, &job, |u| {
-                if let Update::ManyQueries(r) = u {
+                if let Update::Mechanisms(MechUpdate::ManyQueries(r)) = u {
                     out = r.ok();
                 }
             })

@@ -14,6 +14,7 @@ use dp_playground::accounting::guarantee::Side;
 use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind};
+use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::{DataKind, TrainParams};
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
@@ -58,13 +59,13 @@ pub fn TrainAudit() -> impl IntoView {
             return;
         }
         if p.audit.mode == AuditMode::OneRun {
-            let job = Job::TrainAuditOneRun {
+            let job = Job::Train(TrainJob::AuditOneRun {
                 params: Box::new(p),
                 csv: csv.map(Box::new),
-            };
+            });
             spawn_local(async move {
                 let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::TrainAuditOneRun(r) => Some(r),
+                    JobUpdate::Train(TrainJobUpdate::AuditOneRun(r)) => Some(r),
                     _ => None,
                 })
                 .await;
@@ -83,16 +84,20 @@ pub fn TrainAudit() -> impl IntoView {
         let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
         let jobs = chunks
             .into_iter()
-            .map(|(first, count)| Job::TrainAudit {
-                params: Box::new(p.clone()),
-                csv: csv.clone().map(Box::new),
-                first,
-                count,
+            .map(|(first, count)| {
+                Job::Train(TrainJob::Audit {
+                    params: Box::new(p.clone()),
+                    csv: csv.clone().map(Box::new),
+                    first,
+                    count,
+                })
             })
             .collect();
         spawn_local(async move {
             let pick = |u| match u {
-                JobUpdate::TrainAudit(r) => Some(r.map(|(_, ins, outs)| (ins, outs))),
+                JobUpdate::Train(TrainJobUpdate::Audit(r)) => {
+                    Some(r.map(|(_, ins, outs)| (ins, outs)))
+                }
                 _ => None,
             };
             let each = move |k: usize, r: &Result<(Vec<f64>, Vec<f64>), String>| {
@@ -112,14 +117,14 @@ pub fn TrainAudit() -> impl IntoView {
                 ins.extend_from_slice(i);
                 outs.extend_from_slice(o);
             }
-            let job = Job::TrainAuditReport {
+            let job = Job::Train(TrainJob::AuditReport {
                 params: Box::new(p),
                 csv_rows,
                 ins,
                 outs,
-            };
+            });
             let got = pool::outcome(GROUP, &job, |u| match u {
-                JobUpdate::TrainAuditReport(r) => Some(r.map(|b| *b)),
+                JobUpdate::Train(TrainJobUpdate::AuditReport(r)) => Some(r.map(|b| *b)),
                 _ => None,
             })
             .await;

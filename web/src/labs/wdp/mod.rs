@@ -16,6 +16,7 @@ use crate::widgets::lab_page::{Headline, ResetButton};
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::wdp::jobs::{WdpJob, WdpUpdate};
 use dp_playground::labs::wdp::{markdown, Figure, WdpParams};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
@@ -110,8 +111,8 @@ pub fn WdpLab() -> impl IntoView {
         });
         spawn_local(async move {
             let start = now_ms();
-            let ended = pool::run(GROUP, &Job::WdpFig2(seed), move |u| {
-                let JobUpdate::WdpCurves(done, total, curves) = u else {
+            let ended = pool::run(GROUP, &Job::Wdp(WdpJob::Fig2(seed)), move |u| {
+                let JobUpdate::Wdp(WdpUpdate::Curves(done, total, curves)) = u else {
                     return;
                 };
                 let Ok(curves) = <[[Curves; 2]; 4]>::try_from(curves) else {
