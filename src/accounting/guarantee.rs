@@ -6,6 +6,7 @@
 //! Displayed digits round outward ([`crate::link::format::sig_up`], [`crate::link::format::sig_down`]):
 //! an upper bound's shown digits are never below its value, a lower bound's never above.
 
+use crate::accounting::entry::Item;
 use crate::accounting::event::TrainingEvent;
 use crate::accounting::samplers::{Sampler, SamplerEpsilon};
 use crate::link::format::{sig, sig_down, sig_up};
@@ -79,11 +80,21 @@ impl Accountant {
     }
 }
 
+/// What a number is about: a training run, or a list of mechanisms composed (one mechanism is a list
+/// of one).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Event {
+    /// A training run.
+    Training(TrainingEvent),
+    /// A list of mechanisms, each repeated ([`crate::accounting::entry`]).
+    List(Vec<Item>),
+}
+
 /// One privacy number with everything needed to state it honestly.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Guarantee {
-    /// The run it is about.
-    pub event: TrainingEvent,
+    /// What it is about.
+    pub event: Event,
     /// The accountant that computed it.
     pub accountant: Accountant,
     /// Which side of the truth it lies on.
@@ -109,7 +120,7 @@ impl Guarantee {
         eps: f64,
     ) -> Guarantee {
         Guarantee {
-            event: event.clone(),
+            event: Event::Training(event.clone()),
             accountant,
             side,
             assumes: Sampler::Poisson,
@@ -127,7 +138,7 @@ impl Guarantee {
             None => (Side::Lower, own.lower),
         };
         Guarantee {
-            event: event.clone(),
+            event: Event::Training(event.clone()),
             accountant: Accountant::SamplerOwn,
             side,
             assumes: own.sampler,
@@ -139,9 +150,12 @@ impl Guarantee {
     /// Whether the number holds for the run as it is: the accountant assumed the run's own sampler
     /// (and a record-level, single-phase, untuned run where it assumed Poisson).
     pub fn holds_for_run(&self) -> bool {
+        let Event::Training(e) = &self.event else {
+            return true;
+        };
         match self.assumes {
-            Sampler::Poisson => self.event.is_plain_poisson(),
-            s => s == self.event.sampler,
+            Sampler::Poisson => e.is_plain_poisson(),
+            s => s == e.sampler,
         }
     }
 
@@ -167,10 +181,12 @@ impl Guarantee {
     /// The condition the number needs and the run does not meet, in words; `None` when it holds for
     /// the run as it is.
     pub fn condition(&self) -> Option<String> {
+        let Event::Training(e) = &self.event else {
+            return None;
+        };
         if self.holds_for_run() {
             return None;
         }
-        let e = &self.event;
         let mut differs = Vec::new();
         if e.sampler != self.assumes {
             differs.push(format!("this run draws {}", sampler_assumption(e.sampler)));
@@ -197,20 +213,27 @@ impl Guarantee {
     /// accountant, Poisson sampling, add/remove one record)`, with the condition when the run does not
     /// meet it.
     pub fn claim(&self, digits: usize) -> String {
+        let about = match &self.event {
+            Event::Training(e) => format!(
+                ", {}, {}",
+                sampler_assumption(self.assumes),
+                e.neighbour.in_words()
+            ),
+            Event::List(_) => String::new(),
+        };
         let base = format!(
-            "{} at δ = {} ({}, {}, {}, {})",
+            "{} at δ = {} ({}, {}{about})",
             self.inequality(digits),
             sig(self.delta, 3),
             self.side.in_words(),
             self.accountant.name(),
-            sampler_assumption(self.assumes),
-            self.event.neighbour.in_words(),
         );
         match self.condition() {
             Some(c) => format!("{base}: {c}"),
             None => base,
         }
     }
+
 }
 
 /// What an accountant assumed of the batches, in words.
@@ -257,7 +280,9 @@ mod tests {
         };
         assert_eq!(lower.inequality(4), "ε ≥ 22.45");
         let mut users = pld(1.0, Sampler::Poisson);
-        users.event.users = 4;
+        if let Event::Training(e) = &mut users.event {
+            e.users = 4;
+        }
         assert!(users.condition().unwrap().contains("users of 4 records"));
     }
 }

@@ -60,7 +60,7 @@ pub fn headline(
         Accountant::Pld => "certified by the PLD".to_string(),
         _ => "by RDP; the PLD is still composing".to_string(),
     };
-    let event = &poisson.event;
+    let event = p.event();
     if event.is_plain_poisson() {
         return format!(
             "{lead} gives {} at δ = {delta}, {how}.",
@@ -84,7 +84,7 @@ pub fn headline(
     let own_part = match own {
         None => format!("the ε of {batches} is computing."),
         Some(o) => {
-            let g = Guarantee::from_sampler(event, o, p.delta);
+            let g = Guarantee::from_sampler(&event, o, p.delta);
             match g.side {
                 Side::Upper => format!(
                     "{} at δ = {delta} for {batches} (its own certified upper bound).",
