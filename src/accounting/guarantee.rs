@@ -233,7 +233,6 @@ impl Guarantee {
             None => base,
         }
     }
-
 }
 
 /// What an accountant assumed of the batches, in words.

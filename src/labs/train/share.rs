@@ -40,7 +40,16 @@ pub fn markdown(
             last.map_or("(training)".into(), |pt| pt.step.to_string()),
         ),
         ("δ".into(), fmt_f64(p.delta)),
-        ("batches".into(), p.sampler.title().to_string()),
+        (
+            "neighbouring relation".into(),
+            crate::accounting::event::Neighbour::AddRemove
+                .in_words()
+                .into(),
+        ),
+        (
+            "batches".into(),
+            crate::accounting::guarantee::sampler_assumption(p.sampler),
+        ),
     ];
     if p.sampler == Sampler::Poisson {
         let up = |x: f64| crate::link::format::sig_up(x, 6);
