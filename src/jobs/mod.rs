@@ -169,6 +169,9 @@ pub enum Job {
         /// Scores without.
         outs: Vec<f64>,
     },
+    /// Training lab: the user's CSV file's text, parsed off the page's thread
+    /// ([`crate::learning::data::parse_csv`]).
+    ParseCsv(String),
     /// Training lab: membership-attack models `first .. first + count` ([`mia_chunk`]).
     TrainMia {
         /// The lab's parameters.
@@ -238,6 +241,8 @@ pub enum Update {
     TrainAuditReport(Result<Box<AuditSummary>>),
     /// Training lab: the one-run audit's numbers.
     TrainAuditOneRun(Result<OneRunReport>),
+    /// Training lab: the user's CSV, parsed, or why it was refused.
+    Csv(Result<Box<Dataset>>),
     /// Training lab: a chunk of membership-attack models (its first model, each trainer's φ).
     TrainMia(Result<(u64, [Vec<f64>; 3])>),
     /// Training lab: the membership attacks' numbers.
@@ -351,6 +356,9 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
             outs,
         } => emit(Update::TrainAuditReport(
             audit_report(&params, csv_rows, &ins, &outs).map(Box::new),
+        )),
+        Job::ParseCsv(text) => emit(Update::Csv(
+            crate::learning::data::parse_csv(&text).map(Box::new),
         )),
         Job::TrainMia {
             params,
@@ -533,6 +541,13 @@ mod tests {
             panic!("{out:?}")
         };
         assert_eq!((done, curves.len()), (total, 4));
+        // The user's CSV, parsed in a worker: the page's own parse, or its refusal.
+        let text = "a,b,y\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n";
+        let out = collect(Job::ParseCsv(text.into()));
+        let want = crate::learning::data::parse_csv(text).unwrap();
+        assert_eq!(out[0], Update::Csv(Ok(Box::new(want))));
+        let out = collect(Job::ParseCsv("a,b,y\n".into()));
+        assert!(matches!(&out[0], Update::Csv(Err(e)) if e.to_string().contains("no data rows")));
     }
 
     #[test]
