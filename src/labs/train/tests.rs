@@ -538,3 +538,20 @@ fn the_audit_trains_with_the_links_sampler_and_is_set_beside_its_epsilon() {
     assert_eq!((a.theory_kind, b.theory_kind), (Kind::Upper, Kind::Lower));
     assert_ne!(a.eps_theory, b.eps_theory);
 }
+
+/// Issue 53: `?lab=train&data=csv` before any file certified "ε ≤ 14.83" for a 4-row placeholder
+/// (0 rows read as 4). Without its file the link plans no steps, so the page states no ε; with one,
+/// the numbers are the file's.
+#[test]
+fn a_csv_link_without_its_file_plans_no_run() {
+    let p = TrainParams::from_query(&Query::parse("data=csv")).0;
+    assert!(p.awaits_csv(0) && !p.awaits_csv(40));
+    let e = p.planned_steps(0).unwrap_err();
+    assert!(
+        e.parameter() == "data" && e.to_string().contains("no data is loaded"),
+        "{e}"
+    );
+    assert!(p.planned_steps(40).is_ok());
+    let built_in = TrainParams::default();
+    assert!(!built_in.awaits_csv(0) && built_in.planned_steps(0).is_ok());
+}

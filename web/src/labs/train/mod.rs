@@ -44,6 +44,8 @@ pub struct TrainState {
     pub csv_error: RwSignal<Option<String>>,
     /// The planned steps (T, or fewer when stopping at the target), or why there are none.
     pub steps: Memo<Result<u64, String>>,
+    /// The link trains on a CSV that is not loaded: no run exists, so no ε or accuracy is stated.
+    pub awaiting: Memo<bool>,
     /// The mechanism as the DP-SGD lab sees it.
     pub accounting: Memo<DpsgdParams>,
     /// The RDP accountant's report for the planned steps.
@@ -145,6 +147,10 @@ impl TrainState {
     }
 }
 
+/// What the headline and the ε cards say before a `data=csv` link's file is read.
+pub const NO_DATA: &str =
+    "No data loaded: choose your CSV file above. Nothing is trained and no ε is stated until a run on your data exists.";
+
 /// The pool's names for the lab's jobs: the run, the PLD accountant, the sweep.
 const RUN_GROUP: &str = "train-run";
 /// See [`RUN_GROUP`].
@@ -169,13 +175,19 @@ pub fn TrainLab() -> impl IntoView {
         let t = steps.get().unwrap_or(1);
         params.with(|p| p.accounting(rows.get(), t))
     });
-    let rdp = Memo::new(move |_| rdp_report(&accounting.get()).map_err(|e| e.to_string()));
+    let awaiting = Memo::new(move |_| params.with(|p| p.awaits_csv(rows.get())));
+    // No file, no run: no ε for the placeholder the accounting would otherwise read.
+    let rdp = Memo::new(move |_| match awaiting.get() {
+        true => Err(NO_DATA.to_string()),
+        false => rdp_report(&accounting.get()).map_err(|e| e.to_string()),
+    });
     let state = TrainState {
         params,
         notices: Memo::new(move |_| parsed.get().1),
         csv,
         csv_error: RwSignal::new(None),
         steps,
+        awaiting,
         accounting,
         rdp,
         pld: RwSignal::new(Background::default()),
@@ -199,11 +211,17 @@ pub fn TrainLab() -> impl IntoView {
         }
     });
     // The PLD accountant reads q, σ, T, δ alone.
-    let pld_job = Memo::new(move |_| accounting.with(DpsgdParams::pld_job_with_sampler));
+    let pld_job = Memo::new(move |_| {
+        (!awaiting.get()).then(|| accounting.with(DpsgdParams::pld_job_with_sampler))
+    });
     let pld_jobs = LabJobs::new(PLD_GROUP);
     Effect::new(move |_| {
         let job = pld_job.get();
         let current = pld_jobs.restart();
+        let Some(job) = job else {
+            state.pld.set(Background::default());
+            return;
+        };
         state.pld.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
             let ended = pool::run(PLD_GROUP, &Job::DpsgdPld(job), |u: JobUpdate| {
@@ -270,6 +288,9 @@ pub fn TrainLab() -> impl IntoView {
         }
     });
     let share_markdown = Signal::derive(move || {
+        if awaiting.get() {
+            return NO_DATA.to_string();
+        }
         let eps_pld = state.pld.with(|b| b.band().map(|x| x.upper));
         let eps_rdp = rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
         let own = state
@@ -336,6 +357,9 @@ pub fn use_train() -> TrainState {
 /// planned steps cost (the PLD's certified bound once composed, RDP until then).
 fn train_headline(state: &TrainState) -> String {
     use crate::format::sig;
+    if state.awaiting.get() {
+        return NO_DATA.to_string();
+    }
     let rdp = state.rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
     let poisson = state.pld.with(|b| b.tightest_epsilon(rdp));
     let own = state

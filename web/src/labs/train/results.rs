@@ -42,6 +42,9 @@ pub fn TrainResults() -> impl IntoView {
     // The run's own sampler's certified accountant (none for shuffled batches: NaN).
     let step_eps = Memo::new(move |_| lab.accounting.with(StepRdp::for_run));
     let eps_now_memo = Memo::new(move |_| {
+        if lab.awaiting.get() {
+            return f64::NAN;
+        }
         let delta = lab.accounting.with(|a| a.delta);
         step_eps.with(|r| {
             r.as_ref()
@@ -65,7 +68,8 @@ pub fn TrainResults() -> impl IntoView {
             out.push(format!("Training stopped: {e}."));
         }
         out.extend(lab.pld.with(Background::errors));
-        if let Err(e) = lab.rdp.get() {
+        // Without a file the missing data is said once (by the steps' error).
+        if let (Err(e), false) = (lab.rdp.get(), lab.awaiting.get()) {
             out.push(e);
         }
         out
@@ -209,12 +213,13 @@ pub fn TrainResults() -> impl IntoView {
             <Stat label="test accuracy, non-private" testid="train-acc-baseline" value=point(|p| p.test_acc[2]) />
             <Stat label="steps taken" testid="train-steps" value=step digits=8 />
         </StatGroup>
+        <p class="notices" role="note" data-testid="train-no-data" hidden=move || !lab.awaiting.get()>{super::NO_DATA}</p>
         <StatGroup title="What it cost in privacy">
             <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" value=eps_pld />
             <Stat label="ε after the planned steps, RDP" testid="train-eps-rdp" value=eps_rdp />
             <Stat label="ε spent so far (this run's sampler, certified)" testid="train-eps-now" value=eps_now />
-            <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
-            <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
+            <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || if lab.awaiting.get() { f64::NAN } else { lab.params.with(|p| p.rate(rows())) }) />
+            <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || lab.steps.get().map_or(f64::NAN, |t| t as f64)) digits=8 />
         </StatGroup>
         // The run's own sampler, when not Poisson: its ε (from the PLD job) and which kind it is.
         <div hidden=move || sampler_eps().is_none() data-testid="train-sampler">
