@@ -3,6 +3,7 @@
 //! estimate, the score histograms, and the contradiction flag when a lower bound held with confidence
 //! exceeds the certified upper bound (an implementation bug, or a confidence level's bad luck).
 
+use crate::accounting::samplers::{Kind, Sampler};
 use crate::attacks::audit::Counts;
 use crate::attacks::estimators::{best_counts, epsilon_clopper_pearson, gdp_epsilon, gdp_mu};
 use crate::attacks::scores::Sweep;
@@ -12,6 +13,29 @@ use serde::{Deserialize, Serialize};
 
 /// Bins of each score histogram.
 pub const HISTOGRAM_BINS: usize = 40;
+
+/// The accountant's statement an audit is set beside: the ε of the mechanism the audit's runs
+/// execute, for the sampler they draw their batches by.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Guarantee {
+    /// The sampler the statement (and the audit's runs) are about.
+    pub sampler: Sampler,
+    /// What kind of number `eps` is: only a certified upper bound can be contradicted.
+    pub kind: Kind,
+    /// ε at the audit's δ.
+    pub eps: f64,
+}
+
+impl Guarantee {
+    /// A certified upper bound `eps` for Poisson batches (the accountant's PLD bound).
+    pub fn poisson(eps: f64) -> Self {
+        Guarantee {
+            sampler: Sampler::Poisson,
+            kind: Kind::Upper,
+            eps,
+        }
+    }
+}
 
 /// An audit's numbers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,15 +48,20 @@ pub struct AuditSummary {
     pub gdp_mu: f64,
     /// See [`AuditSummary::gdp_mu`].
     pub eps_gdp: f64,
-    /// The accountant's certified ε (PLD upper bound) for the same q, σ, T, δ.
+    /// The accountant's ε for the same sampler, q, σ, T, δ (what kind of number: `theory_kind`).
     pub eps_theory: f64,
+    /// What kind of number `eps_theory` is.
+    pub theory_kind: Kind,
+    /// The sampler the runs drew their batches by (and `eps_theory` is about).
+    pub sampler: Sampler,
     /// The last-iterate heuristic's ε (an adversary who sees the final model only).
     pub eps_last_iterate: f64,
     /// TPR at FPR 0.1% and 1% (on the ROC hull).
     pub tpr_low_fpr: (f64, f64),
     /// Area under the ROC hull.
     pub auc: f64,
-    /// The lower bound exceeds the guarantee.
+    /// The lower bound exceeds the guarantee, a certified upper bound (never claimed against a lower
+    /// bound or a value that holds for other neighbours).
     pub contradiction: bool,
     /// The counts at the threshold whose bound is largest (the audit's point on a trade-off chart).
     pub best: Counts,
@@ -47,7 +76,7 @@ pub struct AuditSummary {
 }
 
 /// The audit's numbers from the IN and OUT scores at `delta` and confidence `conf`, beside the
-/// certified and last-iterate ε computed by the caller for the same setting.
+/// accountant's statement and the last-iterate ε computed by the caller for the same setting.
 ///
 /// # Errors
 /// Empty or NaN scores, `conf` or δ out of range.
@@ -56,7 +85,7 @@ pub fn summarise(
     outs: &[f64],
     delta: f64,
     conf: f64,
-    eps_theory: f64,
+    theory: Guarantee,
     eps_last_iterate: f64,
 ) -> Result<AuditSummary> {
     let sweep = Sweep::new(ins, outs)?;
@@ -78,11 +107,13 @@ pub fn summarise(
         eps_cp,
         gdp_mu: mu,
         eps_gdp: gdp_epsilon(mu, delta),
-        eps_theory,
+        eps_theory: theory.eps,
+        theory_kind: theory.kind,
+        sampler: theory.sampler,
         eps_last_iterate,
         tpr_low_fpr: (sweep.tpr_at_fpr(0.001), sweep.tpr_at_fpr(0.01)),
         auc: sweep.auc(),
-        contradiction: eps_cp > eps_theory,
+        contradiction: theory.kind == Kind::Upper && eps_cp > theory.eps,
         best: best_counts(&sweep, delta, alpha),
         roc: sweep.roc(),
         edges,
@@ -99,7 +130,7 @@ mod tests {
     fn separated_scores_prove_much_and_flag_a_small_guarantee() {
         let ins: Vec<f64> = (0..1000).map(|i| 10.0 + i as f64 / 1000.0).collect();
         let outs: Vec<f64> = (0..1000).map(|i| i as f64 / 1000.0).collect();
-        let s = summarise(&ins, &outs, 1e-5, 0.95, 1.0, 0.5).unwrap();
+        let s = summarise(&ins, &outs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).unwrap();
         assert_eq!(s.auc, 1.0);
         assert_eq!(s.tpr_low_fpr, (1.0, 1.0));
         // A perfect attack with 1,000 runs a side proves about ln 1000 − ln ln(2/α) ≈ 5.6 at most.
@@ -109,6 +140,17 @@ mod tests {
             "ε ≥ {} contradicts a guarantee of 1",
             s.eps_cp
         );
+        // Beside a lower bound (shuffled batches) or a value for other neighbours, nothing is
+        // contradicted.
+        for kind in [Kind::Lower, Kind::Exact] {
+            let theory = Guarantee {
+                sampler: Sampler::Shuffle,
+                kind,
+                eps: 1.0,
+            };
+            let s = summarise(&ins, &outs, 1e-5, 0.95, theory, 0.5).unwrap();
+            assert!(!s.contradiction && s.sampler == Sampler::Shuffle && s.theory_kind == kind);
+        }
         assert_eq!(s.hist_in.iter().sum::<u64>(), 1000);
         assert_eq!(s.hist_out.iter().sum::<u64>(), 1000);
         assert_eq!(s.edges.len(), HISTOGRAM_BINS + 1);
@@ -117,13 +159,21 @@ mod tests {
     #[test]
     fn identical_scores_prove_nothing() {
         let xs: Vec<f64> = (0..500).map(|i| (i as f64 * 0.37).sin()).collect();
-        let s = summarise(&xs, &xs, 1e-5, 0.95, 1.0, 0.5).unwrap();
+        let s = summarise(&xs, &xs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).unwrap();
         assert_eq!((s.eps_cp, s.eps_gdp, s.contradiction), (0.0, 0.0, false));
         assert!((s.auc - 0.5).abs() < 1e-12);
-        assert!(summarise(&[], &xs, 1e-5, 0.95, 1.0, 0.5).is_err());
-        assert!(summarise(&xs, &xs, 1e-5, 1.5, 1.0, 0.5).is_err());
+        assert!(summarise(&[], &xs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).is_err());
+        assert!(summarise(&xs, &xs, 1e-5, 1.5, Guarantee::poisson(1.0), 0.5).is_err());
         // All scores equal: one bin range around them, no panic.
-        let same = summarise(&[2.0; 10], &[2.0; 10], 1e-5, 0.95, 1.0, 0.5).unwrap();
+        let same = summarise(
+            &[2.0; 10],
+            &[2.0; 10],
+            1e-5,
+            0.95,
+            Guarantee::poisson(1.0),
+            0.5,
+        )
+        .unwrap();
         assert_eq!(same.hist_in.iter().sum::<u64>(), 10);
     }
 }

@@ -274,6 +274,18 @@ mod tests {
         let out = collect(Job::Rr(RrJob::Repetitions(p.clone())));
         let want = repetitions(&p).unwrap();
         assert_eq!(out[0], Update::Rr(RrUpdate::Repetitions(Ok(want))));
+        // The user's CSV, parsed in a worker: the page's own parse, or its refusal.
+        let text = "a,b,y\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n";
+        let out = collect(Job::Train(TrainJob::ParseCsv(text.into())));
+        let want = crate::learning::data::parse_csv(text).unwrap();
+        assert_eq!(
+            out[0],
+            Update::Train(TrainJobUpdate::Csv(Ok(Box::new(want))))
+        );
+        let out = collect(Job::Train(TrainJob::ParseCsv("a,b,y\n".into())));
+        assert!(
+            matches!(&out[0], Update::Train(TrainJobUpdate::Csv(Err(e))) if e.to_string().contains("no data rows"))
+        );
         let out = collect(Job::Wdp(WdpJob::Fig2(1)));
         let Some(Update::Wdp(WdpUpdate::Curves(done, total, curves))) = out.iter().rev().nth(1)
         else {

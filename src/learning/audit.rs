@@ -2,11 +2,15 @@
 //! adversary; the estimators in [`crate::attacks`] turn the scores into the ε an attack measures, to
 //! set beside the ε the accountant promises.
 //!
-//! Each run is the DP-SGD the accountant accounts for: Poisson sampling at rate q (the canary joins a
-//! step with probability q too), clipping to C, Gaussian noise of standard deviation σC on the sum, and
-//! the fixed normaliser qn. A planted [`Bug`] changes exactly one of these, as real implementations did.
+//! Each run is the DP-SGD the accountant accounts for: batches drawn by the run's sampler at rate q,
+//! clipping to C, Gaussian noise of standard deviation σC on the sum, and the fixed normaliser qn. The
+//! canary is one more record (add/remove): a run with it samples from the n + 1 records, the canary
+//! the last of them, so it joins a batch exactly as the sampler lets any record join. A planted
+//! [`Bug`] changes exactly one of these, as real implementations did.
 
+use crate::accounting::samplers::Sampler;
 use crate::error::{Error, Result};
+use crate::learning::batches::Batches;
 use crate::learning::data::Dataset;
 use crate::learning::dpsgd::{
     add_clipped, descend, poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM,
@@ -85,6 +89,10 @@ pub struct AuditSetup<'a> {
     pub threat: Threat,
     /// The planted bug.
     pub bug: Bug,
+    /// How each step's batch is drawn (the trainer's sampler).
+    pub sampler: Sampler,
+    /// Truncated Poisson's batch cap B (read by that sampler only).
+    pub cap: u64,
 }
 
 /// `data` with one more feature, 0 in every row: its weight is a parameter no training row pulls
@@ -214,6 +222,39 @@ impl AuditSetup<'_> {
         }
     }
 
+    /// The runs' sampler. A fixed-size batch keeps the trainer's ⌊qn⌋ rows whether the canary is
+    /// one of the records or not (the size is public; the accountant's neighbours hand the canary's
+    /// slot to another record).
+    fn batches(&self) -> Batches {
+        let m = (self.hyper.q * self.data.rows() as f64).floor() as usize;
+        Batches::new(self.sampler).capped(self.cap).sized(m)
+    }
+
+    /// Step t's batch of the data rows into `batch`, from the step's stream `rng`, and whether the
+    /// canary joined it: the sampler draws from the n data rows, or in a run with the canary
+    /// (`member`) from n + 1 records, the canary the last (index n).
+    fn draw<R: Rng + ?Sized>(
+        &self,
+        batches: &mut Batches,
+        t: u64,
+        seed: u64,
+        member: bool,
+        rng: &mut R,
+        batch: &mut Vec<usize>,
+    ) -> bool {
+        let (n, q) = (self.data.rows(), self.hyper.q);
+        if self.sampler == Sampler::Poisson {
+            // Poisson over the n + 1 records is Poisson over the n rows and an independent coin of
+            // bias q for the canary: drawn so, the audit's numbers are those it always gave.
+            poisson_batch(n, q, rng, batch);
+            return member && rng.random::<f64>() < q;
+        }
+        batches.draw(t, n + usize::from(member), q, seed, rng, batch);
+        let drawn = batch.len();
+        batch.retain(|&i| i != n);
+        batch.len() < drawn
+    }
+
     /// One run from `seed`, with the canary (`member`) or without, and the adversary's score (higher
     /// means "member").
     ///
@@ -235,6 +276,7 @@ impl AuditSetup<'_> {
         let mut batch = Vec::new();
         let mut score = 0.0;
         let fixed = q * data.rows() as f64;
+        let mut batches = self.batches();
         let step = NoisyStep {
             penalised: &penalised,
             hyper: self.hyper,
@@ -243,8 +285,7 @@ impl AuditSetup<'_> {
         };
         for t in 1..=self.steps {
             let mut rng = stream(seed, FIRST_STEP_STREAM + t);
-            poisson_batch(data.rows(), q, &mut rng, &mut batch);
-            let with_canary = member && rng.random::<f64>() < q;
+            let with_canary = self.draw(&mut batches, t, seed, member, &mut rng, &mut batch);
             sum.fill(0.0);
             for &i in &batch {
                 arch.gradient(&theta, data.row(i), data.y[i], &mut grad, &mut ws);
@@ -376,6 +417,8 @@ mod tests {
             canary,
             threat,
             bug,
+            sampler: Sampler::Poisson,
+            cap: u64::MAX,
         }
     }
 
@@ -386,6 +429,70 @@ mod tests {
         let sweep = Sweep::new(&ins, &outs).unwrap();
         let cp = epsilon_clopper_pearson(&sweep, DELTA, 0.05).unwrap();
         (cp, gdp_epsilon(gdp_mu(&sweep, DELTA, 0.05).unwrap(), DELTA))
+    }
+
+    #[test]
+    fn the_canary_joins_batches_as_the_sampler_lets_any_record() {
+        let (arch, data) = (Architecture::logistic(2), tiny());
+        let s = |sampler| AuditSetup {
+            sampler,
+            cap: 3,
+            ..setup(
+                &arch,
+                &data,
+                Canary::Dirac { coord: 0 },
+                Threat::Final,
+                Bug::None,
+            )
+        };
+        // q = 0.1: b = 10 steps an epoch, 3 epochs; 40 rows, a fixed batch of 4.
+        let joins = |sampler, member: bool, seed: u64| {
+            let s = s(sampler);
+            let mut batches = s.batches();
+            let (mut batch, mut joined) = (Vec::new(), Vec::new());
+            for t in 1..=30 {
+                let mut rng = stream(seed, FIRST_STEP_STREAM + t);
+                let j = s.draw(&mut batches, t, seed, member, &mut rng, &mut batch);
+                assert!(batch.iter().all(|&i| i < 40), "{sampler}: a data row");
+                let size = batch.len() + usize::from(j);
+                match sampler {
+                    Sampler::Fixed => assert_eq!(size, 4, "{sampler}: the public size"),
+                    Sampler::Truncated => assert!(size <= 3, "{sampler}: the cap"),
+                    _ => {}
+                }
+                if j {
+                    joined.push(t);
+                }
+            }
+            joined
+        };
+        for seed in 0..20 {
+            for sampler in Sampler::ALL {
+                assert!(joins(sampler, false, seed).is_empty(), "{sampler}: out");
+                let steps = joins(sampler, true, seed);
+                let epochs: Vec<u64> = steps.iter().map(|t| (t - 1) / 10).collect();
+                let once_an_epoch = epochs == [0, 1, 2];
+                match sampler {
+                    Sampler::Shuffle | Sampler::ShuffleOnce | Sampler::Cyclic | Sampler::Balls => {
+                        assert!(once_an_epoch, "{sampler}: joined at {steps:?}")
+                    }
+                    _ => {}
+                }
+                // Shuffled once or in a fixed order: the same step of each epoch.
+                if matches!(sampler, Sampler::ShuffleOnce | Sampler::Cyclic) {
+                    assert_eq!((steps[1] - steps[0], steps[2] - steps[1]), (10, 10));
+                }
+                if sampler == Sampler::Cyclic {
+                    assert_eq!(steps, [10, 20, 30], "the canary is the last record");
+                }
+            }
+        }
+        // Poisson and the others over 20 seeds: the canary joins about q·T = 3 times a run, not
+        // always exactly 3 (Poisson: P(exactly 3 in each of 20 runs) < 10⁻¹⁰).
+        let counts: Vec<usize> = (0..20)
+            .map(|s| joins(Sampler::Poisson, true, s).len())
+            .collect();
+        assert!(counts.iter().any(|&c| c != 3), "{counts:?}");
     }
 
     #[test]

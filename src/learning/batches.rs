@@ -22,6 +22,8 @@ pub struct Batches {
     slots: Vec<u64>,
     /// Truncated Poisson's batch cap B.
     cap: usize,
+    /// A fixed-size batch's rows, when set apart from ⌊qn⌋.
+    size: Option<usize>,
 }
 
 impl Batches {
@@ -33,7 +35,16 @@ impl Batches {
             order: Vec::new(),
             slots: Vec::new(),
             cap: usize::MAX,
+            size: None,
         }
+    }
+
+    /// The same sampler drawing fixed-size batches of `m` rows (at least 1, at most n) whatever the
+    /// number of records: the audit's runs with the canary have one more record than those without,
+    /// and the same public batch size.
+    pub fn sized(mut self, m: usize) -> Batches {
+        self.size = Some(m);
+        self
     }
 
     /// The same sampler with truncated Poisson's batch cap B (read by that sampler only, at least 1).
@@ -51,7 +62,7 @@ impl Batches {
     /// stream (Poisson and fixed size draw from it), `seed` the run's (the epochs' orders).
     ///
     /// - Poisson: each row independently with probability q.
-    /// - Fixed size: ⌊qn⌋ rows (at least 1) without replacement.
+    /// - Fixed size: ⌊qn⌋ rows (or [`Batches::sized`]'s m), at least 1, without replacement.
     /// - Shuffled, shuffled once, cyclic: b = round(1/q) batches per epoch, the epoch's order cut into
     ///   b nearly equal runs (row k of the order goes to batch ⌊kb/n⌋); the order is a fresh
     ///   permutation each epoch, one permutation for all epochs, or 0..n.
@@ -87,7 +98,10 @@ impl Batches {
             Sampler::Fixed => {
                 // ⌊qn⌋ rows, so that the rate γ = m/n the accountant reads (q) is never below the
                 // batch's (the caller accounts for 1/n when qn < 1).
-                let m = ((q * n as f64).floor() as usize).clamp(1, n.max(1));
+                let m = self
+                    .size
+                    .unwrap_or((q * n as f64).floor() as usize)
+                    .clamp(1, n.max(1));
                 out.extend(index::sample(rng, n, m.min(n)));
                 out.sort_unstable();
             }

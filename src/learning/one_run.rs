@@ -2,17 +2,38 @@
 //! training rows with probability ½, one private training run over them all, and each canary's loss on
 //! the final model as its score. [`crate::attacks::one_run`] turns the scores into ε.
 
+use crate::accounting::samplers::Sampler;
 use crate::error::{Error, Result};
 use crate::learning::audit::{Bug, NoisyStep};
+use crate::learning::batches::Batches;
 use crate::learning::data::Dataset;
-use crate::learning::dpsgd::{
-    add_clipped, poisson_batch, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM,
-};
+use crate::learning::dpsgd::{add_clipped, stream, Hyper, FIRST_STEP_STREAM, INIT_STREAM};
 use crate::learning::model::{log_loss, Architecture};
 use rand::Rng;
 
 /// The random stream of the canaries and of which of them join (`seed`'s other streams are the run's).
 pub const CANARY_STREAM: u64 = 8;
+
+/// One one-run audit's setting: the model (taking the data's features plus one per canary), the
+/// training rows, the hyperparameters, the steps, the sampler and the planted bug.
+#[derive(Debug, Clone)]
+pub struct OneRunSetup<'a> {
+    /// The model; it must take the data's features plus m.
+    pub arch: &'a Architecture,
+    /// The training rows (without the canaries).
+    pub data: &'a Dataset,
+    /// DP-SGD's hyperparameters.
+    pub hyper: Hyper,
+    /// Steps of the run.
+    pub steps: u64,
+    /// How each step's batch is drawn (the trainer's sampler), over the rows and the canaries that
+    /// joined.
+    pub sampler: Sampler,
+    /// Truncated Poisson's batch cap B (read by that sampler only).
+    pub cap: u64,
+    /// The planted bug.
+    pub bug: Bug,
+}
 
 /// One run with `m` canaries, each in the training rows with probability ½. Canary i is a record the
 /// model can memorise on its own: every row gains m features, 0 except canary i's own, which is 2, and
@@ -20,22 +41,22 @@ pub const CANARY_STREAM: u64 = 8;
 /// coordinate). Returns the scores (the negated log-loss on the final model) of the canaries that
 /// were in and of those left out.
 ///
-/// The run is the lab's DP-SGD over the rows and the canaries that joined: Poisson sampling at `q`,
-/// clipping to C (not for canaries under [`Bug::UnclippedCanary`]), noise σC on the sum, normaliser
-/// q·(rows in the run), each changed by its `bug` as in [`crate::learning::audit`]. `arch` must take
-/// the data's features plus m.
+/// The run is the lab's DP-SGD over the rows and the canaries that joined: batches drawn by the
+/// setup's sampler at `q` (Poisson: each record independently), clipping to C (not for canaries under
+/// [`Bug::UnclippedCanary`]), noise σC on the sum, normaliser q·(rows in the run), each changed by its
+/// `bug` as in [`crate::learning::audit`].
 ///
 /// # Errors
 /// m = 0, a model of the wrong width, or a run that diverges.
-pub fn one_run_scores(
-    arch: &Architecture,
-    data: &Dataset,
-    hyper: Hyper,
-    steps: u64,
-    m: usize,
-    seed: u64,
-    bug: Bug,
-) -> Result<(Vec<f64>, Vec<f64>)> {
+pub fn one_run_scores(s: &OneRunSetup, m: usize, seed: u64) -> Result<(Vec<f64>, Vec<f64>)> {
+    let OneRunSetup {
+        arch,
+        data,
+        hyper,
+        steps,
+        bug,
+        ..
+    } = *s;
     if m == 0 {
         return Err(Error::invalid("canaries", 0, "must be at least 1"));
     }
@@ -76,6 +97,7 @@ pub fn one_run_scores(
     let (mut ws, mut grad) = (arch.workspace(), vec![0.0; arch.params()]);
     let mut sum = vec![0.0; arch.params()];
     let mut batch = Vec::new();
+    let mut batches = Batches::new(s.sampler).capped(s.cap);
     let fixed = q * rows.rows() as f64;
     let step = NoisyStep {
         penalised: &penalised,
@@ -85,7 +107,8 @@ pub fn one_run_scores(
     };
     for t in 1..=steps {
         let mut rng = stream(seed, FIRST_STEP_STREAM + t);
-        poisson_batch(rows.rows(), q, &mut rng, &mut batch);
+        // Poisson draws exactly what `poisson_batch` always drew here.
+        batches.draw(t, rows.rows(), q, seed, &mut rng, &mut batch);
         sum.fill(0.0);
         for &i in &batch {
             arch.gradient(&theta, rows.row(i), rows.y[i], &mut grad, &mut ws);
@@ -137,15 +160,27 @@ mod tests {
     fn one_run_proves_little_when_private_and_much_when_not() {
         let data = blobs();
         let arch = Architecture::logistic(4 + 400);
-        let run = |sigma: f64, bug: Bug| {
-            let hyper = Hyper {
+        let setup = |sigma: f64, steps: u64| OneRunSetup {
+            arch: &arch,
+            data: &data,
+            hyper: Hyper {
                 q: 0.1,
                 sigma,
                 clip: 1.0,
                 lr: 1.0,
                 lambda: 0.0,
+            },
+            steps,
+            sampler: Sampler::Poisson,
+            cap: u64::MAX,
+            bug: Bug::None,
+        };
+        let run = |sigma: f64, bug: Bug| {
+            let s = OneRunSetup {
+                bug,
+                ..setup(sigma, 200)
             };
-            let (ins, outs) = one_run_scores(&arch, &data, hyper, 200, 400, 5, bug).unwrap();
+            let (ins, outs) = one_run_scores(&s, 400, 5).unwrap();
             assert_eq!(ins.len() + outs.len(), 400);
             let s = Sweep::new(&ins, &outs).unwrap();
             epsilon_one_run(OneRunTest::Binomial, &s, 1e-5, 0.05).unwrap()
@@ -162,21 +197,6 @@ mod tests {
             leaky > private && leaky > 0.5,
             "σ = 0: {leaky}, σ = 2: {private}"
         );
-        assert!(one_run_scores(
-            &arch,
-            &data,
-            Hyper {
-                q: 0.1,
-                sigma: 1.0,
-                clip: 1.0,
-                lr: 1.0,
-                lambda: 0.0
-            },
-            10,
-            0,
-            1,
-            Bug::None
-        )
-        .is_err());
+        assert!(one_run_scores(&setup(1.0, 10), 0, 1).is_err());
     }
 }

@@ -22,6 +22,7 @@ test('an audit of the correct DP-SGD proves less than the accountant certifies',
   assert.equal(runs, 100);
   assert.ok(cp >= 0 && cp <= theory, `lower bound ${cp}, certified ${theory}`);
   assert.equal(theory, await valueOf(page, 'train-eps'), 'the same certified ε as the lab\'s');
+  assert.equal(await page.getAttribute('[data-testid="train-audit-eps-theory"]', 'data-sampler'), 'poisson');
   assert.ok(last > 0 && last <= theory, `last iterate ${last}`);
   assert.ok(gdp >= 0 && tpr >= 0 && tpr <= 1 && auc >= 0.5 && auc <= 1);
   assert.equal(await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value'), '0');
@@ -60,6 +61,22 @@ test('without audit=runs the section only offers to start one', async () => {
   await page.fill('[data-testid="input-runs"]', '40');
   await done(page);
   assert.equal(await valueOf(page, 'train-audit-runs'), 40);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+// Issue 53: the audit trained with Poisson batches whatever the sampler, beside the sampler's ε.
+test('the audit runs the link\'s sampler and is set beside that sampler\'s own ε, named', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=train&audit=runs&runs=20&steps=60&sampler=shuffle', 'train-q');
+  await done(page);
+  const theory = '[data-testid="train-audit-eps-theory"]';
+  await page.waitForFunction(() => Number.isFinite(parseFloat(document.querySelector('[data-testid="train-eps-sampler"]')?.dataset.value)), null, { timeout: 60_000 });
+  assert.equal(await page.getAttribute(theory, 'data-sampler'), 'shuffle');
+  assert.equal(await page.getAttribute(theory, 'data-kind'), 'lower');
+  assert.equal(await valueOf(page, 'train-audit-eps-theory'), await valueOf(page, 'train-eps-sampler'));
+  assert.match(await page.textContent('[data-testid="train-audit"]'), /lower bound: no upper bound is known; the audit's runs drew shuffled each epoch batches/);
+  assert.equal(await page.getAttribute('[data-testid="train-audit-contradiction"]', 'data-value'), '0');
+  assert.match(await page.textContent('[data-testid="train-audit-contradiction"]'), /no certified upper bound/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

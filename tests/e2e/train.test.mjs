@@ -73,8 +73,27 @@ test('ugly inputs: bad keys, a diverging learning rate, a CSV with text or one c
   await idle(page);
   assert.match(await page.textContent('main'), /diverge/);
   assert.ok(!/NaN/.test(await page.textContent('.stats')));
+  // Issue 53: no file, no run: no ε for a placeholder, in the headline or the cards.
   page = await openLab(await newPage(browser), server.url, '?lab=train&data=csv', 'train-q');
+  await page.waitForSelector('[data-testid="train-no-data"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="lab-headline"]'), /No data loaded/);
+  assert.doesNotMatch(await page.textContent('[data-testid="lab-headline"]'), /ε ≤/);
+  for (const id of ['train-eps', 'train-eps-rdp', 'train-eps-now', 'train-q']) assert.ok(!Number.isFinite(await valueOf(page, id)), id);
   const dir = mkdtempSync(join(tmpdir(), 'train-'));
+  // Issue 53: degenerate, binary and oversized files are named for what they are, briefly.
+  for (const [name, body, said] of [
+    ['empty.csv', 'a,b,y\n', /no data rows/],
+    ['one.csv', '1,2,0\n', /too small/],
+    ['binary.csv', '\x7fELF\x02\x01\x1b[31m\x00\x00' + 'x'.repeat(5000), /binary file/],
+    ['long.csv', '1'.repeat(1_000_000) + '\n', /one column/],
+    ['huge.csv', '1,0\n'.repeat(4_500_000), /up to 16 MB/],
+  ]) {
+    writeFileSync(join(dir, name), body);
+    await page.setInputFiles('[data-testid="input-csv"]', join(dir, name));
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="notice-csv"]')?.textContent ?? ''), said.source);
+    const text = await page.textContent('[data-testid="notice-csv"]');
+    assert.ok(text.length < 300 && !/[\x00-\x1f\x7f]/.test(text), `${name}: ${JSON.stringify(text.slice(0, 400))}`);
+  }
   const bad = join(dir, 'bad.csv');
   writeFileSync(bad, 'a,b,y\n1,2,0\n3,x,1\n');
   await page.setInputFiles('[data-testid="input-csv"]', bad);

@@ -6,7 +6,8 @@ use super::params::TrainParams;
 use super::run::{prepare_data, Plan};
 use crate::accounting::pld::dpsgd::dpsgd_epsilon;
 use crate::accounting::pld::DEFAULT_INTERVAL;
-use crate::attacks::audit_summary::{summarise, AuditSummary};
+use crate::accounting::samplers::{sampler_epsilon, Kind, Sampler};
+use crate::attacks::audit_summary::{summarise, AuditSummary, Guarantee};
 use crate::attacks::last_iterate::last_iterate_epsilon;
 use crate::error::{Error, Result};
 use crate::learning::audit::{
@@ -374,6 +375,8 @@ pub fn audit_chunk(
             ThreatKind::Size => Threat::UpdateSize,
         },
         bug: p.audit.bug.planted(),
+        sampler: p.sampler,
+        cap: plan.cap,
     };
     setup.validate()?;
     // Audit seeds are the link's seed's: run k uses 2(seed·10⁶ + k) + 1 with the canary, 2(…) without.
@@ -390,8 +393,36 @@ pub struct OneRunReport {
     pub eps_one_run: f64,
     /// Its f-DP refinement (Mahloujifar, Melis & Chaudhuri 2025).
     pub eps_one_run_fdp: f64,
-    /// The accountant's certified ε.
+    /// The accountant's ε for the run's sampler (what kind of number: `theory_kind`).
     pub eps_theory: f64,
+    /// What kind of number `eps_theory` is.
+    pub theory_kind: Kind,
+    /// The sampler the run drew its batches by (and `eps_theory` is about).
+    pub sampler: Sampler,
+}
+
+/// The accountant's statement for the audit's runs, `steps` steps: the link's sampler's own (for
+/// Poisson batches the PLD's certified bound, as the audit has always read it; for another sampler
+/// what the lab's headline states for it: a certified bound, an exact value or a lower bound only).
+///
+/// # Errors
+/// An accountant's error.
+fn guarantee(p: &TrainParams, csv_rows: usize, steps: u64) -> Result<Guarantee> {
+    let rows = p.rows(csv_rows);
+    if p.sampler == Sampler::Poisson {
+        let eps = dpsgd_epsilon(p.rate(rows), p.sigma, steps, p.delta, DEFAULT_INTERVAL)?;
+        return Ok(Guarantee::poisson(eps));
+    }
+    let own = sampler_epsilon(
+        &p.event(rows, steps)
+            .sampler_setting(p.delta, DEFAULT_INTERVAL),
+        p.sampler,
+    )?;
+    Ok(Guarantee {
+        sampler: p.sampler,
+        kind: own.kind,
+        eps: own.headline(),
+    })
 }
 
 /// One training run with the link's number of canaries, and the ε its guesses prove.
@@ -405,16 +436,16 @@ pub fn audit_one_run(p: &TrainParams, csv: Option<&Dataset>) -> Result<OneRunRep
     let plan = Plan::new(p, &split)?;
     let m = p.audit.canaries as usize;
     let arch = p.architecture(split.train.dim + m);
-    let bug = p.audit.bug.planted();
-    let (ins, outs) = crate::learning::one_run::one_run_scores(
-        &arch,
-        &split.train,
-        plan.hyper,
-        plan.steps,
-        m,
-        p.seed,
-        bug,
-    )?;
+    let setup = crate::learning::one_run::OneRunSetup {
+        arch: &arch,
+        data: &split.train,
+        hyper: plan.hyper,
+        steps: plan.steps,
+        sampler: p.sampler,
+        cap: plan.cap,
+        bug: p.audit.bug.planted(),
+    };
+    let (ins, outs) = crate::learning::one_run::one_run_scores(&setup, m, p.seed)?;
     let joined = ins.len() as u64;
     // Every canary scored: an empty side (all in or all out) proves nothing.
     let (eps_one_run, eps_one_run_fdp) = match Sweep::new(&ins, &outs) {
@@ -427,18 +458,38 @@ pub fn audit_one_run(p: &TrainParams, csv: Option<&Dataset>) -> Result<OneRunRep
         }
         Err(_) => (0.0, 0.0),
     };
-    let rows = p.rows(csv.map_or(0, Dataset::rows));
-    let eps_theory = dpsgd_epsilon(p.rate(rows), p.sigma, plan.steps, p.delta, DEFAULT_INTERVAL)?;
+    let theory = guarantee(p, csv.map_or(0, Dataset::rows), plan.steps)?;
     Ok(OneRunReport {
         canaries: (m as u64, joined),
         eps_one_run,
         eps_one_run_fdp,
-        eps_theory,
+        eps_theory: theory.eps,
+        theory_kind: theory.kind,
+        sampler: theory.sampler,
     })
 }
 
-/// The audit's numbers from every run's scores, beside the accountant's certified ε and the
-/// last-iterate heuristic's for the same q, σ, T and δ.
+/// What the accountant's number beside an audit is, for the page: which sampler the runs drew their
+/// batches by and what kind of number its ε is (only a certified upper bound can be contradicted).
+pub fn theory_label(sampler: Sampler, kind: Kind) -> String {
+    let batches = format!("the audit's runs drew {} batches", sampler.title());
+    match kind {
+        Kind::Upper if sampler == Sampler::Poisson => {
+            format!("ε certified by the accountant (PLD upper bound; {batches})")
+        }
+        Kind::Upper => format!("ε certified for this sampler (upper bound; {batches})"),
+        Kind::Exact => format!(
+            "ε exact for zero-out neighbours ({batches}; the canary is added, and under add/remove no upper bound is known)"
+        ),
+        Kind::Lower => format!(
+            "ε at least this for this sampler (a lower bound: no upper bound is known; {batches})"
+        ),
+    }
+}
+
+/// The audit's numbers from every run's scores, beside the accountant's ε for the runs' sampler and
+/// (for Poisson batches, the only ones it models; NaN otherwise) the last-iterate heuristic's for the
+/// same q, σ, T and δ.
 ///
 /// # Errors
 /// Scores the estimators refuse, or an accountant's error.
@@ -451,8 +502,11 @@ pub fn audit_report(
     let rows = p.rows(csv_rows);
     let steps = p.planned_steps(rows)?;
     let q = p.rate(rows);
-    let theory = dpsgd_epsilon(q, p.sigma, steps, p.delta, DEFAULT_INTERVAL)?;
-    let last = last_iterate_epsilon(q, p.sigma, steps, p.delta).unwrap_or(f64::NAN);
+    let theory = guarantee(p, csv_rows, steps)?;
+    let last = match p.sampler {
+        Sampler::Poisson => last_iterate_epsilon(q, p.sigma, steps, p.delta).unwrap_or(f64::NAN),
+        _ => f64::NAN,
+    };
     summarise(ins, outs, p.delta, p.audit.conf, theory, last)
 }
 

@@ -115,6 +115,9 @@ pub fn summarise(points: &[SweepPoint]) -> (Vec<(f64, f64, f64)>, f64) {
 /// A piece of the lab's heavy work.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TrainJob {
+    /// The user's CSV file's text, parsed off the page's thread
+    /// ([`crate::learning::data::parse_csv`]).
+    ParseCsv(String),
     /// The three models from a checkpoint (or the start) to step `until` ([`train`]).
     Run {
         /// The lab's parameters.
@@ -189,6 +192,8 @@ pub enum TrainJob {
 /// What a [`TrainJob`] sends back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TrainJobUpdate {
+    /// The user's CSV, parsed, or why it was refused.
+    Csv(Result<Box<Dataset>>),
     /// The training run's progress.
     Run(TrainUpdate),
     /// One σ of the sweep.
@@ -211,6 +216,9 @@ pub enum TrainJobUpdate {
 /// A training run the trainer refuses (the sweep, audit and attack chunks send theirs as updates).
 pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
     match job {
+        TrainJob::ParseCsv(text) => emit(TrainJobUpdate::Csv(
+            crate::learning::data::parse_csv(&text).map(Box::new),
+        )),
         TrainJob::Run {
             params,
             csv,

@@ -252,13 +252,23 @@ impl TrainParams {
         })
     }
 
+    /// Whether the link trains on a CSV that is not loaded (`csv_rows` = 0): no run exists, so no ε
+    /// or accuracy may be stated (the rate and steps would be a 4-row placeholder's).
+    pub fn awaits_csv(&self, csv_rows: usize) -> bool {
+        self.data == DataKind::Csv && csv_rows == 0
+    }
+
     /// The steps the run takes: T, or with `stop`, the most steps whose certified ε for the run's
     /// sampler is within the target ([`super::run::steps_within_target`]).
     ///
     /// # Errors
-    /// A target below one step's ε, or `stop` with a sampler that has no certified upper bound (the
-    /// link's reader turns `stop` off for those, with a notice).
+    /// No CSV loaded for `data=csv` ([`TrainParams::awaits_csv`]), a target below one step's ε, or
+    /// `stop` with a sampler that has no certified upper bound (the link's reader turns `stop` off for
+    /// those, with a notice).
     pub fn planned_steps(&self, csv_rows: usize) -> Result<u64> {
+        if self.awaits_csv(csv_rows) {
+            return Err(Error::invalid("data", "csv", NO_CSV));
+        }
         let steps = self.total_steps(csv_rows);
         if !self.stop {
             return Ok(steps);
@@ -307,6 +317,10 @@ impl TrainParams {
         }
     }
 }
+
+/// Why a `data=csv` link without its file has no run (and so no ε).
+pub const NO_CSV: &str =
+    "needs your CSV file: no data is loaded yet, so nothing is trained and no ε is stated. Choose a file above (it stays in the page)";
 
 /// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε under add/remove is known
 /// (or computed).

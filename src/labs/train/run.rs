@@ -31,13 +31,9 @@ pub fn prepare_data(p: &TrainParams, csv: Option<&Dataset>) -> Result<Split> {
         (DataKind::BreastCancer, _) => breast_cancer(),
         (DataKind::Adult, _) => adult(),
         (DataKind::HighDim, _) => high_dim(p.n as usize, p.dim as usize, &mut rng)?,
-        (DataKind::Csv, _) => csv.cloned().ok_or_else(|| {
-            Error::invalid(
-                "data",
-                "csv",
-                "needs a CSV file: choose one above (it stays in the page)",
-            )
-        })?,
+        (DataKind::Csv, _) => csv
+            .cloned()
+            .ok_or_else(|| Error::invalid("data", "csv", super::params::NO_CSV))?,
         (_, Some(shape)) => two_d(shape, p.n as usize, p.noise, &mut rng),
         (_, None) => breast_cancer(),
     };

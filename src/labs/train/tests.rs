@@ -1,9 +1,11 @@
 //! The training lab against its references: scikit-learn's optimum, an independent numpy DP-SGD, the
 //! DP-SGD lab's accountant, and its own runs paused, resumed and split across jobs.
 
+use super::audit::{audit_chunk, audit_one_run, audit_report, theory_label};
 use super::jobs::{summarise, sweep_point, TrainJob, TrainJobUpdate};
 use super::run::{steps_within_target, train, Point, TrainUpdate};
 use super::*;
+use crate::accounting::samplers::{sampler_epsilon, Kind, Sampler};
 use crate::accounting::training::StepRdp;
 use crate::jobs::{decode, encode, run, Job, Update};
 use crate::learning::data::{Dataset, Split};
@@ -482,4 +484,86 @@ fn the_stop_rule_follows_the_sampler() {
         let forced = TrainParams { stop: true, ..p };
         assert!(forced.planned_steps(BREAST_CANCER_ROWS).is_err());
     }
+}
+
+/// Issue 53: the audit drew Poisson batches whatever the link's sampler, and was set beside the
+/// sampler's ε without saying so. Each sampler's audit now trains with its own batches (Poisson's
+/// numbers unchanged) and names the sampler and the kind of number beside it.
+#[test]
+fn the_audit_trains_with_the_links_sampler_and_is_set_beside_its_epsilon() {
+    let link = "audit=runs&runs=20&steps=30";
+    let at = |sampler: &str| TrainParams::from_query(&Query::parse(&format!("{link}{sampler}"))).0;
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    // Poisson: the numbers the audit gave before it read the sampler, bit for bit.
+    let poisson = audit_chunk(&at(""), None, 0, 3).unwrap();
+    assert_eq!(
+        (bits(&poisson.0), bits(&poisson.1)),
+        (
+            vec![0x3fc24b68337422d8, 0x3fcd89cad65cb0e6, 0x3fcd76a594b85d1a],
+            vec![0xbf820b1fe1334aa8, 0x3fb81dcc46e7253f, 0xbfc76829f85ed35f]
+        )
+    );
+    let report = audit_report(&at(""), 0, &poisson.0, &poisson.1).unwrap();
+    assert_eq!(
+        (report.sampler, report.theory_kind),
+        (Sampler::Poisson, Kind::Upper)
+    );
+    for sampler in Sampler::ALL.into_iter().filter(|s| *s != Sampler::Poisson) {
+        let p = at(&format!("&sampler={}", sampler.key()));
+        assert_eq!(p.sampler, sampler);
+        let (ins, outs) = audit_chunk(&p, None, 0, 3).unwrap();
+        assert_ne!((&ins, &outs), (&poisson.0, &poisson.1), "{sampler}");
+        // Beside the sampler's own statement, named, and contradicted only if it is an upper bound.
+        let r = audit_report(&p, 0, &ins, &outs).unwrap();
+        let rows = p.rows(0);
+        let own = sampler_epsilon(
+            &p.event(rows, 30)
+                .sampler_setting(p.delta, crate::accounting::pld::DEFAULT_INTERVAL),
+            sampler,
+        )
+        .unwrap();
+        assert_eq!((r.sampler, r.theory_kind), (sampler, own.kind), "{sampler}");
+        assert_eq!(r.eps_theory, own.headline(), "{sampler}");
+        assert!(
+            r.eps_last_iterate.is_nan(),
+            "{sampler}: a Poisson heuristic"
+        );
+        let huge = vec![1e9; 3];
+        let r = audit_report(&p, 0, &huge, &outs).unwrap();
+        assert_eq!(
+            r.contradiction,
+            own.kind == Kind::Upper && r.eps_cp > own.headline()
+        );
+    }
+    // The one-run audit too.
+    let one = |s: &str| {
+        let p = TrainParams::from_query(&Query::parse(&format!(
+            "data=gaussians&audit=one-run&canaries=20&steps=30{s}"
+        )))
+        .0;
+        audit_one_run(&p, None).unwrap()
+    };
+    assert!(theory_label(Sampler::Shuffle, Kind::Lower).contains("shuffled each epoch"));
+    assert!(theory_label(Sampler::Poisson, Kind::Upper).contains("Poisson"));
+    let (a, b) = (one(""), one("&sampler=shuffle"));
+    assert_eq!((a.sampler, b.sampler), (Sampler::Poisson, Sampler::Shuffle));
+    assert_eq!((a.theory_kind, b.theory_kind), (Kind::Upper, Kind::Lower));
+    assert_ne!(a.eps_theory, b.eps_theory);
+}
+
+/// Issue 53: `?lab=train&data=csv` before any file certified "ε ≤ 14.83" for a 4-row placeholder
+/// (0 rows read as 4). Without its file the link plans no steps, so the page states no ε; with one,
+/// the numbers are the file's.
+#[test]
+fn a_csv_link_without_its_file_plans_no_run() {
+    let p = TrainParams::from_query(&Query::parse("data=csv")).0;
+    assert!(p.awaits_csv(0) && !p.awaits_csv(40));
+    let e = p.planned_steps(0).unwrap_err();
+    assert!(
+        e.parameter() == "data" && e.to_string().contains("no data is loaded"),
+        "{e}"
+    );
+    assert!(p.planned_steps(40).is_ok());
+    let built_in = TrainParams::default();
+    assert!(!built_in.awaits_csv(0) && built_in.planned_steps(0).is_ok());
 }

@@ -11,9 +11,12 @@ use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Side;
+use dp_playground::accounting::samplers::{Kind, Sampler};
 use dp_playground::attacks::audit_summary::AuditSummary;
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::train::audit::{AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind};
+use dp_playground::labs::train::audit::{
+    theory_label, AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind,
+};
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::{DataKind, TrainParams};
 use dp_playground::link::query::fmt_f64;
@@ -155,15 +158,19 @@ pub fn TrainAudit() -> impl IntoView {
                 return if g.one_run.is_some() {
                     String::new()
                 } else {
-                    "Training one run with the canaries, in a background worker…".into()
+                    format!(
+                        "Training one run with the canaries ({} batches), in a background worker…",
+                        lab.params.with(|p| p.sampler.title())
+                    )
                 };
             }
             match &g.summary {
                 Some(_) => String::new(),
                 None if g.chunks.is_empty() => String::new(),
                 None => format!(
-                    "Training {} of {total} runs with the canary and as many without, in background workers…",
-                    done_runs()
+                    "Training {} of {total} runs with the canary and as many without ({} batches), in background workers…",
+                    done_runs(),
+                    lab.params.with(|p| p.sampler.title())
                 ),
             }
         })
@@ -230,7 +237,8 @@ pub fn TrainAudit() -> impl IntoView {
                     <Stat label="canaries in the run" testid="train-audit-canaries-in" value=one_run(|r| r.canaries.1 as f64) digits=6 />
                     <Stat label="ε one run proves (lower bound, Steinke et al. 2023)" testid="train-audit-eps-one-run" side=Side::AuditLower value=one_run(|r| r.eps_one_run) />
                     <Stat label="ε one run proves, f-DP (lower bound, Mahloujifar et al. 2025)" testid="train-audit-eps-one-run-fdp" side=Side::AuditLower value=one_run(|r| r.eps_one_run_fdp) />
-                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory-one-run" side=Side::Upper value=one_run(|r| r.eps_theory) />
+                    <TheoryStat testid="train-audit-eps-theory-one-run" value=one_run(|r| r.eps_theory)
+                        label=Signal::derive(move || progress.with(|g| g.one_run.as_ref().map(|r| (r.sampler, r.theory_kind)))) />
                 </div>
                 <p class="help" hidden=move || !one()>
                     "One run audits cheaply but weakly: the canaries' guesses prove a lower bound far below the guarantee "
@@ -244,7 +252,8 @@ pub fn TrainAudit() -> impl IntoView {
                     <Stat label="runs with the canary (and as many without)" testid="train-audit-runs" value=value(|s| s.runs as f64) digits=6 />
                     <Stat label="ε the attack proves (lower bound, Clopper–Pearson)" testid="train-audit-eps-cp" side=Side::AuditLower value=value(|s| s.eps_cp) />
                     <Stat label="ε estimate, Gaussian DP (an estimate, not a bound)" testid="train-audit-eps-gdp" side=Side::Estimate value=value(|s| s.eps_gdp) />
-                    <Stat label="ε certified by the accountant (PLD upper bound)" testid="train-audit-eps-theory" side=Side::Upper value=value(|s| s.eps_theory) />
+                    <TheoryStat testid="train-audit-eps-theory" value=value(|s| s.eps_theory)
+                        label=Signal::derive(move || summary().map(|s| (s.sampler, s.theory_kind))) />
                     <Stat label="ε for the final model only (last-iterate heuristic)" testid="train-audit-eps-last-iterate" value=value(|s| s.eps_last_iterate) />
                     <Stat label="TPR at 0.1% FPR" testid="train-audit-tpr-low-fpr" value=value(|s| s.tpr_low_fpr.0) />
                     <Stat label="TPR at 1% FPR" testid="train-audit-tpr-1pct-fpr" value=value(|s| s.tpr_low_fpr.1) />
@@ -252,15 +261,19 @@ pub fn TrainAudit() -> impl IntoView {
                 </div>
                 <p data-testid="train-audit-contradiction" data-value=move || summary().map_or("", |s| if s.contradiction { "1" } else { "0" })
                     class=move || if summary().is_some_and(|s| s.contradiction) { "notices" } else { "help" }>
-                    {move || summary().map(|s| if s.contradiction {
-                        format!("Contradiction: the attack proves ε ≥ {} with {}% confidence, above the certified ε = {}. \
+                    {move || summary().map(|s| if s.theory_kind != Kind::Upper {
+                        format!("The attack proves ε ≥ {} with {}% confidence. Beside it: {} = {}. That is no certified upper bound, \
+                            so no measurement can contradict it.",
+                            sig(s.eps_cp, 3), conf(), theory_label(s.sampler, s.theory_kind), sig(s.eps_theory, 4))
+                    } else if s.contradiction {
+                        format!("Contradiction: the attack proves ε ≥ {} with {}% confidence, above the certified ε = {} ({} batches). \
                             The implementation does not do what the accountant accounts for (or this is the {}% bad luck a confidence level allows).",
-                            sig(s.eps_cp, 4), conf(), sig(s.eps_theory, 4), sig(100.0 - 100.0 * lab.params.with_untracked(|p| p.audit.conf), 2))
+                            sig(s.eps_cp, 4), conf(), sig(s.eps_theory, 4), s.sampler.title(), sig(100.0 - 100.0 * lab.params.with_untracked(|p| p.audit.conf), 2))
                     } else {
-                        format!("The attack proves ε ≥ {} with {}% confidence; the accountant certifies ε ≤ {}. The gap is not slack in the \
+                        format!("The attack proves ε ≥ {} with {}% confidence; the accountant certifies ε ≤ {} for {} batches. The gap is not slack in the \
                             guarantee: {} runs a side can prove at most about {} even for a perfect attack, the adversary's view ({}) \
                             limits what it sees, and the confidence level costs its share.",
-                            sig(s.eps_cp, 3), conf(), sig(s.eps_theory, 4), s.runs,
+                            sig(s.eps_cp, 3), conf(), sig(s.eps_theory, 4), s.sampler.title(), s.runs,
                             sig((s.runs as f64).ln() - (2.0 / (1.0 - lab.params.with_untracked(|p| p.audit.conf))).ln().ln(), 2),
                             lab.params.with_untracked(|p| p.audit.threat.title().to_lowercase()))
                     })}
@@ -287,5 +300,36 @@ pub fn TrainAudit() -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// The accountant's ε beside an audit, labelled with the sampler the runs drew their batches by and
+/// the kind of number it is; `data-sampler` and `data-kind` carry both (empty until the audit ends).
+#[component]
+fn TheoryStat(
+    /// Its stable test id.
+    testid: &'static str,
+    /// The number.
+    value: Signal<f64>,
+    /// The sampler and the kind, once known.
+    label: Signal<Option<(Sampler, Kind)>>,
+) -> impl IntoView {
+    view! {
+        <div class="stat">
+            <span class="stat-label">{move || label.get().map_or_else(
+                || "ε by the accountant, for the audit's sampler".to_string(),
+                |(s, k)| theory_label(s, k))}</span>
+            <span class="stat-value" data-testid=testid data-value=move || crate::format::exact(value.get())
+                data-sampler=move || label.get().map_or("", |(s, _)| s.key()) data-kind=move || label.get().map_or("", |(_, k)| k.key())>
+                {move || {
+                    // Outward for the kind of number it is: a lower bound rounds down, else up.
+                    let side = match label.get().map(|(_, k)| k) {
+                        Some(Kind::Lower) => Side::Lower,
+                        _ => Side::Upper,
+                    };
+                    side.digits(value.get(), 4)
+                }}
+            </span>
+        </div>
     }
 }

@@ -2,12 +2,15 @@
 //! the accountant's δ and target, the seeds and the sweep.
 
 use crate::labs::train::use_train;
+use crate::platform::pool::{self, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::accounting::samplers::Sampler;
+use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::{DataKind, ModelKind, TrainParams};
-use dp_playground::learning::data::parse_csv;
+use dp_playground::learning::data::MAX_BYTES;
 use dp_playground::learning::model::Activation;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
@@ -49,6 +52,9 @@ const PRESETS: [(&str, &[(&str, &str)]); 4] = [
     ),
 ];
 
+/// The pool's name for the CSV's parse.
+const CSV_GROUP: &str = "train-csv";
+
 /// Every training key a preset clears.
 const KEYS: [&str; 22] = [
     "data",
@@ -85,6 +91,10 @@ pub fn TrainControls() -> impl IntoView {
     };
     let data = move || lab.params.with(|p| p.data);
     let is_2d = move || data().shape().is_some();
+    // The file is read by the browser and parsed in a worker (a 16 MB file takes ~0.2 s natively):
+    // the page's thread only checks its size and shows that it is being read.
+    let reading = RwSignal::new(None::<String>);
+    let csv_jobs = LabJobs::new(CSV_GROUP);
     let on_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -95,21 +105,58 @@ pub fn TrainControls() -> impl IntoView {
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
             return;
         };
+        let current = csv_jobs.restart();
+        lab.csv.set(None);
+        let size = file.size();
+        if size > MAX_BYTES as f64 {
+            reading.set(None);
+            lab.csv_error.set(Some(format!(
+                "The file is {} MB: the page reads CSV files up to {} MB (and 1 million values, rows × features).",
+                crate::format::sig(size / 1_048_576.0, 3),
+                MAX_BYTES >> 20
+            )));
+            return;
+        }
+        lab.csv_error.set(None);
+        reading.set(Some(format!(
+            "Reading your file ({} KB)…",
+            crate::format::count((size / 1024.0).ceil() as u64)
+        )));
         leptos::task::spawn_local(async move {
             let text = wasm_bindgen_futures::JsFuture::from(file.text())
                 .await
                 .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            match parse_csv(&text) {
-                Ok(d) => {
+                .and_then(|v| v.as_string());
+            let got = match text {
+                None => Some(Err(
+                    "The browser could not read the file as text.".to_string()
+                )),
+                Some(text) => {
+                    pool::outcome(
+                        CSV_GROUP,
+                        &Job::Train(TrainJob::ParseCsv(text)),
+                        |u| match u {
+                            JobUpdate::Train(TrainJobUpdate::Csv(r)) => Some(r),
+                            _ => None,
+                        },
+                    )
+                    .await
+                }
+            };
+            if !current() {
+                return;
+            }
+            reading.set(None);
+            match got {
+                Some(Ok(d)) => {
                     lab.csv_error.set(None);
-                    lab.csv.set(Some(d));
+                    lab.csv.set(Some(*d));
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     lab.csv.set(None);
-                    lab.csv_error.set(Some(e.to_string()));
+                    lab.csv_error.set(Some(e));
                 }
+                None => {}
             }
         });
     };
@@ -137,6 +184,9 @@ pub fn TrainControls() -> impl IntoView {
             <label for="field-csv">"Your CSV file"</label>
             <input id="field-csv" type="file" accept=".csv,text/csv,text/plain" data-testid="input-csv" on:change=on_file />
             <p class="help">"Numbers only; the last column is the label (two values). The file is read here and never leaves the page; it is not put in the link, so a shared link asks for it again."</p>
+            <p class="status" role="status" data-testid="csv-status" hidden=move || reading.with(Option::is_none)>
+                {move || reading.get().unwrap_or_default()}
+            </p>
             <p class="field-error" role="alert" data-testid="notice-csv" hidden=move || lab.csv_error.with(Option::is_none)>
                 {move || lab.csv_error.get().unwrap_or_default()}
             </p>

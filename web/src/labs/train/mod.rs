@@ -48,6 +48,8 @@ pub struct TrainState {
     pub csv_error: RwSignal<Option<String>>,
     /// The planned steps (T, or fewer when stopping at the target), or why there are none.
     pub steps: Memo<Result<u64, String>>,
+    /// The link trains on a CSV that is not loaded: no run exists, so no ε or accuracy is stated.
+    pub awaiting: Memo<bool>,
     /// The run as accountants take it, over the planned steps.
     pub accounting: Memo<TrainingEvent>,
     /// The RDP accountant's report for the planned steps.
@@ -149,6 +151,10 @@ impl TrainState {
     }
 }
 
+/// What the headline and the ε cards say before a `data=csv` link's file is read.
+pub const NO_DATA: &str =
+    "No data loaded: choose your CSV file above. Nothing is trained and no ε is stated until a run on your data exists.";
+
 /// The pool's names for the lab's jobs: the run, the PLD accountant, the sweep.
 const RUN_GROUP: &str = "train-run";
 /// See [`RUN_GROUP`].
@@ -173,7 +179,12 @@ pub fn TrainLab() -> impl IntoView {
         let t = steps.get().unwrap_or(1);
         params.with(|p| p.event(rows.get(), t))
     });
+    let awaiting = Memo::new(move |_| params.with(|p| p.awaits_csv(rows.get())));
+    // No file, no run: no ε for the placeholder the accounting would otherwise read.
     let rdp = Memo::new(move |_| {
+        if awaiting.get() {
+            return Err(NO_DATA.to_string());
+        }
         let delta = params.with(|p| p.delta);
         accounting.with(|e| rdp_report(e, delta).map_err(|e| e.to_string()))
     });
@@ -183,6 +194,7 @@ pub fn TrainLab() -> impl IntoView {
         csv,
         csv_error: RwSignal::new(None),
         steps,
+        awaiting,
         accounting,
         rdp,
         pld: RwSignal::new(Background::default()),
@@ -208,12 +220,17 @@ pub fn TrainLab() -> impl IntoView {
     // The PLD accountant reads q, σ, T, δ alone.
     let pld_job = Memo::new(move |_| {
         let delta = params.with(|p| p.delta);
-        accounting.with(|e| PldJob::with_sampler(e, delta, DEFAULT_INTERVAL))
+        (!awaiting.get())
+            .then(|| accounting.with(|e| PldJob::with_sampler(e, delta, DEFAULT_INTERVAL)))
     });
     let pld_jobs = LabJobs::new(PLD_GROUP);
     Effect::new(move |_| {
         let job = pld_job.get();
         let current = pld_jobs.restart();
+        let Some(job) = job else {
+            state.pld.set(Background::default());
+            return;
+        };
         state.pld.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
             let ended = pool::run(
@@ -284,6 +301,9 @@ pub fn TrainLab() -> impl IntoView {
         }
     });
     let share_markdown = Signal::derive(move || {
+        if awaiting.get() {
+            return NO_DATA.to_string();
+        }
         let eps_pld = state.pld.with(|b| b.band().map(|x| x.upper));
         let eps_rdp = rdp.with(|r| r.as_ref().map_or(f64::NAN, |r| r.eps));
         let own = state
@@ -370,5 +390,8 @@ pub fn with_headline_inputs<T>(state: &TrainState, f: impl FnOnce(&HeadlineInput
 /// The lab's headline: the private model's test accuracy beside the non-private one's, and the one ε
 /// the planned steps cost ([`headline`]).
 fn train_headline(state: &TrainState) -> String {
+    if state.awaiting.get() {
+        return NO_DATA.to_string();
+    }
     with_headline_inputs(state, headline)
 }

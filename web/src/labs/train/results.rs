@@ -45,6 +45,9 @@ pub fn TrainResults() -> impl IntoView {
     // Never above a certified bound at a later step: the PLD's curve for Poisson batches, the
     // sampler's own upper bound at T otherwise (RDP alone read above the planned total).
     let eps_now_memo = Memo::new(move |_| {
+        if lab.awaiting.get() {
+            return f64::NAN;
+        }
         let delta = lab.params.with(|p| p.delta);
         let later: Vec<(f64, f64)> = if lab.params.with(|p| p.sampler) == Sampler::Poisson {
             lab.pld.with(|b| b.pld_points.clone())
@@ -76,7 +79,8 @@ pub fn TrainResults() -> impl IntoView {
             out.push(format!("Training stopped: {e}."));
         }
         out.extend(lab.pld.with(Background::errors));
-        if let Err(e) = lab.rdp.get() {
+        // Without a file the missing data is said once (by the steps' error).
+        if let (Err(e), false) = (lab.rdp.get(), lab.awaiting.get()) {
             out.push(e);
         }
         out
@@ -223,12 +227,13 @@ pub fn TrainResults() -> impl IntoView {
             <Stat label="test accuracy, non-private" testid="train-acc-baseline" value=point(|p| p.test_acc[2]) />
             <Stat label="steps taken" testid="train-steps" value=step digits=8 />
         </StatGroup>
+        <p class="notices" role="note" data-testid="train-no-data" hidden=move || !lab.awaiting.get()>{super::NO_DATA}</p>
         <StatGroup title="What it cost in privacy">
             <Stat label="ε after the planned steps, PLD (certified upper bound)" testid="train-eps" side=Side::Upper value=eps_pld />
             <Stat label="ε after the planned steps, RDP (certified, looser than the PLD)" testid="train-eps-rdp" side=Side::Upper value=eps_rdp />
             <Stat label="ε spent so far (certified upper bound, never above the planned total's)" testid="train-eps-now" side=Side::Upper value=eps_now />
-            <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || lab.params.with(|p| p.rate(rows()))) />
-            <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || planned() as f64) digits=8 />
+            <Stat label="sampling rate q" testid="train-q" value=Signal::derive(move || if lab.awaiting.get() { f64::NAN } else { lab.params.with(|p| p.rate(rows())) }) />
+            <Stat label="planned steps" testid="train-planned-steps" value=Signal::derive(move || lab.steps.get().map_or(f64::NAN, |t| t as f64)) digits=8 />
         </StatGroup>
         // The run's own sampler, when not Poisson: its ε (from the PLD job) and which kind it is.
         <div hidden=move || sampler_eps().is_none() data-testid="train-sampler">
