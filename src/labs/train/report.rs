@@ -203,7 +203,8 @@ pub fn target_notice(h: &HeadlineInputs) -> Option<String> {
     Some(if rel == "≥" {
         format!("This run passes your target ε = {target}: its ε is at least {eps_text} over the planned steps.")
     } else {
-        format!("This run's certified ε over the planned steps, {rel} {eps_text}, is above your target ε = {target}: the guarantee you can state is the larger number. Stop at the target to keep within it.")
+        let how = if rel == "=" { "exactly" } else { "at most" };
+        format!("This run's certified ε over the planned steps is {how} {eps_text}, above your target ε = {target}: that larger number is the guarantee you can state. Stop at the target to keep within it.")
     })
 }
 

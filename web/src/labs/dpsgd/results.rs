@@ -78,9 +78,9 @@ pub fn DpsgdResults() -> impl IntoView {
         {move || lab.rdp.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
         <StatGroup title="Privacy spent: ε at the link's δ">
-            <Stat label="ε, PLD accountant (certified upper bound)" testid="dpsgd-eps-pld" side=Side::Upper value=pld />
-            <Stat label="ε, PLD lower bound (the exact ε is at least this)" testid="dpsgd-eps-pld-lower" side=Side::Lower value=pld_lower />
-            <Stat label="ε, RDP accountant" testid="dpsgd-eps-rdp" side=Side::Upper value=rdp(|r| r.eps) />
+            <Stat label="ε, PLD accountant (certified upper bound, Poisson sampling)" testid="dpsgd-eps-pld" side=Side::Upper value=pld />
+            <Stat label="ε, PLD lower bound (the exact ε is at least this; Poisson sampling)" testid="dpsgd-eps-pld-lower" side=Side::Lower value=pld_lower />
+            <Stat label="ε, RDP accountant (Poisson sampling)" testid="dpsgd-eps-rdp" side=Side::Upper value=rdp(|r| r.eps) />
         </StatGroup>
         <StatGroup title="Noise for the target ε">
             <Stat label="σ for the target ε (PLD, certified)" testid="dpsgd-sigma-for-target-pld" side=Side::Upper value=sigma_pld />
