@@ -4,7 +4,7 @@
 mod controls;
 mod results;
 
-use crate::format::{exact, sig};
+use crate::format::exact;
 use crate::labs::compose::controls::ComposeControls;
 use crate::labs::compose::results::ComposeResults;
 use crate::platform::browser::now_ms;
@@ -103,22 +103,33 @@ pub fn ComposeLab() -> impl IntoView {
     let pld_lower = Signal::derive(move || link_band.get().map_or(f64::NAN, |b| b.lower));
     let markdown = Signal::derive(move || {
         let a = acc.get();
+        // Upper bounds rounded up, the lower bound down: exported digits never overstate privacy.
+        let up = |x: f64| crate::format::sig_up(x, 6);
         let rows = vec![
             ("mechanisms".to_string(), format_list(&params.get().list)),
             ("δ".into(), exact(params.get().delta)),
-            ("ε basic".into(), sig(a.basic, 6)),
+            ("ε basic (upper bound)".into(), up(a.basic)),
             (
-                "ε advanced".into(),
-                a.advanced.map_or("n/a".into(), |e| sig(e, 6)),
+                "ε advanced (upper bound)".into(),
+                a.advanced.map_or("n/a".into(), up),
             ),
             (
-                "ε optimal (homogeneous)".into(),
-                a.optimal.map_or("n/a".into(), |e| sig(e, 6)),
+                "ε optimal, homogeneous (upper bound)".into(),
+                a.optimal.map_or("n/a".into(), up),
             ),
-            ("ε RDP".into(), a.rdp.map_or("n/a".into(), |e| sig(e.0, 6))),
-            ("ε zCDP".into(), a.zcdp.map_or("n/a".into(), |e| sig(e, 6))),
-            ("ε PLD (certified upper)".into(), sig(pld_eps.get(), 6)),
-            ("ε PLD (lower bound)".into(), sig(pld_lower.get(), 6)),
+            (
+                "ε RDP (upper bound)".into(),
+                a.rdp.map_or("n/a".into(), |e| up(e.0)),
+            ),
+            (
+                "ε zCDP (upper bound)".into(),
+                a.zcdp.map_or("n/a".into(), up),
+            ),
+            ("ε PLD (certified upper bound)".into(), up(pld_eps.get())),
+            (
+                "ε PLD (lower bound)".into(),
+                crate::format::sig_down(pld_lower.get(), 6),
+            ),
         ];
         dp_playground::link::embed::markdown_table(("composition", "ε"), &rows)
     });
