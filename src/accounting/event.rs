@@ -136,6 +136,19 @@ impl TrainingEvent {
             && self.tuning.is_none()
     }
 
+    /// The run's phases: its schedule, or its one phase (rate, σ, steps). Each accountant reads them
+    /// under the run's relation (replace-one is not a change of σ).
+    pub fn phases(&self) -> Vec<Phase> {
+        match &self.schedule {
+            Some(phases) => phases.clone(),
+            None => vec![Phase {
+                q: self.rate,
+                sigma: self.sigma,
+                steps: self.steps,
+            }],
+        }
+    }
+
     /// Whether the relation is replace-one.
     pub fn replace_one(&self) -> bool {
         self.neighbour == Neighbour::ReplaceOne

@@ -5,6 +5,7 @@
 //! [`jobs`]: the background work built on them, shared by every lab that accounts for training.
 
 pub mod jobs;
+pub mod phases;
 mod step_rdp;
 
 pub use step_rdp::{running_epsilon, StepRdp};

@@ -1,13 +1,12 @@
 //! The DP-SGD lab's own background work beside the run's accounting
 //! ([`crate::accounting::training::jobs`]): each sampler's ε and σ, the user level, the schedule.
 
-use super::phases::{schedule_report, ScheduleReport};
-use super::samplers::user_report;
 use super::DpsgdParams;
 use crate::accounting::samplers::users::UserEpsilon;
 use crate::accounting::samplers::{
     sampler_epsilon, sampler_sigma, Sampler, SamplerEpsilon, SamplerSetting,
 };
+use crate::accounting::training::phases::{schedule_report, user_report, ScheduleReport};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +43,15 @@ pub fn run(job: DpsgdJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
         DpsgdJob::SamplerSigma(s, sampler, target) => emit(DpsgdUpdate::SamplerSigma(
             sampler_sigma(&s, sampler, target),
         )),
-        DpsgdJob::Users(p) => emit(DpsgdUpdate::Users(user_report(&p))),
-        DpsgdJob::Schedule(p) => emit(DpsgdUpdate::Schedule(schedule_report(&p))),
+        DpsgdJob::Users(p) => emit(DpsgdUpdate::Users(user_report(
+            &p.event(),
+            p.delta,
+            p.grid_width(),
+        ))),
+        DpsgdJob::Schedule(p) => emit(DpsgdUpdate::Schedule(schedule_report(
+            &p.event(),
+            p.delta,
+            p.grid_width(),
+        ))),
     }
 }

@@ -3,9 +3,8 @@
 
 use super::DpsgdParams;
 use crate::accounting::event::Neighbour;
-use crate::accounting::samplers::users::{user_epsilon, user_epsilon_replace_one, UserEpsilon};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon, SamplerSetting};
-use crate::error::Result;
+
 use crate::link::query::fmt_f64;
 
 impl DpsgdParams {
@@ -13,20 +12,6 @@ impl DpsgdParams {
     pub fn sampler_setting(&self) -> SamplerSetting {
         self.event().sampler_setting(self.delta, self.grid_width())
     }
-}
-
-/// The user-level accountants at the link's k records per user, under the link's relation (users
-/// added or removed, or a user's records replaced by another's: [`user_epsilon_replace_one`]).
-///
-/// # Errors
-/// As [`user_epsilon`].
-pub fn user_report(p: &DpsgdParams) -> Result<UserEpsilon> {
-    let s = p.sampler_setting();
-    let accountant = match p.neighbour {
-        Neighbour::ReplaceOne => user_epsilon_replace_one,
-        Neighbour::AddRemove => user_epsilon,
-    };
-    accountant(p.users, s.q, p.sigma, s.steps, s.delta, s.interval)
 }
 
 /// Why the user-level band can stay wide on any grid (under replace-one its ends come from different

@@ -8,11 +8,10 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::schedule::format_schedule;
+use dp_playground::accounting::training::phases::{tuning_report, ScheduleReport, TuningReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::{DpsgdJob, DpsgdUpdate};
-use dp_playground::labs::dpsgd::phases::{
-    describe_tuning, tuning_report, ScheduleReport, TuningReport,
-};
+use dp_playground::labs::dpsgd::phases::describe_tuning;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -30,6 +29,7 @@ pub fn DpsgdPhases() -> impl IntoView {
         lab.params.with(|p| {
             p.schedule.as_ref().map(|_| {
                 let phases: Vec<(u64, u64, u64)> = p
+                    .event()
                     .phases()
                     .iter()
                     .map(|ph| (ph.q.to_bits(), ph.sigma.to_bits(), ph.steps))
@@ -66,7 +66,7 @@ pub fn DpsgdPhases() -> impl IntoView {
     let tuning = Memo::new(move |_| {
         lab.params.with(|p| {
             p.tuning
-                .map(|_| tuning_report(p).map_err(|e| e.to_string()))
+                .map(|_| tuning_report(&p.event(), p.delta).map_err(|e| e.to_string()))
         })
     });
     let has_schedule = move || lab.params.with(|p| p.schedule.is_some());
