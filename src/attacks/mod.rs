@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod audit_summary;
+pub mod curves;
 pub mod estimators;
 pub mod last_iterate;
 pub mod membership;

@@ -38,15 +38,10 @@ pub struct Calibrated {
 
 /// One attack-lab calibration (nothing for lists: `None`).
 pub fn attack_calibration(p: &AttackParams, which: Calibration) -> Option<Calibrated> {
-    let Source::Dpsgd {
-        q,
-        sigma,
-        steps,
-        neighbour,
-    } = p.source.clone()
-    else {
+    let Source::Dpsgd(e) = &p.source else {
         return None;
     };
+    let (q, sigma, steps, neighbour) = (e.rate, e.sigma, e.steps, e.neighbour);
     let (goal, target) = match which {
         Calibration::Advantage => (Goal::Advantage, p.target_adv),
         Calibration::Tpr => (Goal::TprAtFpr { alpha: p.alpha }, p.target_tpr),

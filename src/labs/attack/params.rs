@@ -2,7 +2,7 @@
 //! curve, the calibration targets and an audit's counts. Bad values fall back with a notice.
 
 use crate::accounting::entry::{format_list, parse_list, Item};
-use crate::accounting::event::{Neighbour, MAX_STEPS};
+use crate::accounting::event::{Neighbour, TrainingEvent, MAX_STEPS};
 use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 
 /// Where the privacy loss comes from.
@@ -10,17 +10,8 @@ use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 pub enum Source {
     /// A composition list, in the composition lab's syntax.
     List(Vec<Item>),
-    /// DP-SGD: Poisson rate q, noise multiplier σ, T steps, neighbouring relation.
-    Dpsgd {
-        /// Sampling rate.
-        q: f64,
-        /// Noise multiplier (as the link gives it; replace-one halves it for the accountant).
-        sigma: f64,
-        /// Steps.
-        steps: u64,
-        /// Neighbouring relation.
-        neighbour: Neighbour,
-    },
+    /// A DP-SGD run with Poisson batches (rate q, noise multiplier σ, T steps, the relation).
+    Dpsgd(TrainingEvent),
 }
 
 /// An audit's confusion counts, when the link gives all four.
@@ -58,12 +49,7 @@ impl Default for AttackParams {
     fn default() -> Self {
         let (q, sigma, steps, neighbour) = ABADI;
         AttackParams {
-            source: Source::Dpsgd {
-                q,
-                sigma,
-                steps,
-                neighbour,
-            },
+            source: Source::Dpsgd(TrainingEvent::poisson(q, sigma, steps, neighbour)),
             delta: 1e-5,
             alpha: 0.01,
             prior: 0.5,
@@ -78,11 +64,8 @@ impl Default for AttackParams {
 impl AttackParams {
     /// What the curves come from when that is not one pair (replace-one), for a note beside them.
     pub fn relation_note(&self) -> Option<&'static str> {
-        match self.source {
-            Source::Dpsgd {
-                neighbour: Neighbour::ReplaceOne,
-                ..
-            } => Some(
+        match &self.source {
+            Source::Dpsgd(e) if e.neighbour == Neighbour::ReplaceOne => Some(
                 "Replace-one has no proven tight pair. The certified curve is the higher of two \
                  bounds: one step at a time (the record drawn is one clipped gradient from the record \
                  not drawn and two from its replacement, either way round), and two add/remove steps \
@@ -118,12 +101,12 @@ impl LinkParams for AttackParams {
             let list = r.parse_with("list", default, |l| format_list(l), parse_list);
             Source::List(list)
         } else {
-            Source::Dpsgd {
-                q: r.number("q", dq, Within::up_to(0.0, 1.0)),
-                sigma: r.number("sigma", ds, Within::below(0.0, 1e4)),
-                steps: r.whole("steps", dt, 1, MAX_STEPS),
-                neighbour: r.parse("neighbour", dn, Neighbour::parse),
-            }
+            Source::Dpsgd(TrainingEvent::poisson(
+                r.number("q", dq, Within::up_to(0.0, 1.0)),
+                r.number("sigma", ds, Within::below(0.0, 1e4)),
+                r.whole("steps", dt, 1, MAX_STEPS),
+                r.parse("neighbour", dn, Neighbour::parse),
+            ))
         };
         let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
         let alpha = r.number("alpha", d.alpha, Within::below(0.0, 1.0));
@@ -166,17 +149,12 @@ impl LinkParams for AttackParams {
                 q.set("source", "list");
                 q.set("list", format_list(items));
             }
-            Source::Dpsgd {
-                q: rate,
-                sigma,
-                steps,
-                neighbour,
-            } => {
+            Source::Dpsgd(e) => {
                 q.set("source", "dpsgd");
-                q.set("q", crate::link::format::rate_text(*rate));
-                q.set("sigma", fmt_f64(*sigma));
-                q.set("steps", steps.to_string());
-                q.set("neighbour", neighbour.key());
+                q.set("q", crate::link::format::rate_text(e.rate));
+                q.set("sigma", fmt_f64(e.sigma));
+                q.set("steps", e.steps.to_string());
+                q.set("neighbour", e.neighbour.key());
             }
         }
         for (key, v) in [
@@ -211,15 +189,7 @@ mod tests {
         let (back, notices) = AttackParams::from_query(&link);
         assert!(notices.is_empty(), "{notices:?}");
         match back.source {
-            Source::Dpsgd {
-                q, sigma, steps, ..
-            } => {
-                assert_eq!(
-                    (q, sigma, steps),
-                    (e.rate, e.sigma, e.steps),
-                    "the same floats"
-                )
-            }
+            Source::Dpsgd(back) => assert_eq!(back, e, "the same floats"),
             other => panic!("{other:?}"),
         }
         // Ugly ratios are refused with a message.

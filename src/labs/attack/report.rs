@@ -1,10 +1,9 @@
 //! The attack lab's numbers for one link: the trade-off curve from both sides and the risk it allows.
 
 use super::params::{AttackParams, Source};
-use crate::accounting::composed::ComposedPld;
-use crate::accounting::event::Neighbour;
-use crate::accounting::pld::{dpsgd_plds, dpsgd_plds_replace_one, Pld, DEFAULT_INTERVAL};
-use crate::attacks::{beta_both, dpsgd_gdp_mu_clt, TradeOff, TwoSteps};
+use crate::accounting::pld::Pld;
+use crate::attacks::curves::{list_bounds, run_bounds, run_gdp_mu_clt, Bounds};
+use crate::attacks::{beta_both, TradeOff};
 use crate::error::Result;
 use crate::mechanisms::gaussian::gdp_tradeoff;
 use crate::numerics::special::normal_upper_quantile;
@@ -38,57 +37,6 @@ pub struct AttackReport {
     pub curve: Vec<(f64, f64, f64)>,
 }
 
-/// What bounds the link's mechanism: its PLDs from above and below (both directions), and under
-/// replace-one what else caps the certified side.
-struct Bounds {
-    /// Certified: the true curve lies above these PLDs' curves.
-    upper: Vec<Pld>,
-    /// Optimistic: pairs that happen (or the lower side of the exact pair).
-    lower: Vec<Pld>,
-    /// Replace-one: removing then adding through the data set between, from the add/remove pair's
-    /// certified curves at σ ([`TwoSteps`]); its curve raises the certified one where higher.
-    two_steps: Option<TwoSteps>,
-    /// A certified ε at δ tighter than the upper side's, where known (replace-one's removing then
-    /// adding); ∞ otherwise.
-    eps_cap: f64,
-}
-
-/// The PLDs of the link's mechanism. Under replace-one the upper side is the one-step route's
-/// (`replaced_step_delta`), raised by removing then adding at σ, and the lower side every pair that happens
-/// ([`dpsgd_plds_replace_one`]), so that the true curve still lies between them.
-fn bounds(p: &AttackParams) -> Result<Bounds> {
-    let plain = |(upper, lower)| Bounds {
-        upper,
-        lower,
-        two_steps: None,
-        eps_cap: f64::INFINITY,
-    };
-    match &p.source {
-        Source::List(items) => {
-            let c = ComposedPld::new(items)?;
-            Ok(plain((c.upper, c.lower)))
-        }
-        Source::Dpsgd {
-            q,
-            sigma,
-            steps,
-            neighbour: Neighbour::ReplaceOne,
-        } => {
-            let r = dpsgd_plds_replace_one(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL)?;
-            Ok(Bounds {
-                upper: r.one_step,
-                lower: r.lower,
-                two_steps: (!r.at_sigma.is_empty())
-                    .then(|| TwoSteps::new(r.at_sigma.iter().map(TradeOff::from_pld).collect())),
-                eps_cap: r.through,
-            })
-        }
-        Source::Dpsgd {
-            q, sigma, steps, ..
-        } => dpsgd_plds(*q, *sigma, *steps, p.delta, DEFAULT_INTERVAL).map(plain),
-    }
-}
-
 /// Runs the accountant and reads every risk number.
 ///
 /// # Errors
@@ -99,7 +47,10 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
         lower,
         two_steps,
         eps_cap,
-    } = bounds(p)?;
+    } = match &p.source {
+        Source::List(items) => list_bounds(items)?,
+        Source::Dpsgd(e) => run_bounds(e, p.delta)?,
+    };
     let up: Vec<TradeOff> = upper.iter().map(TradeOff::from_pld).collect();
     let low: Vec<TradeOff> = lower.iter().map(TradeOff::from_pld).collect();
     let certified = |a: f64| {
@@ -146,18 +97,8 @@ pub fn report(p: &AttackParams) -> Result<AttackReport> {
             .map(|d| d.epsilon_for_delta(p.delta))
             .fold(0.0, f64::max)
             .min(eps_cap),
-        gdp_mu_clt: match p.source {
-            Source::Dpsgd {
-                q,
-                sigma,
-                steps,
-                neighbour,
-            } => Some(match neighbour {
-                // Two add/remove steps apart at σ is G_{2μ} (group privacy), or the σ/2 pair's μ.
-                Neighbour::ReplaceOne => dpsgd_gdp_mu_clt(q, sigma / 2.0, steps)
-                    .min(2.0 * dpsgd_gdp_mu_clt(q, sigma, steps)),
-                Neighbour::AddRemove => dpsgd_gdp_mu_clt(q, sigma, steps),
-            }),
+        gdp_mu_clt: match &p.source {
+            Source::Dpsgd(e) => Some(run_gdp_mu_clt(e)),
             Source::List(_) => None,
         },
         gdp_mu_fit,
@@ -214,16 +155,12 @@ pub fn markdown(
     let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
     let mech = match &p.source {
         Source::List(items) => crate::accounting::entry::format_list(items),
-        Source::Dpsgd {
-            q,
-            sigma,
-            steps,
-            neighbour,
-        } => format!(
-            "DP-SGD q = {}, σ = {}, T = {steps} ({})",
-            sig(*q),
-            sig(*sigma),
-            neighbour.key()
+        Source::Dpsgd(e) => format!(
+            "DP-SGD q = {}, σ = {}, T = {} ({}, Poisson sampling)",
+            sig(e.rate),
+            sig(e.sigma),
+            e.steps,
+            e.neighbour.key()
         ),
     };
     let rows = vec![

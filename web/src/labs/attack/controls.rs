@@ -36,11 +36,11 @@ pub fn AttackControls() -> impl IntoView {
                 error=lab.error_for("list") help="As in the composition lab: lap:ε, gauss:σ, rr:ε, sgauss:q:σ, dp:ε:δ, wor:…, each *times." />
         </Show>
         <Show when=move || !is_list()>
-            <NumberField label="Sampling rate q" key="q" value=shown("q", |p| match p.source { Source::Dpsgd { q, .. } => dp_playground::link::format::rate_text(q), _ => String::new() }) error=lab.error_for("q") />
-            <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| match p.source { Source::Dpsgd { sigma, .. } => fmt_f64(sigma), _ => String::new() }) error=lab.error_for("sigma") slider=(0.3, 5.0, 0.01) />
-            <NumberField label="Steps T" key="steps" value=shown("steps", |p| match p.source { Source::Dpsgd { steps, .. } => steps.to_string(), _ => String::new() }) error=lab.error_for("steps") />
+            <NumberField label="Sampling rate q" key="q" value=shown("q", |p| match &p.source { Source::Dpsgd(e) => dp_playground::link::format::rate_text(e.rate), _ => String::new() }) error=lab.error_for("q") />
+            <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| match &p.source { Source::Dpsgd(e) => fmt_f64(e.sigma), _ => String::new() }) error=lab.error_for("sigma") slider=(0.3, 5.0, 0.01) />
+            <NumberField label="Steps T" key="steps" value=shown("steps", |p| match &p.source { Source::Dpsgd(e) => e.steps.to_string(), _ => String::new() }) error=lab.error_for("steps") />
             <SelectField label="Neighbouring data sets" key="neighbour" options=choices(&Neighbour::ALL, Neighbour::key, Neighbour::title)
-                value=Signal::derive(move || lab.params.with(|p| match p.source { Source::Dpsgd { neighbour, .. } => neighbour.key(), _ => "add-remove" }.to_owned()))
+                value=Signal::derive(move || lab.params.with(|p| match &p.source { Source::Dpsgd(e) => e.neighbour.key(), _ => "add-remove" }.to_owned()))
                 error=lab.error_for("neighbour") />
         </Show>
         <h3>"Reading the curve"</h3>

@@ -98,7 +98,7 @@ pub fn AttackLab() -> impl IntoView {
             status: "PLD accountant: composing…".into(),
             ..Default::default()
         });
-        let calibrates = matches!(p.source, Source::Dpsgd { .. });
+        let calibrates = matches!(p.source, Source::Dpsgd(_));
         spawn_local(async move {
             // The report and both calibrations are independent: up to three workers at once.
             let start = now_ms();
