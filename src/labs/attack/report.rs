@@ -12,7 +12,7 @@ use crate::numerics::special::normal_upper_quantile;
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AttackReport {
     /// β at the link's α from the dominating PLD (under replace-one also removing then adding,
-    /// [`TwoSteps`], where higher): a certified lower bound on the attacker's FNR.
+    /// [`crate::attacks::TwoSteps`], where higher): a certified lower bound on the attacker's FNR.
     pub beta_at_alpha: f64,
     /// β at α from the dominated PLD: an optimistic estimate (the true β lies between, up to the
     /// lower side's approximation of a valid pair).
