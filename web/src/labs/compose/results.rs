@@ -58,7 +58,8 @@ pub fn ComposeResults() -> impl IntoView {
     };
     let remove = move |i: usize| {
         let mut list = params.get_untracked().list;
-        if list.len() > 1 {
+        // A row's button may outlive its row by a frame (the list changed): never remove out of bounds.
+        if list.len() > 1 && i < list.len() {
             list.remove(i);
             url.commit_set("list", format_list(&list));
         }
