@@ -3,8 +3,10 @@
 //! - [`query`]: the query string parsed and printed; bad values fall back with a [`query::Notice`].
 //! - [`choice`]: the `choice!` macro for enums a link key holds.
 //! - [`embed`]: embedding, read-only views and the share panel's snippets.
+//! - [`href`]: links to the page itself, which stay on its origin and path.
 
 pub mod choice;
 pub mod embed;
 pub mod format;
+pub mod href;
 pub mod query;

@@ -163,7 +163,7 @@ pub fn ComposeResults() -> impl IntoView {
             <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
             {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
             <p class="help">
-                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || format!("?{}", params.with(|p| dp_playground::labs::attack::params::link_for_list(&p.list, p.delta)))>
+                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&params.with(|p| dp_playground::labs::attack::params::link_for_list(&p.list, p.delta)))>
                     "What does this mean for an attacker? →"
                 </a>
             </p>

@@ -112,11 +112,11 @@ pub fn DpsgdResults() -> impl IntoView {
             </button>
         </div>
         <p class="help">
-            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::attack::params::link_for_dpsgd_params(p)))>
+            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&lab.params.with(dp_playground::labs::attack::params::link_for_dpsgd_params))>
                 "What does this mean for an attacker? →"
             </a>
             " · "
-            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
+            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&lab.params.with(|p| dp_playground::labs::train::link_for_dpsgd(p.rate(), p.sigma, p.total_steps(), p.delta)))>
                 "Train with these settings →"
             </a>
         </p>
@@ -146,9 +146,9 @@ pub fn DpsgdResults() -> impl IntoView {
                 <p class="help">
                     {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
                         "Check them in the composition lab: "
-                        <a data-testid="scenario1-link" target=url.other_lab_target() rel="noopener" href=format!("?{one}")>"scenario 1"</a>
+                        <a data-testid="scenario1-link" target=url.other_lab_target() rel="noopener" href=url.href_to(&one)>"scenario 1"</a>
                         " (Laplace on subsamples, pure DP), "
-                        <a data-testid="scenario2-link" target=url.other_lab_target() rel="noopener" href=format!("?{two}")>"scenario 2"</a>
+                        <a data-testid="scenario2-link" target=url.other_lab_target() rel="noopener" href=url.href_to(&two)>"scenario 2"</a>
                         " (Gaussian, no subsampling)."
                     })}
                 </p>

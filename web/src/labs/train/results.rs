@@ -168,20 +168,17 @@ pub fn TrainResults() -> impl IntoView {
     };
     let dpsgd_link = move || {
         let a = lab.accounting.get();
-        format!("?{}", a.to_query().to_query_string())
+        url.href_to(&a.to_query().to_query_string())
     };
     let attack_link = move || {
         let a = lab.accounting.get();
-        format!(
-            "?{}",
-            dp_playground::labs::attack::params::link_for_dpsgd(
-                a.rate(),
-                a.sigma,
-                a.total_steps(),
-                a.neighbour,
-                a.delta
-            )
-        )
+        url.href_to(&dp_playground::labs::attack::params::link_for_dpsgd(
+            a.rate(),
+            a.sigma,
+            a.total_steps(),
+            a.neighbour,
+            a.delta,
+        ))
     };
     let locked = move || url.options.with(|o| o.locked);
     view! {
