@@ -287,6 +287,39 @@ impl ComposedPld {
             .collect()
     }
 
+    /// Why the PLD certifies no finite ε at δ, as a sentence; `None` when it does. Below
+    /// [`MIN_DELTA`] it reports none; otherwise its mass at +∞ exceeds δ: on the lower side too, and
+    /// then no accountant can give a finite ε (the `dp:` entries' δ compose to more than δ), or only on
+    /// the upper side (its cut tails and bounds count at +∞).
+    pub fn no_epsilon_reason(&self, delta: f64) -> Option<String> {
+        use crate::link::format::sig;
+        if self.epsilon(delta).is_finite() {
+            return None;
+        }
+        if !(MIN_DELTA..1.0).contains(&delta) {
+            return Some(format!(
+                "the PLD accountant reports no ε below δ = {MIN_DELTA:e}, where its FFT's rounding could exceed δ"
+            ));
+        }
+        let at_infinity = |plds: &[Pld]| plds.iter().map(Pld::infinity_mass).fold(0.0, f64::max);
+        let (upper, lower) = (at_infinity(&self.upper), at_infinity(&self.lower));
+        Some(if lower > delta {
+            format!(
+                "no finite ε exists at δ = {}: the list's δ parts (its dp: entries' δ) leave a \
+                 probability of at least {} that no ε covers, more than δ",
+                sig(delta, 3),
+                sig(lower, 3)
+            )
+        } else {
+            format!(
+                "the PLD certifies no finite ε at δ = {}: its upper side leaves {} of its mass at +∞ \
+                 (the δ parts and the cut tails), more than δ",
+                sig(delta, 3),
+                sig(upper, 3)
+            )
+        })
+    }
+
     /// The certified lower ε at δ (the larger direction's lower ε); NaN below [`MIN_DELTA`].
     pub fn epsilon_lower(&self, delta: f64) -> f64 {
         if !(MIN_DELTA..1.0).contains(&delta) {

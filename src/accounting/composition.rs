@@ -56,6 +56,11 @@ pub fn advanced(parts: &[(f64, f64, u64)], slack: f64) -> Result<(f64, f64)> {
 /// Kairouz, Oh & Viswanath (ICML 2015), Theorem 3.3 (their bound at ε′ = (k − 2i)ε; here at any real
 /// ε′, so it is the exact optimum, also for k up to 10⁶). O(√k) work.
 pub fn optimal_homogeneous(eps: f64, delta: f64, k: u64, target: f64) -> Option<f64> {
+    // A run with no finite ε (an approximate entry asked for a δ below its own, in the composition
+    // lab) has no finite composition: ε = ∞ made p = 1, q = 0 below and returned 0.
+    if eps.is_nan() || eps == f64::INFINITY {
+        return None;
+    }
     if k == 0 || eps <= 0.0 {
         return (delta == 0.0 || k == 0 || target >= -(k as f64 * (-delta).ln_1p()).exp_m1())
             .then_some(0.0);

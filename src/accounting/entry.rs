@@ -438,7 +438,10 @@ pub fn parse_list(s: &str) -> Result<Vec<Item>> {
             let mut parts = body.split(':');
             let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
             // Numbers as links write them, ratios included (`sgauss:8/1875:1.1`).
-            let nums: Vec<f64> = parts.map(|x| parse_number("parameter", x)).collect::<std::result::Result<_, _>>().map_err(|_| bad(&format!("has \"{item}\", with a parameter that is not a number")))?;
+            let nums: Vec<f64> = parts.map(|x| parse_number("parameter", x)).collect::<std::result::Result<_, _>>().map_err(|e| {
+                let why = match e { Error::InvalidParameter { reason, .. } => reason, other => other.to_string() };
+                bad(&format!("has \"{item}\", with a parameter that {why}"))
+            })?;
             let pos = |x: f64| x.is_finite() && x > 0.0;
             let entry = match (kind.as_str(), nums.as_slice()) {
                 ("lap", &[e]) if pos(e) && e <= MAX_EPS => Entry::Laplace { eps: e },

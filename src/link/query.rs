@@ -150,7 +150,12 @@ pub fn parse_seed(s: &str) -> Result<u64> {
 }
 
 /// Parses a number (`1e-5`, ` 2.5 `) or a ratio of two (`256/60000`); NaN and infinities (also `1/0`)
-/// parse here and are refused by the checks.
+/// parse here and are refused by the checks. `-0` reads as 0.
+///
+/// # Errors
+/// Not a number, or a subnormal one (nonzero and below 2.2e-308 in size, also as a ratio): no lab
+/// computes with those (their reciprocals and squares overflow or vanish, and σ = 1e-320 blocked the
+/// page for half a minute), so every number key refuses them here, before any lab's own range.
 pub fn parse_number(name: &'static str, s: &str) -> Result<f64> {
     let number = |t: &str| t.trim().parse::<f64>().ok();
     let x = match s.split_once('/') {
@@ -158,7 +163,15 @@ pub fn parse_number(name: &'static str, s: &str) -> Result<f64> {
         Some((a, b)) => number(a).zip(number(b)).map(|(a, b)| a / b),
         None => number(s),
     };
-    x.ok_or_else(|| Error::invalid(name, s, "is not a number"))
+    let x = x.ok_or_else(|| Error::invalid(name, s, "is not a number"))?;
+    if x.is_subnormal() {
+        return Err(Error::invalid(
+            name,
+            s,
+            "is too close to 0 to compute with (a subnormal number, below 2.2e-308 in size)",
+        ));
+    }
+    Ok(x + 0.0)
 }
 
 /// A whole number, written plainly or as a float with no fractional part (`1e6`).
@@ -468,6 +481,32 @@ mod tests {
             let _ = Query::parse(&q.to_query_string());
         }
         assert_eq!(Query::parse("a=%4").get("a"), Some("%4"));
+    }
+
+    #[test]
+    fn subnormal_numbers_are_refused_and_minus_zero_is_zero() {
+        for s in [
+            "1e-320",
+            "4.9e-324",
+            "-1e-310",
+            "2.2e-308",
+            "1e-300/1e10",
+            "-4.9e-324",
+        ] {
+            let e = parse_number("sigma", s).unwrap_err().to_string();
+            assert!(e.contains("too close to 0"), "{s}: {e}");
+        }
+        for (s, x) in [
+            ("2.3e-308", 2.3e-308),
+            ("1e-300", 1e-300),
+            ("1e-400", 0.0),
+            ("0", 0.0),
+        ] {
+            assert_eq!(parse_number("x", s).unwrap(), x, "{s}");
+        }
+        let zero = parse_number("x", "-0").unwrap();
+        assert!(zero == 0.0 && zero.is_sign_positive());
+        assert!(parse_number_in("sigma", "1e-320", 0.0, 1.0, true).is_err());
     }
 
     #[test]

@@ -20,6 +20,9 @@ use crate::error::{Error, Result};
 
 /// The largest ε the mechanisms lab accepts (e^100 is still far inside f64 range).
 pub const MAX_EPS: f64 = 100.0;
+/// The smallest ε a mechanism accepts: below it 1/ε, and K/ε in randomized response's estimate,
+/// leave f64's range (at ε = 2.3e-308 and K = 50 the estimate was −4e307 and its standard error ∞).
+pub const MIN_EPS: f64 = 1e-300;
 /// The largest sensitivity the lab accepts; beyond it σ·Δ products leave f64's comfortable range.
 pub const MAX_SENS: f64 = 1e15;
 
@@ -97,15 +100,15 @@ pub(crate) fn hockey_stick_by_midpoint(
         .sum()
 }
 
-/// Checks ε ∈ (0, [`MAX_EPS`]].
+/// Checks ε ∈ [[`MIN_EPS`], [`MAX_EPS`]].
 pub(crate) fn check_eps(eps: f64) -> Result<()> {
-    if eps.is_finite() && eps > 0.0 && eps <= MAX_EPS {
+    if (MIN_EPS..=MAX_EPS).contains(&eps) {
         Ok(())
     } else {
         Err(Error::invalid(
             "eps",
             eps,
-            format!("must be a number in (0, {MAX_EPS}]"),
+            format!("must be a number in [{MIN_EPS:e}, {MAX_EPS}]"),
         ))
     }
 }

@@ -117,8 +117,8 @@ impl Grid {
             return Err(bad());
         };
         let (min, max) = (
-            lo.parse::<f64>().map_err(|_| bad())?,
-            hi.parse::<f64>().map_err(|_| bad())?,
+            crate::link::query::parse_number(name, lo).map_err(|_| bad())?,
+            crate::link::query::parse_number(name, hi).map_err(|_| bad())?,
         );
         let count = n.parse::<usize>().map_err(|_| bad())?;
         if !(min.is_finite()

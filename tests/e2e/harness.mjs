@@ -15,14 +15,22 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** Starts a static server for dist/ (or `dir`) under SUB_PATH on a free loopback port; resolves to
- * { url, close }. With `cache`, it sends the headers a real host would: content-hashed files cached for
- * good, the rest revalidated (the browser then keeps compiled modules between pages). */
+/** The same site under a path that starts with `//` (`http://host//courses/…`), where a link built as
+ * pathname + query would be protocol-relative (issue 53). */
+export const DOUBLE_SLASH_PATH = `/${SUB_PATH}`;
+
+/** Starts a static server for dist/ (or `dir`) under SUB_PATH, and under DOUBLE_SLASH_PATH, on a free
+ * loopback port; resolves to { url, doubleSlashUrl, close }. With `cache`, it sends the headers a real
+ * host would: content-hashed files cached for good, the rest revalidated (the browser then keeps compiled
+ * modules between pages). */
 export async function serveDist(dir = DIST, { cache = false } = {}) {
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (!path.startsWith(SUB_PATH)) { res.writeHead(404).end('not found'); return; }
-    let file = normalize(join(dir, path.slice(SUB_PATH.length)));
+    // The raw path: `new URL('//courses/…', base)` would read `courses` as a host.
+    let path;
+    try { path = decodeURIComponent(req.url.split('?')[0]); } catch { res.writeHead(400).end(); return; }
+    const prefix = [DOUBLE_SLASH_PATH, SUB_PATH].find((p) => path.startsWith(p));
+    if (!prefix) { res.writeHead(404).end('not found'); return; }
+    let file = normalize(join(dir, path.slice(prefix.length)));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
@@ -36,7 +44,11 @@ export async function serveDist(dir = DIST, { cache = false } = {}) {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}${SUB_PATH}`, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${port}${SUB_PATH}`,
+    doubleSlashUrl: `http://127.0.0.1:${port}${DOUBLE_SLASH_PATH}`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
 }
 
 /** Launches headless Debian Chromium with the flags this sandbox needs. */

@@ -26,7 +26,8 @@ test('the default run: trains to T, accuracies in range, ε equal to the DP-SGD 
   console.log(`default run: ${JSON.stringify(v)}`);
   // The DP-SGD lab, opened from the link, shows the same certified ε.
   const href = await page.getAttribute('[data-testid="train-dpsgd-link"]', 'href');
-  const dpsgd = await openLab(await newPage(browser), server.url, href, 'dpsgd-eps-rdp');
+  // The page's links are path-absolute (link::href::same_page_href): resolved against the page.
+  const dpsgd = await openLab(await newPage(browser), '', new URL(href, page.url()).href, 'dpsgd-eps-rdp');
   await dpsgd.waitForFunction(() => document.querySelector('[data-testid="dpsgd-status"]')?.textContent === '', null, { timeout: 60_000 });
   assert.equal(await valueOf(dpsgd, 'dpsgd-eps-pld'), v['train-eps']);
   for (const chart of ['train-chart-curves', 'train-chart-eps', 'train-chart-norms', 'train-chart-utility']) {

@@ -5,23 +5,18 @@ use crate::platform::url::UrlState;
 use crate::widgets::{header::SiteHeader, notices::Notices};
 use dp_playground::labs::Lab;
 use leptos::prelude::*;
-use leptos_router::components::Router;
 
 /// The whole playground, showing the labs this page module holds.
 #[component]
 pub fn App(labs: Labs) -> impl IntoView {
     provide_context(labs);
-    view! {
-        <Router>
-            <Shell labs=labs />
-        </Router>
-    }
+    view! { <Shell labs=labs /> }
 }
 
-/// Everything inside the router: the URL is read here once and shared as context.
+/// Everything the page shows: the URL is read here once and shared as context.
 #[component]
 fn Shell(labs: Labs) -> impl IntoView {
-    let url = UrlState::from_router();
+    let url = UrlState::from_window();
     provide_context(url);
     let lab = Memo::new(move |_| {
         let mut notices = Vec::new();

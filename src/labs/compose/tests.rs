@@ -248,3 +248,32 @@ fn the_band_says_when_no_grid_can_close_it() {
     );
     assert!(gap("trunc:1000:0.01:1001:1*100").is_none());
 }
+
+/// Twenty dp:1:0.001 entries leave a δ of about 0.02 that no ε covers: at δ = 1e-5 the PLD (and every
+/// accountant) has no finite ε, and the lab must say why once the PLD is composed (its headline kept
+/// saying "the PLD is still composing").
+#[test]
+fn no_finite_epsilon_says_why() {
+    let (p, _) = ComposeParams::from_query(&Query::parse("list=dp:1:0.001*20&delta=1e-5"));
+    let pld = ComposedPld::new(&p.list).unwrap();
+    assert!(pld.epsilon(p.delta).is_infinite());
+    let why = pld.no_epsilon_reason(p.delta).unwrap();
+    assert!(
+        why.contains("no finite ε exists") && why.contains("0.0198"),
+        "{why}"
+    );
+    // At δ = 0.05 the δ parts fit: a finite ε and no reason.
+    assert!(pld.epsilon(0.05).is_finite());
+    assert_eq!(pld.no_epsilon_reason(0.05), None);
+    // Below the PLD's smallest δ it says so.
+    assert!(pld
+        .no_epsilon_reason(1e-12)
+        .unwrap()
+        .contains("below δ = 1e-10"));
+    // A Gaussian reaches any δ.
+    let (g, _) = ComposeParams::from_query(&Query::parse("list=gauss:3*10"));
+    assert_eq!(
+        ComposedPld::new(&g.list).unwrap().no_epsilon_reason(1e-5),
+        None
+    );
+}

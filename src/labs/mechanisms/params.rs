@@ -7,7 +7,7 @@ use crate::link::query::{
 };
 use crate::mechanisms::exponential::{MAX_CANDIDATES, MAX_SCORE};
 use crate::mechanisms::many_queries::MAX_K;
-use crate::mechanisms::{MAX_EPS, MAX_SENS};
+use crate::mechanisms::{MAX_EPS, MAX_SENS, MIN_EPS};
 
 /// What the page uses when a hand-set σ, scale or bad-set ε is refused.
 const CALIBRATED: &str = "using the calibrated value instead";
@@ -150,7 +150,7 @@ pub fn parse_candidates(s: &str) -> Result<Vec<Candidate>> {
                 Some((name, score)) => (name.trim().to_owned(), score),
                 None => (i.to_string(), *item),
             };
-            let score = score.trim().parse::<f64>().ok().filter(|u| u.is_finite() && u.abs() <= MAX_SCORE);
+            let score = parse_number("cands", score).ok().filter(|u| u.is_finite() && u.abs() <= MAX_SCORE);
             match score {
                 Some(score) if name.chars().count() <= 40 => Ok(Candidate { name, score }),
                 _ => Err(Error::invalid("cands", s, format!("has \"{item}\"; write name:score with a finite score within ±{MAX_SCORE:e}"))),
@@ -205,7 +205,17 @@ impl LinkParams for MechParams {
         let d = MechParams::default();
         let mut r = Reader::new(query);
         let mech = r.parse("mech", d.mech, Mechanism::parse);
-        let eps = r.parse("eps", d.eps, |s| in_range("eps", s, 0.0, MAX_EPS, false));
+        let eps = r.parse("eps", d.eps, |s| {
+            let eps = parse_number("eps", s)?;
+            crate::mechanisms::check_eps(eps).map_err(|_| {
+                Error::invalid(
+                    "eps",
+                    s,
+                    format!("must be a number in [{MIN_EPS:e}, {MAX_EPS}]"),
+                )
+            })?;
+            Ok(eps)
+        });
         let delta = r.parse("delta", d.delta, |s| in_range("delta", s, 0.0, 1.0, true));
         let sens = r.parse("sens", d.sens, |s| {
             in_range("sens", s, 0.0, MAX_SENS, false)

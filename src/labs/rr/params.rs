@@ -167,7 +167,15 @@ pub fn format_truth(truth: &[f64]) -> String {
 /// Parses ε.
 pub fn parse_eps(s: &str) -> Result<f64> {
     let eps = parse_number("eps", s)?;
-    check_eps(eps)?;
+    // The link's text in the message, not the number's (1e-305 prints with 305 digits).
+    check_eps(eps).map_err(|e| match e {
+        Error::InvalidParameter { name, reason, .. } => Error::InvalidParameter {
+            name,
+            value: s.to_owned(),
+            reason,
+        },
+        other => other,
+    })?;
     Ok(eps)
 }
 
@@ -212,7 +220,7 @@ pub fn parse_truth(s: &str, k: usize) -> Result<Vec<f64>> {
     let truth = s
         .split(',')
         .map(|part| {
-            part.trim().parse::<f64>().map_err(|_| {
+            parse_number("truth", part).map_err(|_| {
                 Error::invalid(
                     "truth",
                     s,

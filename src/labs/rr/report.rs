@@ -54,6 +54,8 @@ pub struct EstimateHistogram {
 /// Everything the lab shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RrReport {
+    /// The parameters it was computed for (repetitions are applied only to a report of theirs).
+    pub params: RrParams,
     /// The mechanism.
     pub mech: RandomizedResponse,
     /// Probability of a truthful report, p.
@@ -82,6 +84,9 @@ pub const ON_PAGE_REPETITION_WORK: usize = 5_000;
 /// chosen category's histogram.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Repetitions {
+    /// The parameters they were simulated for: a worker's result can arrive, or still be held, after
+    /// the link has changed (a smaller K), and must not be applied to another report.
+    pub params: RrParams,
     /// (mean, standard deviation) of each category's estimate over the surveys.
     pub empirical: Vec<(f64, f64)>,
     /// The chosen category's histogram.
@@ -103,7 +108,7 @@ pub fn repetitions_fit_on_page(params: &RrParams) -> bool {
 /// # Errors
 /// If the parameters are invalid (they are valid whenever they came from [`LinkParams::from_query`](crate::link::query::LinkParams::from_query)).
 pub fn run(params: &RrParams) -> Result<RrReport> {
-    Ok(run_without_repetitions(params)?.with_repetitions(repetitions(params)?))
+    Ok(run_without_repetitions(params)?.with_repetitions(&repetitions(params)?))
 }
 
 /// Everything but the repeated surveys: their means and spreads are NaN and the histogram has no
@@ -124,14 +129,14 @@ pub fn run_without_repetitions(params: &RrParams) -> Result<RrReport> {
         .map(|j| {
             let reported = survey.reported_counts[j] as f64 / n;
             let estimate = mech.estimate(reported);
-            let half = Z_95 * mech.variance_from_reported(reported, p.n).sqrt();
+            let half = Z_95 * mech.stderr_from_reported(reported, p.n);
             CategoryResult {
                 truth: truth[j],
                 reported,
                 estimate,
-                stderr: mech.variance_for(population, truth[j], p.n).sqrt(),
-                stderr_iid: mech.variance(truth[j], p.n).sqrt(),
-                stderr_fixed: mech.variance_fixed(truth[j], p.n).sqrt(),
+                stderr: mech.stderr_for(population, truth[j], p.n),
+                stderr_iid: mech.stderr_for(Population::Iid, truth[j], p.n),
+                stderr_fixed: mech.stderr_for(Population::Fixed, truth[j], p.n),
                 ci: (estimate - half, estimate + half),
                 empirical_mean: f64::NAN,
                 empirical_sd: f64::NAN,
@@ -141,6 +146,7 @@ pub fn run_without_repetitions(params: &RrParams) -> Result<RrReport> {
     let cat = params.cat.min(p.k - 1);
     let histogram = estimate_histogram(cat, &[], truth[cat], categories[cat].stderr);
     Ok(RrReport {
+        params: params.clone(),
         mech,
         p_truth: mech.p_truth(),
         p_other: mech.p_other(),
@@ -171,22 +177,47 @@ pub fn repetitions(params: &RrParams) -> Result<Repetitions> {
         }
     }
     let cat = params.cat.min(p.k - 1);
-    let stderr = mech.variance_for(params.population, truth[cat], p.n).sqrt();
+    let stderr = mech.stderr_for(params.population, truth[cat], p.n);
     Ok(Repetitions {
+        params: params.clone(),
         empirical: estimates.iter().map(|e| mean_sd(e)).collect(),
         histogram: estimate_histogram(cat, &estimates[cat], truth[cat], stderr),
     })
 }
 
 impl RrReport {
-    /// The report with the repeated surveys' numbers filled in.
-    pub fn with_repetitions(mut self, reps: Repetitions) -> RrReport {
-        for (c, (mean, sd)) in self.categories.iter_mut().zip(reps.empirical) {
+    /// The report with the repeated surveys' numbers filled in, when `reps` were simulated for this
+    /// report's parameters ([`Repetitions::belong_to`]); a report of other parameters is returned as it
+    /// is, its repetitions still to come (they once filled a K = 2 report with a K = 50 histogram,
+    /// whose category 49 the page then read out of bounds).
+    pub fn with_repetitions(mut self, reps: &Repetitions) -> RrReport {
+        if !reps.belong_to(&self.params) || reps.empirical.len() != self.categories.len() {
+            return self;
+        }
+        for (c, &(mean, sd)) in self.categories.iter_mut().zip(&reps.empirical) {
             c.empirical_mean = mean;
             c.empirical_sd = sd;
         }
-        self.histogram = reps.histogram;
+        self.histogram = reps.histogram.clone();
         self
+    }
+
+    /// Whether the repeated surveys' numbers are in (false until [`RrReport::with_repetitions`] has
+    /// applied the repetitions of these parameters).
+    pub fn has_repetitions(&self) -> bool {
+        self.categories.iter().all(|c| !c.empirical_mean.is_nan())
+    }
+}
+
+impl Repetitions {
+    /// Whether these repetitions were simulated for `params`: every key but the shuffle model's, which
+    /// the repeated surveys do not read.
+    pub fn belong_to(&self, params: &RrParams) -> bool {
+        let survey = |p: &RrParams| RrParams {
+            shuffle: Default::default(),
+            ..p.clone()
+        };
+        survey(&self.params) == survey(params)
     }
 }
 
@@ -357,6 +388,93 @@ mod tests {
         }
     }
 
+    /// A worker's repetitions for K = 50 (histogram on category 49) arriving at, or still held by, a
+    /// page whose link has gone back to K = 2 are not applied: the report keeps K = 2's shape and its
+    /// histogram's category is one of its own (it was 49, and the page indexed out of bounds).
+    #[test]
+    fn repetitions_apply_only_to_their_own_parameters() {
+        use crate::link::query::Query;
+        let (big, _) = RrParams::from_query(&Query::parse("k=50&cat=49&reps=1000"));
+        let (small, _) = RrParams::from_query(&Query::parse("k=2&reps=1000"));
+        let stale = repetitions(&big).unwrap();
+        let page = run_without_repetitions(&small).unwrap();
+        let report = page.clone().with_repetitions(&stale);
+        // NaN ≠ NaN: compared as printed.
+        assert_eq!(format!("{report:?}"), format!("{page:?}"));
+        assert!(!report.has_repetitions());
+        assert!(report.histogram.category < report.categories.len());
+        let own = page.with_repetitions(&repetitions(&small).unwrap());
+        assert!(own.has_repetitions());
+        assert_eq!(own, run(&small).unwrap());
+        // The shuffle model's keys do not change the repeated surveys.
+        let (shuffled, _) = RrParams::from_query(&Query::parse("k=2&reps=1000&shuffle=on"));
+        assert!(repetitions(&small).unwrap().belong_to(&shuffled));
+        assert!(!stale.belong_to(&small));
+    }
+
+    /// ε down to 1e-300 (and K = 50, n = 1) keeps every number finite: the variance (p − q)² once
+    /// underflowed below ε ≈ 1e-154, the interval became (−∞, ∞), and the frequency chart's axis with
+    /// it, which froze the page.
+    #[test]
+    fn tiny_eps_keeps_every_number_finite() {
+        use crate::link::query::Query;
+        for link in [
+            "eps=1e-300",
+            "eps=1e-160&n=10",
+            "eps=1e-300&k=50&n=1&cat=49&population=fixed",
+            "eps=1e-300&k=50&n=10000000&reps=2",
+        ] {
+            let (p, notices) = RrParams::from_query(&Query::parse(link));
+            assert!(notices.is_empty(), "{link}: {notices:?}");
+            let r = report(&p);
+            for c in &r.categories {
+                let numbers = [
+                    c.estimate,
+                    c.stderr,
+                    c.stderr_iid,
+                    c.stderr_fixed,
+                    c.ci.0,
+                    c.ci.1,
+                ];
+                assert!(numbers.iter().all(|x| x.is_finite()), "{link}: {c:?}");
+                assert!(
+                    c.empirical_mean.is_finite() && c.empirical_sd.is_finite(),
+                    "{link}: {c:?}"
+                );
+            }
+            let h = &r.histogram;
+            assert!(
+                h.edges.iter().all(|x| x.is_finite()),
+                "{link}: {:?}",
+                h.edges
+            );
+            assert!(h
+                .normal_curve
+                .iter()
+                .all(|(x, y)| x.is_finite() && y.is_finite()));
+        }
+    }
+
+    /// Below ε = 1e-300, K/ε leaves f64's range (at 2.3e-308 and K = 50 the estimate was −4e307 and
+    /// its standard error ∞): the link refuses it, with its own text in the message.
+    #[test]
+    fn eps_below_the_floor_is_refused() {
+        use crate::link::query::Query;
+        let (p, notices) = RrParams::from_query(&Query::parse("eps=2.3e-308&k=50"));
+        assert_eq!(p.eps, RrParams::default().eps);
+        assert!(
+            notices[0]
+                .message
+                .starts_with("eps = \"2.3e-308\" must be a number in [1e-300, 100]"),
+            "{notices:?}"
+        );
+        assert!(run(&RrParams {
+            eps: 2.3e-308,
+            ..RrParams::default()
+        })
+        .is_err());
+    }
+
     #[test]
     fn invalid_parameters_are_refused() {
         let bad = RrParams {
@@ -452,7 +570,7 @@ mod tests {
                 "{query}"
             );
             let worker = repetitions(&p).unwrap();
-            let full = page.with_repetitions(worker);
+            let full = page.with_repetitions(&worker);
             assert_eq!(full, report(&p), "{query}");
             for (c, (mean, sd)) in full.categories.iter().zip(empirical) {
                 assert_eq!((c.empirical_mean, c.empirical_sd), (mean, sd), "{query}");

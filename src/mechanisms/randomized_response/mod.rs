@@ -207,6 +207,42 @@ impl RandomizedResponse {
             Population::Fixed => self.variance_fixed(truth_j, n),
         }
     }
+
+    /// The standard error √Var of [`variance_for`](Self::variance_for), without overflow: (p − q)²
+    /// underflows below ε ≈ 1e-154, which made the variance, the interval and the chart's axis
+    /// infinite (and froze the page). Bit for bit `variance_for(..).sqrt()` wherever (p − q)² is a
+    /// normal float and the variance finite; √(numerator/n)/(p − q) otherwise, finite for every ε the
+    /// lab accepts.
+    pub fn stderr_for(&self, population: Population, truth_j: f64, n: u64) -> f64 {
+        let numerator = match population {
+            Population::Iid => {
+                let lambda = self.p_other() + truth_j * self.gap();
+                lambda * (1.0 - lambda)
+            }
+            Population::Fixed => {
+                let (p, q) = (self.p_truth(), self.p_other());
+                truth_j * p * (1.0 - p) + (1.0 - truth_j) * q * (1.0 - q)
+            }
+        };
+        self.stderr_of(numerator, n)
+    }
+
+    /// The standard error √Var of [`variance_from_reported`](Self::variance_from_reported), as
+    /// [`stderr_for`](Self::stderr_for) computes it.
+    pub fn stderr_from_reported(&self, lambda_j: f64, n: u64) -> f64 {
+        self.stderr_of(lambda_j * (1.0 - lambda_j), n)
+    }
+
+    /// √(numerator / (n (p − q)²)), the variances' common form.
+    fn stderr_of(&self, numerator: f64, n: u64) -> f64 {
+        let gap = self.gap();
+        let variance = numerator / (n as f64 * gap * gap);
+        if (gap * gap).is_normal() && variance.is_finite() {
+            variance.sqrt()
+        } else {
+            (numerator / n as f64).sqrt() / gap
+        }
+    }
 }
 
 /// K-ary randomized response as an accountant sees it: ε and any K ≥ 2 (the composition lab's entries

@@ -1,7 +1,7 @@
 //! True, reported and estimated frequency per category, the estimate with its 95% interval.
 
 use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
-use super::{font, px, tick, DrawResult, Kind, INK, PALETTE};
+use super::{axis, font, px, tick, DrawResult, Kind, INK, PALETTE};
 use dp_playground::labs::rr::CategoryResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,7 +31,7 @@ pub fn draw_frequencies<DB: DrawingBackend>(
         ("Reported", PALETTE[4], |c| c.reported),
         ("Estimated", PALETTE[0], |c| c.estimate),
     ];
-    let y_range = (lo - if lo < 0.0 { pad } else { 0.0 })..hi + pad;
+    let y_range = axis(lo - if lo < 0.0 { pad } else { 0.0 }, hi + pad);
     let build = |area| {
         ChartBuilder::on(area)
             .margin(px(10.0, scale))

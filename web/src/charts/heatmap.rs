@@ -1,7 +1,7 @@
 //! A heat map: values on a grid of cells (rows along y, columns along x), a diverging palette for signed
 //! values (blue below 0, white at 0, vermillion above) or a sequential one, and a colour bar with its range.
 
-use super::{font, px, tick, DrawResult, INK};
+use super::{axis, font, px, tick, DrawResult, INK};
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
@@ -94,7 +94,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         .margin(px(10.0, scale))
         .x_label_area_size(px(40.0, scale))
         .y_label_area_size(px(58.0, scale))
-        .build_cartesian_2d(x0..x1, y0..y1)?;
+        .build_cartesian_2d(axis(x0, x1), axis(y0, y1))?;
     chart
         .configure_mesh()
         .disable_mesh()

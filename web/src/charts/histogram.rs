@@ -1,7 +1,7 @@
 //! The spread of one category's estimate over repeated surveys, beside its theoretical normal law.
 
 use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
-use super::{font, px, tick, DrawResult, Kind, INK, PALETTE};
+use super::{axis, font, px, tick, DrawResult, Kind, INK, PALETTE};
 use dp_playground::labs::rr::EstimateHistogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -31,7 +31,7 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
             .margin(px(10.0, scale))
             .x_label_area_size(px(40.0, scale))
             .y_label_area_size(px(50.0, scale))
-            .build_cartesian_2d(lo..hi, 0.0..top)
+            .build_cartesian_2d(axis(lo, hi), axis(0.0, top))
     };
     let entries = [
         ("Simulated surveys", Kind::Bars, PALETTE[0]),

@@ -60,6 +60,27 @@ pub(crate) fn tick(x: &f64) -> String {
     crate::format::sig(*x, 4)
 }
 
+/// How far from 0 an axis may reach. plotters' search for round tick steps scales its step by 10 until
+/// few enough ticks fit: an axis with an infinite or NaN end, or one so wide that its width or step
+/// overflows (a range to ±1e308), never ends that search and froze the page for good (the RR lab's
+/// interval at ε = 1e-300 was (−∞, ∞); the DP-SGD lab's order chart at σ = 1e-300 reached ε = ∞).
+pub(crate) const AXIS_LIMIT: f64 = 1e300;
+
+/// The range an axis shows for the data range `lo..hi`: both ends finite and within ±[`AXIS_LIMIT`]
+/// (data beyond it are drawn at the edge), and a positive width (a single value gets ±½, or ±1‰ of a
+/// large one). Every chart builds its axes through it.
+pub(crate) fn axis(lo: f64, hi: f64) -> std::ops::Range<f64> {
+    let inside = |x: f64| (!x.is_nan()).then(|| x.clamp(-AXIS_LIMIT, AXIS_LIMIT));
+    match (inside(lo), inside(hi)) {
+        (Some(lo), Some(hi)) if hi > lo => lo..hi,
+        (Some(x), _) | (None, Some(x)) => {
+            let half = (x.abs() * 1e-3).max(0.5);
+            (x - half)..(x + half)
+        }
+        (None, None) => 0.0..1.0,
+    }
+}
+
 /// Renders a chart into an SVG document of `size` CSS pixels (scale 1): the export of every chart.
 pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> String {
     let mut svg = String::new();
@@ -69,6 +90,69 @@ pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, S
         let _ = root.present();
     }
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_axis_is_finite_bounded_and_wide() {
+        let ugly = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            -f64::MAX,
+            1e300,
+            -1e300,
+            4.9e-324,
+            -0.0,
+            0.0,
+            1.0,
+        ];
+        for lo in ugly {
+            for hi in ugly {
+                let r = axis(lo, hi);
+                assert!(
+                    r.start.is_finite() && r.end.is_finite() && r.end > r.start,
+                    "{lo}..{hi} → {r:?}"
+                );
+                assert!(r.start.abs() <= 1.01 * AXIS_LIMIT && r.end.abs() <= 1.01 * AXIS_LIMIT);
+            }
+        }
+        assert_eq!(axis(-0.5, 2.0), -0.5..2.0);
+        assert_eq!(axis(3.0, 3.0), 2.5..3.5);
+    }
+
+    /// An axis from −∞ to ∞, or from 0 to ∞, froze the page in plotters' tick search (an SVG chart
+    /// of such data never finished before axes went through [`axis`]).
+    #[test]
+    fn charts_of_infinite_and_huge_data_draw() {
+        use super::specs::smoke;
+        for (lo, hi) in [
+            (f64::NEG_INFINITY, f64::INFINITY),
+            (0.0, f64::INFINITY),
+            (-1e308, 1e308),
+            (0.0, 1.7e308),
+            (0.0, 4.9e-324),
+        ] {
+            let chart = XyChart {
+                x_desc: "x".into(),
+                y_desc: "y".into(),
+                y_range: Some((lo, hi)),
+                x_range: Some((lo, hi)),
+                series: vec![Series::new(
+                    "s",
+                    PALETTE[0],
+                    Kind::Line,
+                    vec![(0.0, 1.0), (1.0, 2.0)],
+                )],
+                ..Default::default()
+            };
+            smoke(&chart);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! the ticks read 1e-5, 1e3, …). Each lab chart is a small [`XyChart`] built from core data.
 
 use super::legend::{band_above, draw_legend, free_corner, legend_size, Chart, Ink, Legend};
-use super::{font, px, tick, DrawResult, INK};
+use super::{axis, font, px, tick, DrawResult, INK};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::ShapeStyle;
@@ -189,10 +189,10 @@ impl XyChart {
                 (lo - 0.5, hi + 0.5)
             }
         };
-        (
-            self.x_range.unwrap_or_else(|| pad(x0, x1, 0.0)),
-            self.y_range.unwrap_or_else(|| pad(y0, y1, 0.08)),
-        )
+        let (x0, x1) = self.x_range.unwrap_or_else(|| pad(x0, x1, 0.0));
+        let (y0, y1) = self.y_range.unwrap_or_else(|| pad(y0, y1, 0.08));
+        let (x, y) = (axis(x0, x1), axis(y0, y1));
+        ((x.start, x.end), (y.start, y.end))
     }
 }
 

@@ -30,7 +30,9 @@ pub fn load_module_for(key: &str) {
         let _ = location.reload();
     } else {
         query.set("lab", key);
-        let _ = location.replace(&format!("?{}", query.to_query_string()));
+        let pathname = location.pathname().unwrap_or_default();
+        let href = dp_playground::link::href::same_page_href(&pathname, &query.to_query_string());
+        let _ = location.replace(&href);
     }
 }
 

@@ -1,18 +1,22 @@
-//! The URL query as the app's state: read through the router into a memo, written with `replace` so
-//! that moving a slider does not add a history entry per step; discrete changes (a preset, a select, a
-//! list edit, a button) are `commit`ted as a new entry, so Back undoes them (the router's location
+//! The URL query as the app's state: read from the window's location into a memo, written with
+//! `replace` so that moving a slider does not add a history entry per step; discrete changes (a preset,
+//! a select, a list edit, a button) are `commit`ted as a new entry, so Back undoes them (the location
 //! follows Back, and every control reads the query).
 
 use dp_playground::link::embed::ViewOptions;
+use dp_playground::link::href::same_page_href;
 use dp_playground::link::query::Query;
+use leptos::ev;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate};
-use leptos_router::NavigateOptions;
-
-/// Writes a URL into the address bar (the router's navigate): replacing the entry, or adding one.
-type Writer = Box<dyn Fn(&str, bool)>;
+use wasm_bindgen::JsCast;
 
 /// The current query (reactive) and the way to change it. Provided as context by the app shell.
+///
+/// The page keeps its own location and history writes rather than leptos_router's: the router's
+/// `navigate` parses the href, then pushes `pathname + "?" + search`, which for a page served at a
+/// path starting with `//` is a protocol-relative URL (a `SecurityError`, and an `unwrap` panic in the
+/// router), and its link-click handler does the same. Every href here comes from
+/// [`same_page_href`], which stays on the page's origin and path.
 #[derive(Clone, Copy)]
 pub struct UrlState {
     /// The decoded query string.
@@ -20,32 +24,49 @@ pub struct UrlState {
     /// How the view is shown (embedded, which controls, read-only).
     pub options: Memo<ViewOptions>,
     pathname: Memo<String>,
-    write: StoredValue<Writer, LocalStorage>,
+    location: RwSignal<(String, String)>,
+}
+
+/// The window's (pathname, search), or empty strings without a window.
+fn window_location() -> (String, String) {
+    web_sys::window()
+        .map(|w| w.location())
+        .map(|l| {
+            (
+                l.pathname().unwrap_or_default(),
+                l.search().unwrap_or_default(),
+            )
+        })
+        .unwrap_or_default()
 }
 
 impl UrlState {
-    /// Reads the router's location. Call once, inside the `<Router>`.
-    pub fn from_router() -> Self {
-        let location = use_location();
-        let search = location.search;
-        let query = Memo::new(move |_| Query::parse(&search.get()));
-        let navigate = use_navigate();
-        let write: Writer = Box::new(move |url: &str, replace: bool| {
-            navigate(
-                url,
-                NavigateOptions {
-                    resolve: false,
-                    replace,
-                    scroll: false,
-                    ..Default::default()
-                },
-            )
+    /// Reads the window's location, follows Back and Forward, and takes over clicks on links to this
+    /// page (a new query, no reload). Call once, in the app shell.
+    pub fn from_window() -> Self {
+        let location = RwSignal::new(window_location());
+        let popstate =
+            window_event_listener(ev::popstate, move |_| location.set(window_location()));
+        let click = window_event_listener(ev::click, move |e| {
+            if let Some(href) = same_page_link(&e) {
+                e.prevent_default();
+                push(&href, false);
+                location.set(window_location());
+                if let Some(w) = web_sys::window() {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
         });
+        on_cleanup(move || {
+            popstate.remove();
+            click.remove();
+        });
+        let query = Memo::new(move |_| location.with(|l| Query::parse(&l.1)));
         UrlState {
             query,
             options: Memo::new(move |_| ViewOptions::from_query(&query.get())),
-            pathname: location.pathname,
-            write: StoredValue::new_local(write),
+            pathname: Memo::new(move |_| location.with(|l| l.0.clone())),
+            location,
         }
     }
 
@@ -85,7 +106,8 @@ impl UrlState {
             return;
         }
         let url = self.href_for(&query, self.pathname.get_untracked());
-        self.write.with_value(|write| write(&url, replace));
+        push(&url, replace);
+        self.location.set(window_location());
     }
 
     /// A link to the current path with the current query changed by `edit` (reactive).
@@ -127,12 +149,64 @@ impl UrlState {
         format!("{origin}{}", self.pathname.get())
     }
 
-    fn href_for(&self, query: &Query, pathname: String) -> String {
-        format!("{pathname}?{}", query.to_query_string())
+    /// A link to this page with the query string `query` (another lab's link, a scenario).
+    pub fn href_to(&self, query: &str) -> String {
+        same_page_href(&self.pathname.get(), query)
     }
+
+    fn href_for(&self, query: &Query, pathname: String) -> String {
+        same_page_href(&pathname, &query.to_query_string())
+    }
+}
+
+/// Writes `href` (from [`same_page_href`]) into the address bar: replacing the entry, or adding one.
+fn push(href: &str, replace: bool) {
+    let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else {
+        return;
+    };
+    let state = wasm_bindgen::JsValue::NULL;
+    let written = if replace {
+        history.replace_state_with_url(&state, "", Some(href))
+    } else {
+        history.push_state_with_url(&state, "", Some(href))
+    };
+    if let Err(e) = written {
+        leptos::logging::warn!("the address bar refused {href}: {e:?}");
+    }
+}
+
+/// The address of a plain click on a link to this very page (same origin and path, no fragment, no
+/// target, not a download or `rel=external`), which the page follows itself; `None` for every other
+/// click, which the browser handles.
+fn same_page_link(e: &web_sys::MouseEvent) -> Option<String> {
+    if e.default_prevented()
+        || e.button() != 0
+        || e.meta_key()
+        || e.alt_key()
+        || e.ctrl_key()
+        || e.shift_key()
+    {
+        return None;
+    }
+    let target: web_sys::Element = e.target()?.dyn_into().ok()?;
+    let a: web_sys::HtmlAnchorElement = target.closest("a[href]").ok()??.dyn_into().ok()?;
+    let rel = a.rel();
+    if !a.target().is_empty()
+        || a.has_attribute("download")
+        || rel.split_ascii_whitespace().any(|r| r == "external")
+    {
+        return None;
+    }
+    let href = a.href();
+    let url = web_sys::Url::new(&href).ok()?;
+    let here = web_sys::window()?.location();
+    let same = url.origin() == here.origin().ok()?
+        && url.pathname() == here.pathname().ok()?
+        && url.hash().is_empty();
+    same.then_some(href)
 }
 
 /// The shell's [`UrlState`].
 pub fn use_url() -> UrlState {
-    use_context::<UrlState>().unwrap_or_else(UrlState::from_router)
+    use_context::<UrlState>().unwrap_or_else(UrlState::from_window)
 }

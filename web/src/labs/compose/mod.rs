@@ -157,6 +157,11 @@ pub fn ComposeLab() -> impl IntoView {
 fn compose_headline(state: &ComposeState) -> String {
     use crate::format::sig;
     let delta = sig(state.params.with(|p| p.delta), 3);
+    let composed = state.pld.with(|p| match p {
+        Some(Ok((c, _))) => Some(Ok(c.no_epsilon_reason(state.params.with(|p| p.delta)))),
+        Some(Err(e)) => Some(Err(e.clone())),
+        None => None,
+    });
     let (eps, how) = match state.link_band.get() {
         Some(b) if b.upper.is_finite() => (b.upper, "the PLD's certified upper bound".to_string()),
         _ => state.acc.with(|a| {
@@ -171,12 +176,21 @@ fn compose_headline(state: &ComposeState) -> String {
             .flatten()
             .filter(|e| e.is_finite())
             .fold(f64::INFINITY, f64::min);
-            (
-                best,
-                "the best closed-form accountant; the PLD is still composing".to_string(),
-            )
+            let pld = match &composed {
+                None => "the PLD is still composing".to_string(),
+                Some(Ok(Some(why))) => why.clone(),
+                Some(Ok(None)) => "the PLD's bound is not finite".to_string(),
+                Some(Err(e)) => format!("the PLD failed: {e}"),
+            };
+            (best, format!("the best closed-form accountant; {pld}"))
         }),
     };
+    // No accountant has a finite ε: the headline says why rather than "ε ≤ ∞".
+    if !eps.is_finite() {
+        if let Some(Ok(Some(why))) = &composed {
+            return format!("The whole list has no finite ε: {why}.");
+        }
+    }
     format!(
         "The whole list costs ε ≤ {} at δ = {} ({how}).",
         sig(eps, 4),

@@ -59,7 +59,8 @@ pub fn ComposeResults() -> impl IntoView {
     };
     let remove = move |i: usize| {
         let mut list = params.get_untracked().list;
-        if list.len() > 1 {
+        // A row's button may outlive its row by a frame (the list changed): never remove out of bounds.
+        if list.len() > 1 && i < list.len() {
             list.remove(i);
             url.commit_set("list", format_list(&list));
         }
@@ -163,7 +164,7 @@ pub fn ComposeResults() -> impl IntoView {
             <p class="status" role="status" data-testid="compose-status">{move || if pld.with(Option::is_none) { "PLD accountant: composing…" } else { "" }}</p>
             {move || pld.get().and_then(|r| r.err()).map(|e| view! { <p class="notices" role="alert">{e}</p> })}
             <p class="help">
-                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || format!("?{}", params.with(|p| dp_playground::link::handoff::attack_link_for_list(&p.list, p.delta).to_query_string()))>
+                <a data-testid="compose-attack-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&params.with(|p| dp_playground::link::handoff::attack_link_for_list(&p.list, p.delta).to_query_string()))>
                     "What does this mean for an attacker? →"
                 </a>
             </p>

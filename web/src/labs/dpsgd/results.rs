@@ -113,11 +113,11 @@ pub fn DpsgdResults() -> impl IntoView {
             </button>
         </div>
         <p class="help">
-            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", p.attack_link().to_query_string()))>
+            <a data-testid="dpsgd-attack-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&lab.params.with(|p| p.attack_link().to_query_string()))>
                 "What does this mean for an attacker? →"
             </a>
             " · "
-            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || lab.params.with(|p| format!("?{}", dp_playground::link::handoff::train_link_for_run(&p.event(), p.delta).to_query_string()))>
+            <a data-testid="dpsgd-train-link" target=url.other_lab_target() rel="noopener" href=move || url.href_to(&lab.params.with(|p| dp_playground::link::handoff::train_link_for_run(&p.event(), p.delta).to_query_string()))>
                 "Train with these settings →"
             </a>
         </p>
@@ -147,9 +147,9 @@ pub fn DpsgdResults() -> impl IntoView {
                 <p class="help">
                     {move || scen.with(|s| s.as_ref().map(|s| lab.params.with(|p| scenario_links(p, s)))).map(|(one, two)| view! {
                         "Check them in the composition lab: "
-                        <a data-testid="scenario1-link" target=url.other_lab_target() rel="noopener" href=format!("?{one}")>"scenario 1"</a>
+                        <a data-testid="scenario1-link" target=url.other_lab_target() rel="noopener" href=url.href_to(&one)>"scenario 1"</a>
                         " (Laplace on subsamples, pure DP), "
-                        <a data-testid="scenario2-link" target=url.other_lab_target() rel="noopener" href=format!("?{two}")>"scenario 2"</a>
+                        <a data-testid="scenario2-link" target=url.other_lab_target() rel="noopener" href=url.href_to(&two)>"scenario 2"</a>
                         " (Gaussian, no subsampling)."
                     })}
                 </p>

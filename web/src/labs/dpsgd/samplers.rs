@@ -59,7 +59,11 @@ pub fn DpsgdSamplers() -> impl IntoView {
                     )
                     .await;
                 if got.is_some() && current() {
-                    rows.update(|r| r[k].1 = got);
+                    rows.update(|r| {
+                        if let Some(row) = r.get_mut(k) {
+                            row.1 = got;
+                        }
+                    });
                 }
             });
         }

@@ -42,7 +42,7 @@ pub fn MechControls() -> impl IntoView {
             value=shown("eps", |p| fmt_f64(p.eps))
             error=mech.error_for("eps")
             slider=(0.01, 10.0, 0.01)
-            help="Type any value in (0, 100]."
+            help="Type any value in [1e-300, 100]."
         />
         <Show when=move || !is(Mechanism::Exponential).get()>
             <NumberField

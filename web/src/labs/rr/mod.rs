@@ -84,19 +84,20 @@ pub fn RrLab() -> impl IntoView {
     let report = Memo::new(move |_| {
         let page = computed.with(|c| c.0.clone());
         repeated.with(|r| match (page, r) {
-            (Ok(page), Some(Ok(reps))) => Ok(page.with_repetitions(reps.clone())),
+            (Ok(page), Some(Ok(reps))) => Ok(page.with_repetitions(reps)),
             (page, _) => page,
         })
     });
     let status = Signal::derive(move || {
         repeated.with(|r| match r {
             _ if on_page.get() => String::new(),
-            None => format!(
+            Some(Err(e)) => format!("The repeated surveys failed: {e}"),
+            Some(Ok(reps)) if params.with(|p| reps.belong_to(p)) => String::new(),
+            // None, or a worker's result for the link before this one (not this link's).
+            _ => format!(
                 "Simulating {} repeated surveys in a background worker…",
                 params.with(|p| p.reps)
             ),
-            Some(Err(e)) => format!("The repeated surveys failed: {e}"),
-            Some(Ok(_)) => String::new(),
         })
     });
     let state = RrState {

@@ -95,23 +95,23 @@ pub fn RrResults() -> impl IntoView {
                 ready=Signal::derive(move || complete.with(Option::is_some))
                 draw=move |root, scale| {
                     complete.with(|r| {
-                        if let Some(r) = r {
-                            let truth = r.categories[r.histogram.category].truth;
-                            if let Err(e) = draw_estimate_histogram(root, &r.histogram, truth, scale) {
+                        // The histogram's category is the report's own (the core applies repetitions only
+                        // to their parameters); `get` keeps a bad index from taking the page down.
+                        if let Some((r, c)) = r.as_ref().and_then(|r| Some((r, r.categories.get(r.histogram.category)?))) {
+                            if let Err(e) = draw_estimate_histogram(root, &r.histogram, c.truth, scale) {
                                 leptos::logging::warn!("histogram chart: {e}");
                             }
                         }
                     })
                 }
-                csv=Signal::derive(move || complete.with(|r| r.as_ref().map(|r| {
-                    let c = &r.categories[r.histogram.category];
-                    histogram_csv(&r.histogram, c.truth, c.stderr)
+                csv=Signal::derive(move || complete.with(|r| r.as_ref().and_then(|r| {
+                    let c = r.categories.get(r.histogram.category)?;
+                    Some(histogram_csv(&r.histogram, c.truth, c.stderr))
                 }).unwrap_or_default()))
                 csv_name="rr-estimate-histogram.csv"
                 svg=Callback::new(move |size| complete.with_untracked(|r| render_svg(size, |root| {
-                    if let Some(r) = r {
-                        let truth = r.categories[r.histogram.category].truth;
-                        let _ = draw_estimate_histogram(root, &r.histogram, truth, 1.0);
+                    if let Some((r, c)) = r.as_ref().and_then(|r| Some((r, r.categories.get(r.histogram.category)?))) {
+                        let _ = draw_estimate_histogram(root, &r.histogram, c.truth, 1.0);
                     }
                 })))
             />

@@ -83,7 +83,11 @@ pub fn RrShuffle() -> impl IntoView {
                     })
                     .await;
                     if let Some(Ok(point)) = got.filter(|_| current()) {
-                        progress.update(|g| g.curve[k] = Some(point));
+                        progress.update(|g| {
+                            if let Some(slot) = g.curve.get_mut(k) {
+                                *slot = Some(point);
+                            }
+                        });
                     }
                 });
             }

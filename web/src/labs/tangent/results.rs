@@ -86,11 +86,17 @@ fn norms_table(r: &Report) -> impl IntoView {
 
 fn removal_table(r: &Report, remove: usize) -> impl IntoView {
     let c = r.removal;
-    let x = r.instance.data[remove];
+    // The link's index, read beside a report a worker may have computed for an earlier link (fewer
+    // points): `get`, never an index out of bounds.
+    let x = r.instance.data.get(remove);
+    let point = x.map_or_else(
+        || "—".to_owned(),
+        |x| format!("x = {}, y = {}", sig(x.x, 4), x.y),
+    );
     view! {
         <div class="table-wrap">
             <table class="results-table calibration" data-testid="tdp-removal">
-                <caption>{format!("Removing point {remove} (x = {}, y = {}): ‖p − p̃‖₁ = {}", sig(x.x, 4), x.y, sig(c.dp_norm, 4))}</caption>
+                <caption>{format!("Removing point {remove} ({point}): ‖p − p̃‖₁ = {}", sig(c.dp_norm, 4))}</caption>
                 <thead><tr><th scope="col">"change"</th><th scope="col">"actual (exact)"</th><th scope="col">"first order (tangent map)"</th><th scope="col">"bound 2βR·‖p − p̃‖₁"</th></tr></thead>
                 <tbody>
                     <tr><th scope="row">"‖q − q̃‖₁"</th>{cell("tdp-actual-tv", c.actual_tv)}{cell("tdp-linear-tv", c.linear_tv)}{bound("tdp-removal-bound-tv", c.bound_tv, c.actual_tv)}</tr>

@@ -79,7 +79,11 @@ pub fn TrainMia() -> impl IntoView {
             let each = move |k: usize, r: &Result<[Vec<f64>; 3], String>| {
                 if current() {
                     progress.update(|g| match r {
-                        Ok(phi) => g.chunks[k] = Some(phi.clone()),
+                        Ok(phi) => {
+                            if let Some(chunk) = g.chunks.get_mut(k) {
+                                *chunk = Some(phi.clone());
+                            }
+                        }
                         Err(e) => g.failure = Some(e.clone()),
                     });
                 }

@@ -186,10 +186,7 @@ pub fn TrainResults() -> impl IntoView {
         f64,
     ) -> dp_playground::link::query::Query| {
         let delta = lab.params.with(|p| p.delta);
-        format!(
-            "?{}",
-            lab.accounting.with(|a| link(a, delta)).to_query_string()
-        )
+        url.href_to(&lab.accounting.with(|a| link(a, delta)).to_query_string())
     };
     let dpsgd_link = move || handoff(dp_playground::link::handoff::dpsgd_link_for_run);
     let attack_link = move || handoff(dp_playground::link::handoff::attack_link_for_run);
