@@ -193,7 +193,7 @@ fn compose_headline(state: &ComposeState) -> String {
     }
     format!(
         "The whole list costs ε ≤ {} at δ = {} ({how}).",
-        sig(eps, 4),
+        crate::format::sig_up(eps, 4),
         delta
     )
 }
