@@ -66,6 +66,8 @@ pub enum Accountant {
     RdpEveryOrder,
     /// The run's sampler's own accountant ([`crate::accounting::samplers`]).
     SamplerOwn,
+    /// The tightest of the closed-form accountants (basic, advanced, optimal homogeneous, RDP, zCDP).
+    BestClosedForm,
 }
 
 impl Accountant {
@@ -76,6 +78,7 @@ impl Accountant {
             Accountant::RdpDpAccounting => "RDP on dp_accounting's orders",
             Accountant::RdpEveryOrder => "RDP over every real order (this playground's, tighter)",
             Accountant::SamplerOwn => "the sampler's own accountant",
+            Accountant::BestClosedForm => "the best closed-form accountant",
         }
     }
 }

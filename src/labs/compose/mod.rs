@@ -11,6 +11,7 @@ pub type Params = ComposeParams;
 
 #[cfg(test)]
 mod audit_tests;
+pub mod claims;
 pub mod jobs;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,8 @@
 //! model, and ε at the current step.
 
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
+use crate::accounting::event::TrainingEvent;
+use crate::accounting::guarantee::{Accountant, Guarantee, Side};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
 use crate::learning::dpsgd::Checkpoint;
@@ -154,6 +156,8 @@ pub fn outward(rel: &str, x: f64, digits: usize) -> String {
 /// accountants' best ε (and whether it is the PLD's), δ, the target, and the run so far.
 #[derive(Debug, Clone, Copy)]
 pub struct HeadlineInputs<'a> {
+    /// The run as accountants take it.
+    pub event: &'a TrainingEvent,
     /// The run's sampler.
     pub sampler: Sampler,
     /// Its own ε when not Poisson (`None` while computed).
@@ -170,12 +174,30 @@ pub struct HeadlineInputs<'a> {
     pub last: Option<([f64; 3], u64)>,
 }
 
-/// The training lab's headline: one ε for the run (its sampler's statement, rounded outward), and the
+/// The run's one ε as a [`Guarantee`]: for Poisson batches the PLD's certified bound once composed
+/// (RDP's until then), for another sampler its own statement; `None` while that is computed.
+pub fn guarantee(h: &HeadlineInputs) -> Option<Guarantee> {
+    let (eps, by_pld) = h.poisson;
+    match (h.sampler, h.own) {
+        (Sampler::Poisson, _) => eps.is_finite().then(|| {
+            let accountant = if by_pld {
+                Accountant::Pld
+            } else {
+                Accountant::RdpEveryOrder
+            };
+            Guarantee::poisson(h.event, accountant, Side::Upper, h.delta, eps)
+        }),
+        (_, Some(own)) => Some(Guarantee::from_sampler(h.event, own, h.delta)),
+        (_, None) => None,
+    }
+}
+
+/// The training lab's headline: one ε for the run (its [`guarantee`], rounded outward), and the
 /// accuracy it bought once trained.
 pub fn headline(h: &HeadlineInputs) -> String {
     use crate::link::format::{count, sig};
-    let (rel, eps, how) = epsilon_statement(h.sampler, h.own, h.poisson);
-    let eps_text = outward(rel, eps, 4);
+    let (rel, _, how) = epsilon_statement(h.sampler, h.own, h.poisson);
+    let eps_text = guarantee(h).map_or_else(|| "—".to_string(), |g| g.eps_text(4));
     let delta = sig(h.delta, 3);
     match h.last {
         Some((acc, step)) => format!(
@@ -211,6 +233,56 @@ pub fn target_notice(h: &HeadlineInputs) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default link and other samplers: the headline's ε reads back on the safe side of the value
+    /// it states, and names a lower bound as one.
+    #[test]
+    fn the_headline_states_one_epsilon_rounded_outward() {
+        use crate::accounting::pld::DEFAULT_INTERVAL;
+        use crate::accounting::samplers::sampler_epsilon;
+        use crate::accounting::training::pld_epsilon;
+        use crate::labs::train::TrainParams;
+        use crate::link::query::{LinkParams, Query};
+        for link in ["", "sampler=shuffle", "sampler=fixed", "sigma=0.7&epochs=3"] {
+            let p = TrainParams::from_query(&Query::parse(link)).0;
+            let rows = crate::labs::train::BREAST_CANCER_ROWS;
+            let event = p.event(rows, p.total_steps(rows));
+            let band = pld_epsilon(&event, p.delta, DEFAULT_INTERVAL).unwrap();
+            let own = (p.sampler != Sampler::Poisson).then(|| {
+                sampler_epsilon(&event.sampler_setting(p.delta, DEFAULT_INTERVAL), p.sampler)
+                    .unwrap()
+            });
+            let h = HeadlineInputs {
+                event: &event,
+                sampler: p.sampler,
+                own: own.as_ref(),
+                poisson: (band.upper, true),
+                delta: p.delta,
+                target_eps: p.target_eps,
+                stop: p.stop,
+                last: None,
+            };
+            let text = headline(&h);
+            let g = guarantee(&h).unwrap();
+            let marker = format!(
+                "ε {} ",
+                epsilon_statement(p.sampler, own.as_ref(), h.poisson).0
+            );
+            let shown: f64 = text
+                .split(marker.as_str())
+                .nth(1)
+                .and_then(|t| t.split(' ').next())
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(f64::NAN);
+            match g.side {
+                Side::Upper => assert!(shown >= g.eps, "{link}: {shown} < {} in {text}", g.eps),
+                _ => {
+                    assert!(shown <= g.eps, "{link}: {shown} > {} in {text}", g.eps);
+                    assert!(text.contains("lower bound"), "{text}");
+                }
+            }
+        }
+    }
     use crate::learning::model::Activation;
 
     #[test]

@@ -17,6 +17,7 @@ use crate::widgets::share_panel::SharePanel;
 use dp_playground::accounting::entry::format_list;
 use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::compose::claims::{headline, PldState};
 use dp_playground::labs::compose::jobs::{ComposeJob, ComposeUpdate};
 use dp_playground::labs::compose::{accountants, Accountants, ComposeParams, ComposedPld};
 use dp_playground::labs::Lab;
@@ -155,45 +156,16 @@ pub fn ComposeLab() -> impl IntoView {
 
 /// The lab's headline: the list's ε at the link's δ, the tightest bound known so far, and its kind.
 fn compose_headline(state: &ComposeState) -> String {
-    use crate::format::sig;
-    let delta = sig(state.params.with(|p| p.delta), 3);
-    let composed = state.pld.with(|p| match p {
-        Some(Ok((c, _))) => Some(Ok(c.no_epsilon_reason(state.params.with(|p| p.delta)))),
+    let delta = state.params.with(|p| p.delta);
+    let pld: PldState = state.pld.with(|p| match p {
+        Some(Ok((c, _))) => Some(Ok(c.no_epsilon_reason(delta))),
         Some(Err(e)) => Some(Err(e.clone())),
         None => None,
     });
-    let (eps, how) = match state.link_band.get() {
-        Some(b) if b.upper.is_finite() => (b.upper, "the PLD's certified upper bound".to_string()),
-        _ => state.acc.with(|a| {
-            let best = [
-                Some(a.basic),
-                a.advanced,
-                a.optimal,
-                a.rdp.map(|r| r.0),
-                a.zcdp,
-            ]
-            .into_iter()
-            .flatten()
-            .filter(|e| e.is_finite())
-            .fold(f64::INFINITY, f64::min);
-            let pld = match &composed {
-                None => "the PLD is still composing".to_string(),
-                Some(Ok(Some(why))) => why.clone(),
-                Some(Ok(None)) => "the PLD's bound is not finite".to_string(),
-                Some(Err(e)) => format!("the PLD failed: {e}"),
-            };
-            (best, format!("the best closed-form accountant; {pld}"))
-        }),
-    };
-    // No accountant has a finite ε: the headline says why rather than "ε ≤ ∞".
-    if !eps.is_finite() {
-        if let Some(Ok(Some(why))) = &composed {
-            return format!("The whole list has no finite ε: {why}.");
-        }
-    }
-    format!(
-        "The whole list costs ε ≤ {} at δ = {} ({how}).",
-        crate::format::sig_up(eps, 4),
-        delta
-    )
+    let band = state.link_band.get();
+    state.acc.with(|a| {
+        state
+            .params
+            .with(|p| headline(&p.list, a, band, &pld, delta))
+    })
 }

@@ -374,15 +374,18 @@ pub fn with_headline_inputs<T>(state: &TrainState, f: impl FnOnce(&HeadlineInput
         .pld
         .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
     let last = state.run.with(|r| r.last().map(|p| (p.test_acc, r.step())));
-    state.params.with(|p| {
-        f(&HeadlineInputs {
-            sampler: p.sampler,
-            own: own.as_ref(),
-            poisson,
-            delta: p.delta,
-            target_eps: p.target_eps,
-            stop: p.stop,
-            last,
+    state.accounting.with(|event| {
+        state.params.with(|p| {
+            f(&HeadlineInputs {
+                event,
+                sampler: p.sampler,
+                own: own.as_ref(),
+                poisson,
+                delta: p.delta,
+                target_eps: p.target_eps,
+                stop: p.stop,
+                last,
+            })
         })
     })
 }
