@@ -17,7 +17,7 @@ pub const HISTOGRAM_BINS: usize = 40;
 /// The accountant's statement an audit is set beside: the ε of the mechanism the audit's runs
 /// execute, for the sampler they draw their batches by.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Guarantee {
+pub struct AccountantStatement {
     /// The sampler the statement (and the audit's runs) are about.
     pub sampler: Sampler,
     /// What kind of number `eps` is: only a certified upper bound can be contradicted.
@@ -26,10 +26,10 @@ pub struct Guarantee {
     pub eps: f64,
 }
 
-impl Guarantee {
+impl AccountantStatement {
     /// A certified upper bound `eps` for Poisson batches (the accountant's PLD bound).
     pub fn poisson(eps: f64) -> Self {
-        Guarantee {
+        AccountantStatement {
             sampler: Sampler::Poisson,
             kind: Kind::Upper,
             eps,
@@ -85,7 +85,7 @@ pub fn summarise(
     outs: &[f64],
     delta: f64,
     conf: f64,
-    theory: Guarantee,
+    theory: AccountantStatement,
     eps_last_iterate: f64,
 ) -> Result<AuditSummary> {
     let sweep = Sweep::new(ins, outs)?;
@@ -130,7 +130,15 @@ mod tests {
     fn separated_scores_prove_much_and_flag_a_small_guarantee() {
         let ins: Vec<f64> = (0..1000).map(|i| 10.0 + i as f64 / 1000.0).collect();
         let outs: Vec<f64> = (0..1000).map(|i| i as f64 / 1000.0).collect();
-        let s = summarise(&ins, &outs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).unwrap();
+        let s = summarise(
+            &ins,
+            &outs,
+            1e-5,
+            0.95,
+            AccountantStatement::poisson(1.0),
+            0.5,
+        )
+        .unwrap();
         assert_eq!(s.auc, 1.0);
         assert_eq!(s.tpr_low_fpr, (1.0, 1.0));
         // A perfect attack with 1,000 runs a side proves about ln 1000 − ln ln(2/α) ≈ 5.6 at most.
@@ -143,7 +151,7 @@ mod tests {
         // Beside a lower bound (shuffled batches) or a value for other neighbours, nothing is
         // contradicted.
         for kind in [Kind::Lower, Kind::Exact] {
-            let theory = Guarantee {
+            let theory = AccountantStatement {
                 sampler: Sampler::Shuffle,
                 kind,
                 eps: 1.0,
@@ -159,18 +167,18 @@ mod tests {
     #[test]
     fn identical_scores_prove_nothing() {
         let xs: Vec<f64> = (0..500).map(|i| (i as f64 * 0.37).sin()).collect();
-        let s = summarise(&xs, &xs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).unwrap();
+        let s = summarise(&xs, &xs, 1e-5, 0.95, AccountantStatement::poisson(1.0), 0.5).unwrap();
         assert_eq!((s.eps_cp, s.eps_gdp, s.contradiction), (0.0, 0.0, false));
         assert!((s.auc - 0.5).abs() < 1e-12);
-        assert!(summarise(&[], &xs, 1e-5, 0.95, Guarantee::poisson(1.0), 0.5).is_err());
-        assert!(summarise(&xs, &xs, 1e-5, 1.5, Guarantee::poisson(1.0), 0.5).is_err());
+        assert!(summarise(&[], &xs, 1e-5, 0.95, AccountantStatement::poisson(1.0), 0.5).is_err());
+        assert!(summarise(&xs, &xs, 1e-5, 1.5, AccountantStatement::poisson(1.0), 0.5).is_err());
         // All scores equal: one bin range around them, no panic.
         let same = summarise(
             &[2.0; 10],
             &[2.0; 10],
             1e-5,
             0.95,
-            Guarantee::poisson(1.0),
+            AccountantStatement::poisson(1.0),
             0.5,
         )
         .unwrap();

@@ -7,7 +7,7 @@ use super::run::{prepare_data, Plan};
 use crate::accounting::pld::dpsgd::dpsgd_epsilon;
 use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::samplers::{sampler_epsilon, Kind, Sampler};
-use crate::attacks::audit_summary::{summarise, AuditSummary, Guarantee};
+use crate::attacks::audit_summary::{summarise, AccountantStatement, AuditSummary};
 use crate::attacks::last_iterate::last_iterate_epsilon;
 use crate::error::{Error, Result};
 use crate::learning::audit::{
@@ -407,18 +407,18 @@ pub struct OneRunReport {
 ///
 /// # Errors
 /// An accountant's error.
-fn guarantee(p: &TrainParams, csv_rows: usize, steps: u64) -> Result<Guarantee> {
+fn guarantee(p: &TrainParams, csv_rows: usize, steps: u64) -> Result<AccountantStatement> {
     let rows = p.rows(csv_rows);
     if p.sampler == Sampler::Poisson {
         let eps = dpsgd_epsilon(p.rate(rows), p.sigma, steps, p.delta, DEFAULT_INTERVAL)?;
-        return Ok(Guarantee::poisson(eps));
+        return Ok(AccountantStatement::poisson(eps));
     }
     let own = sampler_epsilon(
         &p.event(rows, steps)
             .sampler_setting(p.delta, DEFAULT_INTERVAL),
         p.sampler,
     )?;
-    Ok(Guarantee {
+    Ok(AccountantStatement {
         sampler: p.sampler,
         kind: own.kind,
         eps: own.headline(),

@@ -349,8 +349,16 @@ mod tests {
         ));
         let ins: Vec<f64> = (0..200).map(|i| 1.0 + (i as f64 * 0.7).sin()).collect();
         let outs: Vec<f64> = (0..200).map(|i| (i as f64 * 0.3).cos()).collect();
-        use dp_playground::attacks::audit_summary::{summarise, Guarantee};
-        let audit = summarise(&ins, &outs, 1e-5, 0.95, Guarantee::poisson(2.0), 1.0).unwrap();
+        use dp_playground::attacks::audit_summary::{summarise, AccountantStatement};
+        let audit = summarise(
+            &ins,
+            &outs,
+            1e-5,
+            0.95,
+            AccountantStatement::poisson(2.0),
+            1.0,
+        )
+        .unwrap();
         smoke(&audit_histogram_chart(&audit));
         smoke(&audit_roc_chart(&audit));
         let mia = TrainParams::from_query(&Query::parse("mia=lira&shadows=8&epochs=2")).0;
