@@ -152,7 +152,11 @@ pub fn markdown(
     sigma_tpr: Option<f64>,
 ) -> String {
     let sig = crate::link::format::sig6;
-    let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), sig);
+    // Certified numbers round outward: an upper bound (TPR, advantage, ε, a σ that meets a target) up,
+    // the attacker's certified β down.
+    let up = |x: f64| crate::link::format::sig_up(x, 6);
+    let down = |x: f64| crate::link::format::sig_down(x, 6);
+    let opt = |x: Option<f64>| x.map_or("(computing)".to_string(), up);
     let mech = match &p.source {
         Source::List(items) => crate::accounting::entry::format_list(items),
         Source::Dpsgd(e) => format!(
@@ -167,16 +171,19 @@ pub fn markdown(
         ("mechanism".to_string(), mech),
         (
             format!("β at α = {} (certified lower bound)", sig(p.alpha)),
-            sig(r.beta_at_alpha),
+            down(r.beta_at_alpha),
         ),
         ("β at α, optimistic".into(), sig(r.beta_at_alpha_optimistic)),
-        ("TPR at that FPR (upper bound)".into(), sig(r.tpr_at_fpr)),
-        ("advantage TPR − FPR (upper bound)".into(), sig(r.advantage)),
+        ("TPR at that FPR (upper bound)".into(), up(r.tpr_at_fpr)),
+        ("advantage TPR − FPR (upper bound)".into(), up(r.advantage)),
         (
-            format!("posterior success, prior {}", sig(p.prior)),
-            sig(r.posterior),
+            format!("posterior success, prior {} (upper bound)", sig(p.prior)),
+            up(r.posterior),
         ),
-        (format!("ε at δ = {}", sig(p.delta)), sig(r.eps)),
+        (
+            format!("ε at δ = {} (certified upper bound)", sig(p.delta)),
+            up(r.eps),
+        ),
         (
             format!("σ for advantage ≤ {}", sig(p.target_adv)),
             opt(sigma_adv),

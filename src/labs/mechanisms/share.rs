@@ -3,6 +3,11 @@
 use super::{Calibration, ExponentialReport, MechParams, Mechanism};
 use crate::link::embed::markdown_table;
 use crate::link::format::sig6 as sig;
+
+/// A scale, σ or δ offered for a target, rounded up: the shown digits still meet it.
+fn up(x: f64) -> String {
+    crate::link::format::sig_up(x, 6)
+}
 use crate::link::query::fmt_f64;
 
 /// Parameters and the calibration table (and the exponential mechanism's probabilities).
@@ -12,18 +17,18 @@ pub fn markdown(p: &MechParams, cal: &Calibration, em: Option<&ExponentialReport
         ("ε".into(), fmt_f64(p.eps)),
         ("δ".into(), fmt_f64(p.delta)),
         ("sensitivity Δ".into(), fmt_f64(p.sens)),
-        ("Laplace scale b = Δ/ε".into(), sig(cal.laplace_scale)),
+        ("Laplace scale b = Δ/ε".into(), up(cal.laplace_scale)),
     ];
     if let Ok(tau) = cal.tlap_tau {
-        rows.push(("truncated Laplace τ (units of Δ/ε)".into(), sig(tau)));
+        rows.push(("truncated Laplace τ (units of Δ/ε)".into(), up(tau)));
     }
     for row in &cal.sigmas {
         rows.push((
             format!("Gaussian σ, {}", row.method),
             format!(
                 "{} (exact δ at ε: {})",
-                sig(row.sigma),
-                sig(row.achieved_delta)
+                up(row.sigma),
+                up(row.achieved_delta)
             ),
         ));
     }

@@ -128,7 +128,7 @@ pub fn DpsgdResults() -> impl IntoView {
             <crate::labs::dpsgd::phases::DpsgdPhases />
             <div class="chart-grid">
                 <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
-                    alt=Signal::derive(move || format!("After all steps: ε = {} (RDP), {} (PLD).", sig(rdp(|r| r.eps).get(), 4), sig(pld.get(), 4)))
+                    alt=Signal::derive(move || format!("After all steps, for Poisson sampling: ε ≤ {} (RDP), ≤ {} (PLD).", crate::format::sig_up(rdp(|r| r.eps).get(), 4), crate::format::sig_up(pld.get(), 4)))
                     chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
                 <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
                     alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))

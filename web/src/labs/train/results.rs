@@ -268,7 +268,7 @@ pub fn TrainResults() -> impl IntoView {
                         sig(point(|p| p.test_acc[0]).get(), 3), sig(point(|p| p.test_acc[1]).get(), 3), sig(point(|p| p.test_acc[2]).get(), 3)))
                     chart=curves csv_name="train-accuracy.csv" />
                 <XyCanvas testid="train-chart-eps" title="ε as training goes on"
-                    alt=Signal::derive(move || format!("After the planned steps ε = {} (PLD), {} (RDP); spent so far {}.", sig(eps_pld.get(), 4), sig(eps_rdp.get(), 4), sig(eps_now.get(), 4)))
+                    alt=Signal::derive(move || format!("After the planned steps ε ≤ {} (PLD), ≤ {} (RDP); spent so far ≤ {}.", crate::format::sig_up(eps_pld.get(), 4), crate::format::sig_up(eps_rdp.get(), 4), crate::format::sig_up(eps_now.get(), 4)))
                     chart=eps_chart csv_name="train-eps.csv" />
                 <XyCanvas testid="train-chart-norms" title="Per-example gradient norms and the clipping norm"
                     alt=Signal::derive(move || format!("Median norm {}; {} of rows clipped.", sig(norms(|n| n.median).get(), 3), sig(norms(|n| n.clipped).get(), 3)))
