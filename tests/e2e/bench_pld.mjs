@@ -12,7 +12,8 @@ import { launchBrowser, median, newPage, openLab, serveDist, valueOf } from './h
 const ROWS = [
   ['PLD band, q=0.01 σ=1 T=1e5', '?lab=dpsgd&q=0.01&sigma=1&steps=100000&delta=1e-5', 'dpsgd-pld-ms', 60],
   ['PLD band, Abadi et al. MNIST', '?lab=dpsgd', 'dpsgd-pld-ms', 100],
-  ['σ for ε = 2 by the PLD, Abadi', '?lab=dpsgd&target_eps=2', 'dpsgd-sigma-pld-ms', 300],
+  // Warm: the target moves (the σ search no longer reruns on a σ move: it does not read σ).
+  ['σ for ε = 2 by the PLD, Abadi', '?lab=dpsgd&target_eps=2', 'dpsgd-sigma-pld-ms', 300, 'input-target_eps'],
   ['attack lab: curve and risk numbers', '?lab=attack', 'attack-ms', 150],
   ['attack lab: both calibrations', '?lab=attack', 'attack-sigma-ms', 500],
   // Issue 27's: the shuffle model's bounds at the link's n (warm: ε0 moved instead of σ).
