@@ -7,6 +7,7 @@ pub mod info;
 /// The parameters this lab reads from its link.
 pub type Params = params::AttackParams;
 
+pub mod claims;
 pub mod jobs;
 pub mod params;
 pub mod report;

@@ -5,6 +5,7 @@
 //! [`calibrate`] (closed forms and root searches, microseconds), [`pictures`] (curves of the chosen
 //! mechanism), [`samples`] (seeded draws), [`exponential`] and [`many_queries`].
 
+pub mod claims;
 pub mod info;
 pub mod jobs;
 

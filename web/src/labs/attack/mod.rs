@@ -14,6 +14,7 @@ use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::attack::claims::headline;
 use dp_playground::labs::attack::jobs::Calibration;
 use dp_playground::labs::attack::jobs::{AttackJob, AttackUpdate};
 use dp_playground::labs::attack::params::{AttackParams, Source};
@@ -64,17 +65,11 @@ pub fn use_attack() -> AttackState {
     expect_context::<AttackState>()
 }
 
-/// The lab's headline: the best attack's power at the chosen false-positive rate, certified.
+/// The lab's headline: the best attack's power at the chosen false-positive rate, certified
+/// ([`headline`]).
 fn attack_headline(state: &AttackState) -> String {
-    use crate::format::sig;
-    let alpha = state.params.with(|p| p.alpha);
     state.background.with(|b| match &b.report {
-        Some(Ok((r, _))) => format!(
-            "No attack that wrongly accuses at most {}% of non-members catches more than {}% of members, and no attack's advantage TPR − FPR exceeds {} (certified).",
-            sig(100.0 * alpha, 3),
-            crate::format::sig_up(100.0 * r.tpr_at_fpr, 3),
-            crate::format::sig_up(r.advantage, 3)
-        ),
+        Some(Ok((r, _))) => state.params.with(|p| headline(p, r)),
         Some(Err(e)) => e.clone(),
         None => "Computing the certified trade-off curve…".into(),
     })

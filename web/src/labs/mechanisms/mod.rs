@@ -22,6 +22,7 @@ use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use dp_playground::jobs::{Job, Update};
+use dp_playground::labs::mechanisms::claims::headline;
 use dp_playground::labs::mechanisms::jobs::{MechJob, MechUpdate};
 use dp_playground::labs::mechanisms::share::{dp_accounting_snippet, markdown};
 use dp_playground::labs::mechanisms::{
@@ -202,46 +203,13 @@ pub fn MechLab() -> impl IntoView {
     }
 }
 
-/// The lab's headline: the noise in use and the guarantee it gives.
+/// The lab's headline: the noise in use and the guarantee it gives ([`headline`]).
 fn mech_headline(state: &MechState) -> String {
-    use crate::format::sig;
-    use dp_playground::labs::mechanisms::Noise;
     let p = state.params.get();
-    if p.mech == Mechanism::Exponential {
-        return state.em.with(|r| match r {
-            Ok(r) => format!(
-                "At ε = {}, the exponential mechanism picks candidate {} with probability {} (on the neighbouring data set, {}).",
-                sig(p.eps, 4),
-                r.focus,
-                sig(r.probs.get(r.focus).copied().unwrap_or(f64::NAN), 3),
-                sig(r.neighbour_probs.get(r.focus).copied().unwrap_or(f64::NAN), 3),
-            ),
-            Err(e) => e.clone(),
-        });
-    }
-    match state.noise.get() {
-        Some(Noise::Laplace(l)) => format!(
-            "Laplace noise of scale {} makes the answer {}-DP: pure, δ = 0.",
-            sig(l.scale(), 4),
-            crate::format::sig_up(p.sens / l.scale(), 4)
-        ),
-        Some(Noise::Gaussian(g)) => format!(
-            "Gaussian noise of σ = {} makes the answer (ε = {}, δ = {})-DP, δ exact.",
-            sig(g.sigma(), 4),
-            sig(p.eps, 4),
-            crate::format::sig_up(g.delta(p.eps), 3)
-        ),
-        Some(Noise::TruncatedLaplace(t)) => format!(
-            "Truncated Laplace noise, never beyond ±{}, makes the answer (ε = {}, δ = {})-DP, δ exact.",
-            sig(t.bound(), 4),
-            sig(p.eps, 4),
-            crate::format::sig_up(t.delta(p.eps), 3)
-        ),
-        None => state
-            .calibration
-            .with(|c| c.as_ref().err().cloned())
-            .unwrap_or_else(|| "No noise fits these settings; see the messages beside the controls.".into()),
-    }
+    let noise = state.noise.get();
+    let em = (p.mech == Mechanism::Exponential).then(|| state.em.get());
+    let error = state.calibration.with(|c| c.as_ref().err().cloned());
+    headline(&p, noise.as_ref(), em.as_ref(), error.as_deref())
 }
 
 /// The lab's state (panics only if used outside the lab, a programming error).
