@@ -87,6 +87,35 @@ fn decimal(x: f64, digits: usize) -> f64 {
     format!("{:.*e}", digits - 1, x).parse().unwrap_or(x)
 }
 
+/// The number a text starts with, read back as a reader reads what [`sig`] writes (`1.5×10⁻⁷`,
+/// `0.6938`, `-1.23`); a trailing `.` or `-` (the end of a sentence, `1-DP`) is not part of it. `None`
+/// when the text does not start with a number. For checking shown digits against their values.
+///
+/// ```
+/// use dp_playground::link::format::{read_shown, sig};
+/// assert_eq!(read_shown(&sig(1.5e-7, 3)), Some(1.5e-7));
+/// assert_eq!(read_shown("1-DP: pure"), Some(1.0));
+/// ```
+pub fn read_shown(text: &str) -> Option<f64> {
+    let token: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || ".-×⁰¹²³⁴⁵⁶⁷⁸⁹⁻".contains(*c))
+        .collect();
+    let plain: String = token
+        .replace("×10", "e")
+        .chars()
+        .map(|c| match c {
+            '⁻' => '-',
+            c => SUPERSCRIPT
+                .iter()
+                .position(|&s| s == c)
+                .and_then(|d| char::from_digit(d as u32, 10))
+                .unwrap_or(c),
+        })
+        .collect();
+    plain.trim_end_matches(['.', '-']).parse().ok()
+}
+
 /// A whole count with thin-space thousands separators (10 000 000).
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -170,19 +199,7 @@ mod tests {
 
     /// What the page's reader makes of a shown number (`1.5×10⁻⁷` included).
     fn read_back(text: &str) -> f64 {
-        let plain: String = text
-            .replace("×10", "e")
-            .chars()
-            .map(|c| match c {
-                '⁻' => '-',
-                c => SUPERSCRIPT
-                    .iter()
-                    .position(|&s| s == c)
-                    .and_then(|d| char::from_digit(d as u32, 10))
-                    .unwrap_or(c),
-            })
-            .collect();
-        plain.parse().unwrap()
+        read_shown(text).unwrap()
     }
 
     /// Outward rounding over the whole range: the shown digits of an upper bound are never below it,

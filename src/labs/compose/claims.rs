@@ -107,8 +107,7 @@ mod tests {
                 let shown: f64 = text
                     .split("ε ≤ ")
                     .nth(1)
-                    .and_then(|t| t.split(' ').next())
-                    .and_then(|t| t.parse().ok())
+                    .and_then(crate::link::format::read_shown)
                     .unwrap_or(f64::NAN);
                 assert!(shown >= g.eps, "{list}: {shown} below {}: {text}", g.eps);
                 let named = if b.is_some() { "PLD" } else { "closed-form" };

@@ -113,23 +113,7 @@ mod tests {
     /// Every number a text states after `marker` (`ε ≤ `), as the page's reader reads it back.
     fn numbers_after(text: &str, marker: &str) -> Vec<f64> {
         text.match_indices(marker)
-            .filter_map(|(i, _)| {
-                let rest = &text[i + marker.len()..];
-                let token: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_digit() || ".-×⁰¹²³⁴⁵⁶⁷⁸⁹⁻".contains(*c))
-                    .collect();
-                let plain: String = token
-                    .replace("×10", "e")
-                    .chars()
-                    .map(|c| match "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c) {
-                        Some(d) => char::from_digit(d as u32, 10).unwrap_or(c),
-                        None if c == '⁻' => '-',
-                        None => c,
-                    })
-                    .collect();
-                plain.trim_end_matches('.').parse().ok()
-            })
+            .filter_map(|(i, _)| crate::link::format::read_shown(&text[i + marker.len()..]))
             .collect()
     }
 

@@ -59,25 +59,9 @@ mod tests {
 
     /// The number after `marker` as the page's reader reads it (`1.5×10⁻⁷` included).
     fn after(text: &str, marker: &str) -> f64 {
-        let token: String = text
-            .split(marker)
+        text.split(marker)
             .nth(1)
-            .unwrap_or("")
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || ".-×⁰¹²³⁴⁵⁶⁷⁸⁹⁻".contains(*c))
-            .collect();
-        let plain: String = token
-            .replace("×10", "e")
-            .chars()
-            .map(|c| match "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().position(|s| s == c) {
-                Some(d) => char::from_digit(d as u32, 10).unwrap_or(c),
-                None if c == '⁻' => '-',
-                None => c,
-            })
-            .collect();
-        plain
-            .trim_end_matches(['.', '-'])
-            .parse()
+            .and_then(crate::link::format::read_shown)
             .unwrap_or(f64::NAN)
     }
 

@@ -145,11 +145,12 @@ pub fn epsilon_statement(
 /// `x` with `digits` digits rounded outward for the relation [`epsilon_statement`] gives it: down for
 /// a lower bound (≥), up otherwise (an upper bound, or the exact ε, which is computed never below it).
 pub fn outward(rel: &str, x: f64, digits: usize) -> String {
-    if rel == "≥" {
-        crate::link::format::sig_down(x, digits)
+    let side = if rel == "≥" {
+        Side::Lower
     } else {
-        crate::link::format::sig_up(x, digits)
-    }
+        Side::Upper
+    };
+    side.digits(x, digits)
 }
 
 /// What the headline reads of the page: the run's sampler and its own statement, the Poisson
@@ -271,8 +272,7 @@ mod tests {
             let shown: f64 = text
                 .split(marker.as_str())
                 .nth(1)
-                .and_then(|t| t.split(' ').next())
-                .and_then(|t| t.parse().ok())
+                .and_then(crate::link::format::read_shown)
                 .unwrap_or(f64::NAN);
             match g.side {
                 Side::Upper => assert!(shown >= g.eps, "{link}: {shown} < {} in {text}", g.eps),
