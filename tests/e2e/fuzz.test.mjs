@@ -17,7 +17,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, newPage, serveDist } from './harness.mjs';
+import { launchBrowser, serveDist, timedPage } from './harness.mjs';
 
 const KEYS = JSON.parse(readFileSync(new URL('./lab-keys.json', import.meta.url)));
 /** The first number each lab shows. */
@@ -86,16 +86,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const orBlocked = (promise, ms = 5000) => Promise.race([promise, sleep(ms).then(() => 'blocked')]);
 
 /** A page that records its longest main-thread task (reset by `navigate`). */
-async function fuzzPage(browser) {
-  const page = await newPage(browser);
-  await page.addInitScript(() => {
-    window.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-  return page;
-}
+const fuzzPage = timedPage;
 
 /** Two frames and a little idle time: the page has applied the link and painted. */
 const settled = (page) => orBlocked(page.evaluate(() => new Promise((ok) => {

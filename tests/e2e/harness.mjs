@@ -119,10 +119,9 @@ export async function waitDrawn(page, testId, times = 1) {
   }, [testId, times], { timeout: 30_000 });
 }
 
-/** Opens `link` in a new page and waits for `ready` and one more second; resolves to the page and the
- * longest main-thread task since navigation (PerformanceObserver longtask), for the tests that keep the
- * page's thread free (freeze.test.mjs, fuzz.test.mjs). */
-export async function openTimed(browser, base, link, ready) {
+/** A new page that records its longest main-thread task since navigation in `window.__longest`
+ * (PerformanceObserver longtask). */
+export async function timedPage(browser) {
   const page = await newPage(browser);
   await page.addInitScript(() => {
     window.__longest = 0;
@@ -130,6 +129,14 @@ export async function openTimed(browser, base, link, ready) {
       for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
+  return page;
+}
+
+/** Opens `link` in a new page and waits for `ready` and one more second; resolves to the page and the
+ * longest main-thread task since navigation (PerformanceObserver longtask), for the tests that keep the
+ * page's thread free (freeze.test.mjs, fuzz.test.mjs). */
+export async function openTimed(browser, base, link, ready) {
+  const page = await timedPage(browser);
   await page.goto(`${base}${link}`);
   await page.waitForSelector(`[data-testid="${ready}"]`, { state: 'attached', timeout: 20_000 });
   await page.waitForTimeout(1000);
