@@ -13,6 +13,8 @@
 //! - [`tangent`]: tangent DP (Ying 2025): Gibbs distributions, tangent maps, norms, bounds.
 //! - [`wdp`]: Wasserstein DP (Yang, Qi & Zhou 2024): Table 1, the three accountants of its Figure 2.
 //! - [`learning`]: data sets, models with exact per-example gradients, and DP-SGD as accounted.
+//! - [`statement`]: a guarantee stated for publication (the paragraph, its JSON record, other scales,
+//!   the Python that reproduces it, deployed systems on the same axes).
 //!
 //! ## Labs
 //! - [`labs`]: which lab a link opens, and one folder per lab (its parameters, report, jobs and
@@ -32,6 +34,7 @@ pub mod learning;
 pub mod link;
 pub mod mechanisms;
 pub mod numerics;
+pub mod statement;
 pub mod tangent;
 pub mod wdp;
 

@@ -68,6 +68,11 @@ pub enum Accountant {
     SamplerOwn,
     /// The tightest of the closed-form accountants (basic, advanced, optimal homogeneous, RDP, zCDP).
     BestClosedForm,
+    /// User-level DP-SGD with Poisson batches: the mixture-of-Gaussians PLD, or the group lemma on the
+    /// record-level PLD where tighter ([`crate::accounting::samplers::users`]).
+    UserLevel,
+    /// A single mechanism's exact privacy profile (closed form).
+    ExactProfile,
 }
 
 impl Accountant {
@@ -79,6 +84,10 @@ impl Accountant {
             Accountant::RdpEveryOrder => "RDP over every real order (this playground's, tighter)",
             Accountant::SamplerOwn => "the sampler's own accountant",
             Accountant::BestClosedForm => "the best closed-form accountant",
+            Accountant::UserLevel => {
+                "the user-level PLD accountant (a mixture of Gaussians, or group privacy where tighter)"
+            }
+            Accountant::ExactProfile => "the mechanism's exact privacy profile",
         }
     }
 }
@@ -156,9 +165,13 @@ impl Guarantee {
         let Event::Training(e) = &self.event else {
             return true;
         };
-        match self.assumes {
-            Sampler::Poisson => e.is_plain_poisson(),
-            s => s == e.sampler,
+        match (self.assumes, self.accountant) {
+            // The user-level accountant accounts for users of k records, and only for them.
+            (Sampler::Poisson, Accountant::UserLevel) => {
+                e.sampler == Sampler::Poisson && e.schedule.is_none() && e.tuning.is_none()
+            }
+            (Sampler::Poisson, _) => e.is_plain_poisson(),
+            (s, _) => s == e.sampler,
         }
     }
 
@@ -195,7 +208,7 @@ impl Guarantee {
             differs.push(format!("this run draws {}", sampler_assumption(e.sampler)));
         }
         if self.assumes == Sampler::Poisson {
-            if e.users > 1 {
+            if e.users > 1 && self.accountant != Accountant::UserLevel {
                 differs.push(format!("it protects users of {} records", e.users));
             }
             if e.schedule.is_some() {

@@ -43,6 +43,11 @@ impl TradeOff {
         TradeOff { vertices }
     }
 
+    /// The Neyman–Pearson vertices (α, β), α non-decreasing, from (0, 1 − p_∞) to (1, 0).
+    pub fn vertices(&self) -> &[(f64, f64)] {
+        &self.vertices
+    }
+
     /// β at α ∈ [0, 1], by linear interpolation between the vertices (randomized tests).
     pub fn beta(&self, alpha: f64) -> f64 {
         let alpha = alpha.clamp(0.0, 1.0);

@@ -15,6 +15,7 @@ use crate::labs::rr::jobs::{self as rr, RrJob, RrUpdate};
 use crate::labs::tangent::jobs::{self as tangent, TangentJob, TangentUpdate};
 use crate::labs::train::jobs::{self as train, TrainJob, TrainJobUpdate};
 use crate::labs::wdp::jobs::{self as wdp, WdpJob, WdpUpdate};
+use crate::statement::jobs::{self as statement, StatementJob, StatementUpdate};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// A piece of heavy work: one lab's job (or a training run's accounting, which two labs post).
@@ -38,6 +39,8 @@ pub enum Job {
     Tangent(TangentJob),
     /// The training lab's.
     Train(TrainJob),
+    /// A guarantee statement's other scales, or the deployments beside it (four labs post it).
+    Statement(StatementJob),
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -61,6 +64,8 @@ pub enum Update {
     Tangent(TangentUpdate),
     /// See [`Job::Train`].
     Train(TrainJobUpdate),
+    /// See [`Job::Statement`].
+    Statement(StatementUpdate),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -88,6 +93,7 @@ fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
         Job::Wdp(j) => wdp::run(j, &mut |u| emit(Update::Wdp(u))),
         Job::Tangent(j) => tangent::run(j, &mut |u| emit(Update::Tangent(u)))?,
         Job::Train(j) => train::run(j, &mut |u| emit(Update::Train(u)))?,
+        Job::Statement(j) => statement::run(j, &mut |u| emit(Update::Statement(u)))?,
     }
     Ok(())
 }

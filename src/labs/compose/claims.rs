@@ -46,6 +46,15 @@ pub fn guarantee(
     })
 }
 
+/// What the composition lab knows beyond the list, for a statement: only its link.
+pub fn statement_facts(link: &str) -> crate::statement::RunFacts {
+    crate::statement::RunFacts {
+        lab: "compose".into(),
+        link: link.into(),
+        ..Default::default()
+    }
+}
+
 /// The headline: the list's certified ε at δ and which accountant gave it, or why there is none.
 pub fn headline(
     items: &[Item],

@@ -6,6 +6,7 @@ use crate::accounting::guarantee::{
     sampler_assumption, Accountant, Guarantee, Side, HEADLINE_DIGITS,
 };
 use crate::accounting::pld::EpsilonBand;
+use crate::accounting::samplers::users::UserEpsilon;
 use crate::accounting::samplers::{Sampler, SamplerEpsilon};
 use crate::accounting::training::RdpReport;
 use crate::link::format::{count, sig, sig_up};
@@ -34,6 +35,45 @@ pub fn poisson_guarantee(
             r.eps,
         )),
         _ => None,
+    }
+}
+
+/// The guarantee a statement publishes for the link's run: the Poisson accountants' for a plain Poisson
+/// run, the user-level accountant's for Poisson users of k records (`users`, once computed: the
+/// smaller finite certified upper end of the mixture PLD and the group lemma), the sampler's own for
+/// another sampler; otherwise (phases, tuning, or a combination) the Poisson number with its
+/// condition, which the statement then refuses to certify.
+pub fn statement_guarantee(
+    p: &DpsgdParams,
+    rdp: Option<&RdpReport>,
+    band: Option<EpsilonBand>,
+    own: Option<&SamplerEpsilon>,
+    users: Option<&UserEpsilon>,
+) -> Option<Guarantee> {
+    let event = p.event();
+    let single = event.schedule.is_none() && event.tuning.is_none();
+    if single && p.sampler == Sampler::Poisson && p.users > 1 {
+        let u = users?;
+        let eps = u.mixture.upper.min(u.group);
+        return eps
+            .is_finite()
+            .then(|| Guarantee::poisson(&event, Accountant::UserLevel, Side::Upper, p.delta, eps));
+    }
+    if single && p.sampler != Sampler::Poisson && p.users == 1 {
+        return own.map(|o| Guarantee::from_sampler(&event, o, p.delta));
+    }
+    poisson_guarantee(p, rdp, band)
+}
+
+/// What the DP-SGD lab knows of its run beyond the event, for a statement: n and the epochs (it has no
+/// clipping norm: it accounts for σ, the noise over the clipping norm).
+pub fn statement_facts(p: &DpsgdParams, link: &str) -> crate::statement::RunFacts {
+    crate::statement::RunFacts {
+        lab: "dpsgd".into(),
+        link: link.into(),
+        records: Some(p.n),
+        epochs: Some(p.total_steps() as f64 * p.rate()),
+        ..Default::default()
     }
 }
 

@@ -2,8 +2,11 @@
 //! for its side (a pure ε and an exact δ up: the shown digits never understate the privacy loss).
 
 use super::{ExponentialReport, MechParams, Mechanism, Noise};
-use crate::accounting::guarantee::Side;
+use crate::accounting::entry::{Entry, Item};
+use crate::accounting::guarantee::{Accountant, Event, Guarantee, Side};
+use crate::accounting::samplers::Sampler;
 use crate::link::format::sig;
+use crate::statement::RunFacts;
 
 /// The headline: the noise in use and the guarantee it gives; `calibration_error` when no noise fits.
 pub fn headline(
@@ -48,6 +51,65 @@ pub fn headline(
             || "No noise fits these settings; see the messages beside the controls.".to_string(),
             str::to_string,
         ),
+    }
+}
+
+/// The guarantee a statement publishes for the mechanism in use: its exact privacy profile, as a list
+/// of one (so that its curve and the Python that checks it are the composition list's). Laplace is
+/// ε-DP with δ = 0; Gaussian and truncated Laplace are (ε, δ(ε))-DP with δ exact. `None` for the
+/// exponential mechanism (a selection, whose ε the lab states as it draws) and where no noise fits.
+pub fn statement_guarantee(p: &MechParams, noise: Option<&Noise>) -> Option<Guarantee> {
+    let (entry, eps, delta) = match noise? {
+        Noise::Laplace(l) => {
+            let eps = p.sens / l.scale();
+            (Entry::Laplace { eps }, eps, 0.0)
+        }
+        Noise::Gaussian(g) => (
+            Entry::Gaussian {
+                sigma: g.sigma() / p.sens,
+            },
+            p.eps,
+            g.delta(p.eps),
+        ),
+        Noise::TruncatedLaplace(t) => {
+            let delta = t.delta(p.eps);
+            (Entry::Raw { eps: p.eps, delta }, p.eps, delta)
+        }
+    };
+    (p.mech != Mechanism::Exponential).then(|| Guarantee {
+        event: Event::List(vec![Item { entry, times: 1 }]),
+        accountant: Accountant::ExactProfile,
+        side: Side::Upper,
+        assumes: Sampler::Poisson,
+        delta,
+        eps,
+    })
+}
+
+/// The mechanism in words, for a statement.
+pub fn statement_facts(p: &MechParams, noise: Option<&Noise>, link: &str) -> RunFacts {
+    let sens = sig(p.sens, 4);
+    RunFacts {
+        lab: "mechanisms".into(),
+        link: link.into(),
+        mechanism: noise.map(|n| match n {
+            Noise::Laplace(l) => format!(
+                "one answer to a query of sensitivity Δ = {sens} with Laplace noise of scale {}",
+                sig(l.scale(), 6)
+            ),
+            Noise::Gaussian(g) => format!(
+                "one answer to a query of L2 sensitivity Δ = {sens} with Gaussian noise of standard \
+                 deviation {} (noise multiplier σ/Δ = {})",
+                sig(g.sigma(), 6),
+                sig(g.sigma() / p.sens, 6)
+            ),
+            Noise::TruncatedLaplace(t) => format!(
+                "one answer to a query of sensitivity Δ = {sens} with truncated Laplace noise, never \
+                 beyond ±{}",
+                sig(t.bound(), 6)
+            ),
+        }),
+        ..Default::default()
     }
 }
 

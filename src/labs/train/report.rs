@@ -193,6 +193,27 @@ pub fn guarantee(h: &HeadlineInputs) -> Option<Guarantee> {
     }
 }
 
+/// What the training lab knows of its run beyond the event, for a statement: the training rows, the
+/// epochs, the clipping norm, that its features were standardised on the training rows, and the
+/// audit's result where one ran.
+pub fn statement_facts(
+    p: &super::TrainParams,
+    train_rows: u64,
+    link: &str,
+    audit: Option<crate::statement::AuditFact>,
+) -> crate::statement::RunFacts {
+    crate::statement::RunFacts {
+        lab: "train".into(),
+        link: link.into(),
+        records: Some(train_rows),
+        epochs: Some(p.epochs),
+        clip: Some(p.clip),
+        standardised_on_training_rows: true,
+        audit,
+        ..Default::default()
+    }
+}
+
 /// The training lab's headline: one ε for the run (its [`guarantee`], rounded outward), and the
 /// accuracy it bought once trained.
 pub fn headline(h: &HeadlineInputs) -> String {

@@ -15,4 +15,5 @@ pub mod select_field;
 pub mod share_panel;
 pub mod slide_note;
 pub mod stat;
+pub mod statement_panel;
 pub mod xy_canvas;

@@ -14,9 +14,11 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use crate::widgets::statement_panel::StatementPanel;
 use dp_playground::accounting::entry::format_list;
 use dp_playground::accounting::pld::EpsilonBand;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::labs::compose::claims::{guarantee as statement_guarantee, statement_facts};
 use dp_playground::labs::compose::claims::{headline, PldState};
 use dp_playground::labs::compose::jobs::{ComposeJob, ComposeUpdate};
 use dp_playground::labs::compose::{accountants, Accountants, ComposeParams, ComposedPld};
@@ -148,6 +150,10 @@ pub fn ComposeLab() -> impl IntoView {
         >
             <ComposeResults />
             <AfterPaint frames=2>
+                <StatementPanel guarantee=Signal::derive(move || {
+                    let band = state.link_band.get();
+                    state.acc.with(|a| state.params.with(|p| statement_guarantee(&p.list, a, band, p.delta)))
+                }) facts=Signal::derive(move || statement_facts(&url.query.with(|q| q.to_query_string()))) />
                 <SharePanel lab=Lab::Compose markdown=markdown />
             </AfterPaint>
         </LabPage>

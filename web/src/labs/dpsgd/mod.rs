@@ -16,12 +16,14 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use crate::widgets::statement_panel::StatementPanel;
+use dp_playground::accounting::samplers::users::UserEpsilon;
 use dp_playground::accounting::samplers::{Sampler, SamplerEpsilon};
 use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::accounting::training::jobs::{Background, PldJob};
 use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
-use dp_playground::labs::dpsgd::claims::headline;
+use dp_playground::labs::dpsgd::claims::{headline, statement_facts, statement_guarantee};
 use dp_playground::labs::dpsgd::{library_snippet, markdown, DpsgdParams, ShareInputs};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::LinkParams;
@@ -44,6 +46,8 @@ pub struct DpsgdState {
     pub background: RwSignal<Background>,
     /// Each sampler's own ε as it arrives (the samplers section fills it; Poisson's is the PLD band).
     pub sampler_rows: RwSignal<SamplerRows>,
+    /// The user-level ε when `users` > 1 (the users section fills it).
+    pub users_report: RwSignal<Option<Result<UserEpsilon, String>>>,
 }
 
 /// Each sampler's own ε as it arrives.
@@ -151,6 +155,7 @@ pub fn DpsgdLab() -> impl IntoView {
         rdp_ms: Memo::new(move |_| timed.get().1),
         background,
         sampler_rows: RwSignal::new(SamplerRows::new()),
+        users_report: RwSignal::new(None),
     };
     provide_context(state);
     let share_markdown = Signal::derive(move || {
@@ -184,6 +189,20 @@ pub fn DpsgdLab() -> impl IntoView {
                 .with(|r| params.with(|p| library_snippet(p, r.as_ref().ok()))),
         )
     });
+    let statement_g = Signal::derive(move || {
+        let band = state.background.with(Background::band);
+        let own = state.own_sampler_epsilon();
+        let users = state.users_report.with(|u| u.clone().and_then(Result::ok));
+        state.rdp.with(|r| {
+            params.with(|p| {
+                statement_guarantee(p, r.as_ref().ok(), band, own.as_ref(), users.as_ref())
+            })
+        })
+    });
+    let statement_f = Signal::derive(move || {
+        let link = url.query.with(|q| q.to_query_string());
+        params.with(|p| statement_facts(p, &link))
+    });
     view! {
         <LabPage heading_id="dpsgd-title" title="DP-SGD: how private is training?"
             headline=Signal::derive(move || dpsgd_headline(&state))
@@ -202,6 +221,7 @@ pub fn DpsgdLab() -> impl IntoView {
         >
             <DpsgdResults />
             <AfterPaint frames=3>
+                <StatementPanel guarantee=statement_g facts=statement_f />
                 <SharePanel lab=Lab::Dpsgd markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
         </LabPage>

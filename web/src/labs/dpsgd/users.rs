@@ -22,7 +22,7 @@ const GROUP: &str = "dpsgd-users";
 pub fn DpsgdUsers() -> impl IntoView {
     let lab = use_dpsgd();
     let url = use_url();
-    let report = RwSignal::new(None::<Result<UserEpsilon, String>>);
+    let report = lab.users_report;
     // Reads q, σ, T, δ, the grid, the relation and k: not the target or the sampler.
     let key = Memo::new(move |_| {
         lab.params.with(|p| {

@@ -21,8 +21,10 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use crate::widgets::statement_panel::StatementPanel;
 use dp_playground::jobs::{Job, Update};
 use dp_playground::labs::mechanisms::claims::headline;
+use dp_playground::labs::mechanisms::claims::{statement_facts, statement_guarantee};
 use dp_playground::labs::mechanisms::jobs::{MechJob, MechUpdate};
 use dp_playground::labs::mechanisms::share::{dp_accounting_snippet, markdown};
 use dp_playground::labs::mechanisms::{
@@ -197,6 +199,14 @@ pub fn MechLab() -> impl IntoView {
                 <MechQueries />
             </AfterPaint>
             <AfterPaint frames=4>
+                <StatementPanel guarantee=Signal::derive(move || {
+                    let n = state.noise.get();
+                    state.params.with(|p| statement_guarantee(p, n.as_ref()))
+                }) facts=Signal::derive(move || {
+                    let n = state.noise.get();
+                    let link = url.query.with(|q| q.to_query_string());
+                    state.params.with(|p| statement_facts(p, n.as_ref(), &link))
+                }) />
                 <SharePanel lab=Lab::Mechanisms markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
         </LabPage>

@@ -178,6 +178,22 @@ pub fn TrainAudit() -> impl IntoView {
     let hist = Memo::new(move |_| summary().map(|s| specs::audit_histogram_chart(&s)));
     let roc = Memo::new(move |_| summary().map(|s| specs::audit_roc_chart(&s)));
     let conf = move || lab.params.with(|p| sig(100.0 * p.audit.conf, 3));
+    // The statement states what the audit proved, with its threat model.
+    Effect::new(move |_| {
+        let fact = summary().map(|s| {
+            lab.params
+                .with_untracked(|p| dp_playground::statement::AuditFact {
+                    eps_lower: s.eps_cp,
+                    confidence: p.audit.conf,
+                    threat_model: format!(
+                        "{} canary runs with and without, the adversary seeing {}",
+                        s.runs,
+                        p.audit.threat.title().to_lowercase()
+                    ),
+                })
+        });
+        lab.audit_fact.set(fact);
+    });
     let shown = move |key: &'static str, f: fn(&TrainParams) -> String| {
         url.raw_or(key, move || lab.params.with(f))
     };

@@ -15,6 +15,7 @@ use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
+use crate::widgets::statement_panel::StatementPanel;
 use dp_playground::accounting::event::TrainingEvent;
 use dp_playground::accounting::pld::DEFAULT_INTERVAL;
 use dp_playground::accounting::samplers::Sampler;
@@ -24,12 +25,15 @@ use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::jobs::SweepPoint;
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
-use dp_playground::labs::train::report::{headline, HeadlineInputs, RunState};
+use dp_playground::labs::train::report::{
+    guarantee, headline, statement_facts, HeadlineInputs, RunState,
+};
 use dp_playground::labs::train::run::TrainUpdate;
 use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
 use dp_playground::labs::Lab;
 use dp_playground::learning::data::Dataset;
 use dp_playground::link::query::{LinkParams, Notice};
+use dp_playground::statement::AuditFact;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -66,6 +70,8 @@ pub struct TrainState {
     pub sweep: RwSignal<Vec<SweepPoint>>,
     /// Sweep jobs still running, and the sweep's failure.
     pub sweep_status: RwSignal<(usize, Option<String>)>,
+    /// What the audit proved, once it has run (the audit section fills it).
+    pub audit_fact: RwSignal<Option<AuditFact>>,
     run_jobs: LabJobs,
 }
 
@@ -203,6 +209,7 @@ pub fn TrainLab() -> impl IntoView {
         failure: RwSignal::new(None),
         sweep: RwSignal::new(Vec::new()),
         sweep_status: RwSignal::new((0, None)),
+        audit_fact: RwSignal::new(None),
         run_jobs: LabJobs::new(RUN_GROUP),
     };
     provide_context(state);
@@ -355,6 +362,13 @@ pub fn TrainLab() -> impl IntoView {
                 <mia::TrainMia />
             </AfterPaint>
             <AfterPaint frames=4>
+                <StatementPanel guarantee=Signal::derive(move || {
+                    if state.awaiting.get() { None } else { with_headline_inputs(&state, guarantee) }
+                }) facts=Signal::derive(move || {
+                    let link = url.query.with(|q| q.to_query_string());
+                    let rows = state.accounting.with(|e| e.records);
+                    state.params.with(|p| statement_facts(p, rows, &link, state.audit_fact.get()))
+                }) />
                 <SharePanel lab=Lab::Train markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
         </LabPage>
