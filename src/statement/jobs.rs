@@ -1,8 +1,11 @@
-//! The statement's heavy work, for the worker pool: a guarantee's other scales (its PLD, composed
-//! again as the attack lab does), and the deployments that need the PLD.
+//! The statement's work, for the worker pool: the page hands over the guarantee and the lab's facts and
+//! gets back the rendered texts (the paragraph, the JSON record, the model card, the Python) and then
+//! the same with the other scales, once their PLD is composed; and the deployments on the same axes.
+//! Rendering here keeps the texts' code (and serde_json) out of every lab's first download.
 
-use super::deployments::DEPLOYMENTS;
+use super::reproduce::{snippet, Snippet};
 use super::scales::{scales, Scales};
+use super::{model_card, paragraph, RunFacts, Statement};
 use crate::accounting::guarantee::Guarantee;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -10,33 +13,113 @@ use serde::{Deserialize, Serialize};
 /// A statement job.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum StatementJob {
-    /// The other scales of a guarantee that certifies its run.
-    Scales(Guarantee),
-    /// Every deployment on the statement's axes.
-    Deployments,
+    /// Render the statement of a guarantee with the lab's facts (then again with its other scales).
+    Render(Guarantee, RunFacts),
 }
 
-/// What a statement job sends back.
+/// A statement, rendered: flat texts and the few numbers the page tags (decoding the whole record on
+/// the page would cost its module the record's decoder).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rendered {
+    /// The schema name.
+    pub schema: String,
+    /// The guarantee's ε, full precision.
+    pub eps: f64,
+    /// Whether the statement certifies the run.
+    pub certified: bool,
+    /// The other scales, once computed.
+    pub scales: Option<Scales>,
+    /// The paragraph.
+    pub text: String,
+    /// The record as JSON.
+    pub json: String,
+    /// The model-card fragment.
+    pub model_card: String,
+    /// The Python that reproduces its numbers, where a library describes the event.
+    pub snippet: Option<Snippet>,
+    /// Whether the other scales are still being computed.
+    pub scales_pending: bool,
+    /// Why the other scales are missing, when they are.
+    pub scales_missing: Option<String>,
+}
+
+/// What a statement job sends back: the panel's body as HTML ([`super::html::body`]), first without
+/// the other scales while they are computed. (The page sets it; decoding a plain string keeps the
+/// record's decoder out of the page's module.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum StatementUpdate {
-    /// [`StatementJob::Scales`]'s result.
-    Scales(Scales),
-    /// One deployment's scales, or why it has none, by its index in [`DEPLOYMENTS`].
-    Deployment(usize, std::result::Result<Scales, String>),
+    /// The panel's body.
+    Html(String),
+}
+
+/// The statement of `g` rendered with `facts` and, once computed, its scales.
+pub fn render(
+    g: &Guarantee,
+    facts: &RunFacts,
+    sc: Option<Scales>,
+    pending: bool,
+    missing: Option<String>,
+) -> Rendered {
+    let statement = Statement::new(g, facts, sc);
+    Rendered {
+        schema: statement.schema.clone(),
+        eps: statement.epsilon.value,
+        certified: statement.epsilon.certified,
+        scales: statement.scales,
+        text: paragraph(&statement),
+        json: statement.json(),
+        model_card: model_card(&statement),
+        snippet: snippet(g, facts.records),
+        scales_pending: pending,
+        scales_missing: missing,
+    }
 }
 
 /// Runs `job`, emitting each result as it is ready.
 ///
 /// # Errors
-/// A guarantee with no certified curve.
+/// None today (a guarantee whose curve cannot be composed is rendered without its scales).
 pub fn run(job: StatementJob, emit: &mut dyn FnMut(StatementUpdate)) -> Result<()> {
-    match job {
-        StatementJob::Scales(g) => emit(StatementUpdate::Scales(scales(&g)?)),
-        StatementJob::Deployments => {
-            for (i, d) in DEPLOYMENTS.iter().enumerate() {
-                emit(StatementUpdate::Deployment(i, d.scales()));
-            }
-        }
+    let StatementJob::Render(g, facts) = job;
+    let mut send = |r: Rendered| emit(StatementUpdate::Html(super::html::body(&r)));
+    if !g.certifies_run() {
+        let why = "no certified trade-off curve is known for this run as it is".to_string();
+        send(render(&g, &facts, None, false, Some(why)));
+        return Ok(());
     }
+    send(render(&g, &facts, None, true, None));
+    send(match scales(&g) {
+        Ok(s) => render(&g, &facts, Some(s), false, None),
+        Err(e) => render(&g, &facts, None, false, Some(e.to_string())),
+    });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounting::event::{Neighbour, TrainingEvent};
+    use crate::accounting::guarantee::{Accountant, Side};
+
+    /// The job renders at once, then with the scales; it crosses the worker boundary bit for bit.
+    #[test]
+    fn a_render_job_sends_the_statement_then_its_scales() {
+        let e = TrainingEvent::poisson(0.01, 4.0, 1000, Neighbour::AddRemove);
+        let g = Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, 0.2722);
+        let first = render(&g, &RunFacts::default(), None, true, None);
+        assert!(first.scales_pending && first.scales.is_none());
+        let mut got = Vec::new();
+        run(StatementJob::Render(g, RunFacts::default()), &mut |u| {
+            got.push(u)
+        })
+        .unwrap();
+        let [StatementUpdate::Html(a), StatementUpdate::Html(b)] = &got[..] else {
+            panic!("{got:?}")
+        };
+        assert!(a.contains("data-scales=\"pending\"") && b.contains("data-scales=\"done\""));
+        assert!(b.contains("μ-GDP with μ ≤") && b.contains("data-testid=\"statement-mu\""));
+        let wire = crate::jobs::encode(&crate::jobs::Update::Statement(got[1].clone()));
+        let back: crate::jobs::Update = crate::jobs::decode(&wire).unwrap();
+        assert_eq!(back, crate::jobs::Update::Statement(got[1].clone()));
+    }
 }

@@ -16,6 +16,7 @@
 
 pub mod deployments;
 mod deployments_data;
+pub mod html;
 pub mod jobs;
 pub mod reproduce;
 pub mod scales;
@@ -340,6 +341,9 @@ fn composition(items: &[Item], facts: &RunFacts) -> Mechanism {
 /// How δ compares with 1/n, the rule of thumb (δ well below 1/n: a mechanism that publishes one
 /// record in the clear with probability δ each would otherwise be allowed).
 fn delta_rule(delta: f64, records: Option<u64>) -> String {
+    if delta == 0.0 {
+        return "δ = 0: pure ε-differential privacy".into();
+    }
     match records {
         Some(n) if n > 0 => {
             let inv = 1.0 / n as f64;

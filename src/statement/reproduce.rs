@@ -27,12 +27,12 @@ use crate::link::query::fmt_f64;
 pub const DP_ACCOUNTING: &str = "dp-accounting==0.6.0";
 
 /// One printed line: what it prints, which number of ours it reproduces, and how closely.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     /// The key the code prints before the value.
-    pub key: &'static str,
+    pub key: String,
     /// The library.
-    pub library: &'static str,
+    pub library: String,
     /// Our number it reproduces.
     pub expected: f64,
     /// The printed value lies in [expected·(1 − below), expected·(1 + above)].
@@ -44,7 +44,7 @@ pub struct Line {
 }
 
 /// The code and its lines.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Snippet {
     /// Runnable Python (needs [`DP_ACCOUNTING`]; the Opacus and jax_privacy blocks run when those are
     /// installed and say so when not).
@@ -120,16 +120,16 @@ fn training(g: &Guarantee, e: &TrainingEvent, records: Option<u64>) -> Option<Sn
     let opacus = opacus_eps(e, sigma, g.delta)?;
     let mut lines = vec![
         Line {
-            key: "rdp_eps",
-            library: "dp_accounting RdpAccountant",
+            key: "rdp_eps".into(),
+            library: "dp_accounting RdpAccountant".into(),
             expected: rdp_grid,
             below: 1e-6,
             above: 1e-6,
             reproduces: format!("RDP on dp_accounting's orders: {}", fmt_f64(rdp_grid)),
         },
         Line {
-            key: "opacus_rdp_eps",
-            library: "Opacus RDPAccountant",
+            key: "opacus_rdp_eps".into(),
+            library: "Opacus RDPAccountant".into(),
             expected: opacus,
             // Opacus' fractional orders count one direction of the pair (Mironov et al. 2019's
             // series); dp_accounting and we take the larger of both, which can be larger: at q = 0.05,
@@ -151,8 +151,8 @@ fn training(g: &Guarantee, e: &TrainingEvent, records: Option<u64>) -> Option<Sn
     });
     if e.neighbour == Neighbour::AddRemove {
         lines.push(Line {
-            key: "pld_eps",
-            library: "dp_accounting PLDAccountant",
+            key: "pld_eps".into(),
+            library: "dp_accounting PLDAccountant".into(),
             expected: g.eps,
             below: 0.01,
             above: 0.01,
@@ -161,8 +161,8 @@ fn training(g: &Guarantee, e: &TrainingEvent, records: Option<u64>) -> Option<Sn
     }
     if let (Neighbour::AddRemove, Some(_)) = (e.neighbour, batch) {
         lines.push(Line {
-            key: "jax_privacy_eps",
-            library: "jax_privacy",
+            key: "jax_privacy_eps".into(),
+            library: "jax_privacy".into(),
             expected: g.eps,
             below: 0.01,
             above: 0.01,
@@ -231,8 +231,8 @@ fn list(g: &Guarantee, items: &[Item]) -> Option<Snippet> {
         .collect();
     let events = events?;
     let line = Line {
-        key: "pld_eps",
-        library: "dp_accounting PLDAccountant",
+        key: "pld_eps".into(),
+        library: "dp_accounting PLDAccountant".into(),
         expected: g.eps,
         below: 0.01,
         above: 0.01,
