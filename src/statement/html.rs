@@ -31,7 +31,8 @@ fn copy_button(target: &str) -> String {
 }
 
 fn pct_up(x: f64) -> String {
-    format!("{} %", sig_up(100.0 * x, 3))
+    // A no-break space: a table cell never splits "4.07 %".
+    format!("{}\u{a0}%", sig_up(100.0 * x, 3))
 }
 
 fn scales_table(s: &Scales) -> String {
@@ -68,16 +69,18 @@ fn cells(s: &Scales) -> String {
     )
 }
 
-/// The deployments table, with this run's row first when it has scales.
+/// The deployments table (compact rows), with this run's row first when it has scales, then a note per
+/// deployment: what was reported, the conversion's assumptions and its dated sources.
 fn deployments(own: Option<&Scales>) -> String {
     let mut rows = String::new();
+    let mut notes = String::new();
     if let Some(s) = own {
         rows.push_str(&format!(
-            "<tr class=\"own\" data-testid=\"deployment-own\"><th scope=\"row\">This run</th><td>as stated above</td>{}<td></td></tr>",
+            "<tr class=\"own\" data-testid=\"deployment-own\"><th scope=\"row\">This run</th><td>as stated above</td><td>—</td>{}</tr>",
             cells(s)
         ));
     }
-    for d in DEPLOYMENTS {
+    for (i, d) in DEPLOYMENTS.iter().enumerate() {
         let values = match d.scales() {
             Ok(s) => cells(&s),
             Err(why) => format!("<td colspan=\"4\">Not converted: {}</td>", escape(&why)),
@@ -104,7 +107,7 @@ fn deployments(own: Option<&Scales>) -> String {
             .iter()
             .map(|s| {
                 format!(
-                    "<a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({}; {}) ",
+                    "<a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({}; {}). ",
                     escape(s.url),
                     escape(s.title),
                     escape(s.date),
@@ -113,27 +116,32 @@ fn deployments(own: Option<&Scales>) -> String {
             })
             .collect();
         rows.push_str(&format!(
-            "<tr data-testid=\"deployment-{}\"><th scope=\"row\">{} ({}, {})</th><td>{}; {} <em>Read as {}.</em> \
-             <span class=\"help\">{}</span></td>{values}<td>{sources}</td></tr>",
+            "<tr data-testid=\"deployment-{}\"><th scope=\"row\">{} ({}, {}) <sup>[{}]</sup></th><td>{}</td><td>{}</td>{values}</tr>",
             escape(d.id),
             escape(d.name),
             escape(d.organisation),
             d.year,
+            i + 1,
             escape(d.unit),
-            escape(d.reported),
             escape(&form),
+        ));
+        notes.push_str(&format!(
+            "<li><strong>{}.</strong> Reported: {} Conversion: {} Sources: {sources}</li>",
+            escape(d.name),
+            escape(d.reported),
             escape(d.assumptions),
         ));
     }
     format!(
         "<details class=\"statement-part\" data-testid=\"statement-deployments\"><summary>Deployed systems on \
          the same axes</summary><p class=\"help\">Each deployment reports on its own scale; converted where its \
-         published parameters determine a curve, with the conversion's assumption. Units differ (a record, a \
-         person, a device-day): compare with care.</p><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" \
-         aria-label=\"Deployments\"><table class=\"deployments\"><thead><tr><th scope=\"col\">System</th>\
-         <th scope=\"col\">Unit; reported; conversion</th><th scope=\"col\">μ</th><th scope=\"col\">TPR @ 1 %</th>\
-         <th scope=\"col\">TPR @ 0.1 %</th><th scope=\"col\">Advantage</th><th scope=\"col\">Source</th></tr>\
-         </thead><tbody>{rows}</tbody></table></div></details>"
+         published parameters determine a curve, with the conversion's assumption (notes below). Units differ \
+         (a record, a person, a device-day): compare with care.</p><div class=\"table-scroll\" tabindex=\"0\" \
+         role=\"region\" aria-label=\"Deployments\"><table class=\"deployments\"><thead><tr>\
+         <th scope=\"col\">System</th><th scope=\"col\">Unit of privacy</th><th scope=\"col\">Read as</th>\
+         <th scope=\"col\">μ</th><th scope=\"col\">TPR @ 1 %</th><th scope=\"col\">TPR @ 0.1 %</th>\
+         <th scope=\"col\">Advantage</th></tr></thead><tbody>{rows}</tbody></table></div>\
+         <ol class=\"deployment-notes\">{notes}</ol></details>"
     )
 }
 

@@ -2,7 +2,7 @@
 //! dp_accounting (its PLD and RDP accountants), Opacus' RDP accountant and jax_privacy's accountant.
 //! Each printed line is `key value`, and says in a comment which of the page's numbers it reproduces
 //! and to how many digits; [`Snippet::lines`] carries the same as data, so a test can run the code and
-//! check every line (`tests/statement_reference.rs`).
+//! check every line (`src/statement/reference_tests.rs`).
 //!
 //! What each reproduces, and why to that tolerance:
 //! - `rdp_eps` (dp_accounting's RdpAccountant, its default orders) is the page's "RDP on

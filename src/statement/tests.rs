@@ -131,12 +131,13 @@ fn a_sweep_of_statements_states_each_guarantee_and_only_it() {
 
 #[test]
 fn the_practitioners_run_reads_as_a_statement() {
-    // 60 000 records, batch 256, 10 epochs, σ = 0.8, δ = 10⁻⁵ (issue 49's practitioner).
-    let e = TrainingEvent::poisson(256.0 / 60_000.0, 0.8, 2_344, Neighbour::AddRemove);
+    // 60 000 records, batch 256, 10 epochs, δ = 10⁻⁵, target ε = 3 (issue 49's practitioner): the
+    // DP-SGD lab's σ for that target is 0.693734, whose PLD ε is 3.0000478.
+    let e = TrainingEvent::poisson(256.0 / 60_000.0, 0.693_734, 2_344, Neighbour::AddRemove);
     let g = Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, 3.000_047_8);
     let facts = RunFacts {
         lab: "dpsgd".into(),
-        link: "lab=dpsgd&n=60000&batch=256&epochs=10&sigma=0.8".into(),
+        link: "lab=dpsgd&n=60000&batch=256&epochs=10&sigma=0.693734".into(),
         records: Some(60_000),
         epochs: Some(10.0),
         ..RunFacts::default()
@@ -150,7 +151,7 @@ fn the_practitioners_run_reads_as_a_statement() {
         "add/remove one record".to_string(),
         "rate q = 0.004267, expected batch 256".to_string(),
         "Poisson sampling".to_string(),
-        "noise multiplier σ = 0.8".to_string(),
+        "noise multiplier σ = 0.6937".to_string(),
         format!("T = {steps} steps (10 epochs)"),
         "ε ≤ 3.001 at δ = 1×10⁻⁵".to_string(),
         "the PLD accountant".to_string(),

@@ -1,6 +1,7 @@
 // Dev helper (not a test): node tests/e2e/screenshot.mjs '<query>' out.png [width]
 // Serves dist/ under the sub-path, opens the query in headless Chromium, waits for charts, saves a
-// full-page PNG (or SHOT_ELEMENT=<selector>'s) and prints any console problems.
+// full-page PNG (or SHOT_ELEMENT=<selector>'s) and prints any console problems. SHOT_CLICK='<sel>|<sel>'
+// clicks each selector first (e.g. to open a panel), waiting SHOT_WAIT after each.
 import { serveDist, launchBrowser, newPage } from './harness.mjs';
 
 const [query = '?lab=mechanisms', out = '/tmp/shot.png', width = '1280'] = process.argv.slice(2);
@@ -11,6 +12,10 @@ try {
   await page.goto(`${site.url}${query}`);
   await page.waitForSelector(process.env.SHOT_READY ?? 'canvas[data-drawn]', { timeout: 20000 });
   await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
+  for (const sel of (process.env.SHOT_CLICK ?? '').split('|').filter(Boolean)) {
+    await page.click(sel);
+    await page.waitForTimeout(Number(process.env.SHOT_WAIT ?? 800));
+  }
   if (process.env.SHOT_ELEMENT) {
     await page.locator(process.env.SHOT_ELEMENT).screenshot({ path: out });
   } else {
