@@ -73,6 +73,12 @@ pub enum Accountant {
     UserLevel,
     /// A single mechanism's exact privacy profile (closed form).
     ExactProfile,
+    /// Training in phases with Poisson batches: the PLD composed over the schedule's phases
+    /// ([`crate::accounting::training::phases::schedule_report`]).
+    Schedule,
+    /// The best of a random number of Poisson training runs released: RDP on dp_accounting's orders
+    /// with Papernot & Steinke's bound ([`crate::accounting::training::phases::tuning_report`]).
+    Tuning,
 }
 
 impl Accountant {
@@ -88,6 +94,10 @@ impl Accountant {
                 "the user-level PLD accountant (a mixture of Gaussians, or group privacy where tighter)"
             }
             Accountant::ExactProfile => "the mechanism's exact privacy profile",
+            Accountant::Schedule => "the PLD accountant over the schedule's phases",
+            Accountant::Tuning => {
+                "RDP with Papernot & Steinke's bound for the best of a random number of runs"
+            }
         }
     }
 }
@@ -170,6 +180,12 @@ impl Guarantee {
             (Sampler::Poisson, Accountant::UserLevel) => {
                 e.sampler == Sampler::Poisson && e.schedule.is_none() && e.tuning.is_none()
             }
+            // The schedule's PLD accounts for phases of record-level Poisson steps, untuned.
+            (Sampler::Poisson, Accountant::Schedule) => {
+                e.sampler == Sampler::Poisson && e.users == 1 && e.tuning.is_none()
+            }
+            // The tuning bound accounts for the best of K record-level Poisson runs (phased or not).
+            (Sampler::Poisson, Accountant::Tuning) => e.sampler == Sampler::Poisson && e.users == 1,
             (Sampler::Poisson, _) => e.is_plain_poisson(),
             (s, _) => s == e.sampler,
         }
@@ -211,10 +227,12 @@ impl Guarantee {
             if e.users > 1 && self.accountant != Accountant::UserLevel {
                 differs.push(format!("it protects users of {} records", e.users));
             }
-            if e.schedule.is_some() {
+            if e.schedule.is_some()
+                && !matches!(self.accountant, Accountant::Schedule | Accountant::Tuning)
+            {
                 differs.push("it trains in phases".into());
             }
-            if e.tuning.is_some() {
+            if e.tuning.is_some() && self.accountant != Accountant::Tuning {
                 differs.push("it releases the best of several tuning runs".into());
             }
         }

@@ -83,6 +83,8 @@ pub struct Deployment {
     pub organisation: &'static str,
     /// The year of the release.
     pub year: u16,
+    /// The unit of privacy in a few words, for the table.
+    pub unit_short: &'static str,
     /// The unit of privacy (what one person's contribution is).
     pub unit: &'static str,
     /// What was reported, as published.

@@ -7,6 +7,7 @@ use super::deployments::{Deployment, Published, Source};
 pub const DEPLOYMENTS: &[Deployment] = &[
     Deployment {
         id: "census-2020-redistricting",
+        unit_short: "a person",
         name: "2020 Census Redistricting Data (P.L. 94-171), persons",
         organisation: "U.S. Census Bureau",
         year: 2021,
@@ -67,6 +68,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "census-2020-redistricting-units",
+        unit_short: "a housing unit",
         name: "2020 Census Redistricting Data (P.L. 94-171), housing units",
         organisation: "U.S. Census Bureau",
         year: 2021,
@@ -102,6 +104,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "apple-emoji-2017",
+        unit_short: "a device-day",
         name: "Apple on-device telemetry: emoji usage (local DP, Count Mean Sketch)",
         organisation: "Apple",
         year: 2017,
@@ -140,6 +143,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "gboard-es-nwp-2022",
+        unit_short: "a device (whole run)",
         name: "Gboard next-word prediction, Spanish (federated DP-FTRL)",
         organisation: "Google",
         year: 2022,
@@ -180,6 +184,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "vaultgemma-1b-2025",
+        unit_short: "a 1024-token sequence",
         name: "VaultGemma 1B (pretrained from scratch with DP-SGD)",
         organisation: "Google Research and Google DeepMind",
         year: 2025,
@@ -220,6 +225,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "wikimedia-pageviews-2023",
+        unit_short: "a device-day (10 pageviews)",
         name: "Wikimedia daily pageviews by country, project and page (current release)",
         organisation: "Wikimedia Foundation, with Tumult Labs",
         year: 2023,
@@ -260,6 +266,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "google-covid-symptoms-2020",
+        unit_short: "a user-day",
         name: "Google COVID-19 Search Trends symptoms dataset",
         organisation: "Google",
         year: 2020,

@@ -69,21 +69,26 @@ fn cells(s: &Scales) -> String {
     )
 }
 
-/// The deployments table (compact rows), with this run's row first when it has scales, then a note per
+/// The deployments table (compact rows, by μ, this run among them when it has scales), then a note per
 /// deployment: what was reported, the conversion's assumptions and its dated sources.
 fn deployments(own: Option<&Scales>) -> String {
-    let mut rows = String::new();
+    // Rows sorted by μ, this run among them at its rank; deployments with no curve last.
+    let mut rows: Vec<(f64, String)> = Vec::new();
     let mut notes = String::new();
     if let Some(s) = own {
-        rows.push_str(&format!(
-            "<tr class=\"own\" data-testid=\"deployment-own\"><th scope=\"row\">This run</th><td>as stated above</td><td>—</td>{}</tr>",
-            cells(s)
+        rows.push((
+            s.mu,
+            format!(
+                "<tr class=\"own\" data-testid=\"deployment-own\"><th scope=\"row\">This run</th>{}<td>as stated above</td><td>—</td></tr>",
+                cells(s)
+            ),
         ));
     }
     for (i, d) in DEPLOYMENTS.iter().enumerate() {
-        let values = match d.scales() {
-            Ok(s) => cells(&s),
-            Err(why) => format!("<td colspan=\"4\">Not converted: {}</td>", escape(&why)),
+        let scales = d.scales();
+        let values = match &scales {
+            Ok(s) => cells(s),
+            Err(why) => format!("<td colspan=\"4\">Not converted: {}</td>", escape(why)),
         };
         let form = match d.published {
             Published::ZCdp { rho } => format!("ρ = {} zCDP", sig(rho, 4)),
@@ -115,32 +120,38 @@ fn deployments(own: Option<&Scales>) -> String {
                 )
             })
             .collect();
-        rows.push_str(&format!(
-            "<tr data-testid=\"deployment-{}\"><th scope=\"row\">{} ({}, {}) <sup>[{}]</sup></th><td>{}</td><td>{}</td>{values}</tr>",
-            escape(d.id),
-            escape(d.name),
-            escape(d.organisation),
-            d.year,
-            i + 1,
-            escape(d.unit),
-            escape(&form),
+        rows.push((
+            scales.as_ref().map_or(f64::INFINITY, |s| s.mu),
+            format!(
+                "<tr data-testid=\"deployment-{}\"><th scope=\"row\">{} ({}, {}) <sup>[{}]</sup></th>{values}<td>{}</td><td>{}</td></tr>",
+                escape(d.id),
+                escape(d.name),
+                escape(d.organisation),
+                d.year,
+                i + 1,
+                escape(d.unit_short),
+                escape(&form),
+            ),
         ));
         notes.push_str(&format!(
-            "<li><strong>{}.</strong> Reported: {} Conversion: {} Sources: {sources}</li>",
+            "<li><strong>{}.</strong> Unit of privacy: {} Reported: {} Conversion: {} Sources: {sources}</li>",
             escape(d.name),
+            escape(d.unit),
             escape(d.reported),
             escape(d.assumptions),
         ));
     }
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let rows: String = rows.into_iter().map(|r| r.1).collect();
     format!(
         "<details class=\"statement-part\" data-testid=\"statement-deployments\"><summary>Deployed systems on \
          the same axes</summary><p class=\"help\">Each deployment reports on its own scale; converted where its \
-         published parameters determine a curve, with the conversion's assumption (notes below). Units differ \
+         published parameters determine a curve, with the conversion's assumption (notes below); rows by μ, this run among them. Units differ \
          (a record, a person, a device-day): compare with care.</p><div class=\"table-scroll\" tabindex=\"0\" \
          role=\"region\" aria-label=\"Deployments\"><table class=\"deployments\"><thead><tr>\
-         <th scope=\"col\">System</th><th scope=\"col\">Unit of privacy</th><th scope=\"col\">Read as</th>\
-         <th scope=\"col\">μ</th><th scope=\"col\">TPR @ 1 %</th><th scope=\"col\">TPR @ 0.1 %</th>\
-         <th scope=\"col\">Advantage</th></tr></thead><tbody>{rows}</tbody></table></div>\
+         <th scope=\"col\">System</th><th scope=\"col\">μ</th><th scope=\"col\">TPR @ 1 %</th>\
+         <th scope=\"col\">TPR @ 0.1 %</th><th scope=\"col\">Advantage</th><th scope=\"col\">Unit</th>\
+         <th scope=\"col\">Read as</th></tr></thead><tbody>{rows}</tbody></table></div>\
          <ol class=\"deployment-notes\">{notes}</ol></details>"
     )
 }

@@ -20,7 +20,8 @@
 //! - **TPR at FPR α** ≤ 1 − f_S(α), and the **advantage** max_α (1 − α − f_S(α)) = δ(0): certified
 //!   upper bounds on what any membership test can do (Kairouz et al. 2015; Kulynych et al. 2024).
 
-use crate::accounting::guarantee::{Event, Guarantee};
+use crate::accounting::guarantee::{Accountant, Event, Guarantee};
+use crate::accounting::samplers::Sampler;
 use crate::accounting::tradeoff::TradeOff;
 use crate::attacks::curves::{list_bounds, run_bounds, Bounds};
 use crate::error::{Error, Result};
@@ -180,6 +181,23 @@ pub fn scales(g: &Guarantee) -> Result<Scales> {
             "no certified trade-off curve is known for this run as it is",
         ));
     }
+    // The curve composed here is the record-level Poisson run's (or the list's): a user-level number,
+    // or another sampler's own, is not about that curve, and reading its scales off it would
+    // understate the risk.
+    if let Event::Training(e) = &g.event {
+        let poisson_accountant = matches!(
+            g.accountant,
+            Accountant::Pld | Accountant::RdpEveryOrder | Accountant::RdpDpAccounting
+        );
+        if !(e.is_plain_poisson() && g.assumes == Sampler::Poisson && poisson_accountant) {
+            return Err(Error::invalid(
+                "statement",
+                "",
+                "the other scales are computed for record-level Poisson runs only (not yet for this \
+                 sampler or for users of several records)",
+            ));
+        }
+    }
     let b = bounds(g)?;
     let curves: Vec<TradeOff> = b.upper.iter().map(TradeOff::from_pld).collect();
     Ok(scales_of(
@@ -192,8 +210,7 @@ pub fn scales(g: &Guarantee) -> Result<Scales> {
 mod tests {
     use super::*;
     use crate::accounting::entry::{Entry, Item};
-    use crate::accounting::guarantee::{Accountant, Side};
-    use crate::accounting::samplers::Sampler;
+    use crate::accounting::guarantee::Side;
 
     fn list(entry: Entry, times: u64) -> Guarantee {
         Guarantee {
@@ -236,6 +253,27 @@ mod tests {
             s.advantage >= adv - 1e-9 && s.advantage < adv + 1e-3,
             "{s:?} {adv}"
         );
+    }
+
+    /// A user-level guarantee, or a cyclic run's own, certifies its run, but its curve is not the
+    /// record-level Poisson one composed here: no scales rather than the wrong ones.
+    #[test]
+    fn only_the_curve_the_guarantee_is_about_gives_scales() {
+        use crate::accounting::event::{Neighbour, TrainingEvent};
+        let mut e = TrainingEvent::poisson(0.01, 1.0, 100, Neighbour::AddRemove);
+        let plain = Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, 1.0);
+        assert!(scales(&plain).is_ok());
+        e.users = 4;
+        let users = Guarantee::poisson(&e, Accountant::UserLevel, Side::Upper, 1e-5, 3.0);
+        assert!(users.certifies_run() && scales(&users).is_err());
+        e.users = 1;
+        e.sampler = Sampler::Cyclic;
+        let cyclic = Guarantee {
+            accountant: Accountant::SamplerOwn,
+            assumes: Sampler::Cyclic,
+            ..Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, 5.0)
+        };
+        assert!(cyclic.certifies_run() && scales(&cyclic).is_err());
     }
 
     #[test]

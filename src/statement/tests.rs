@@ -40,7 +40,13 @@ fn random_guarantee(rng: &mut rand_chacha::ChaCha8Rng) -> (Guarantee, RunFacts) 
     }
     let eps = 10f64.powf(rng.random_range(-2.0..2.0));
     let delta = 10f64.powf(rng.random_range(-10.0..-3.0));
-    let g = if sampler == Sampler::Poisson || rng.random_bool(0.3) {
+    let g = if sampler == Sampler::Poisson
+        && e.users == 1
+        && e.tuning.is_some()
+        && rng.random_bool(0.5)
+    {
+        Guarantee::poisson(&e, Accountant::Tuning, Side::Upper, delta, eps)
+    } else if sampler == Sampler::Poisson || rng.random_bool(0.3) {
         Guarantee::poisson(&e, Accountant::Pld, Side::Upper, delta, eps)
     } else {
         let side = if rng.random_bool(0.5) {
@@ -110,7 +116,9 @@ fn a_sweep_of_statements_states_each_guarantee_and_only_it() {
             unreachable!()
         };
         let ids: Vec<&str> = s.not_covered.iter().map(|c| c.id.as_str()).collect();
-        assert_eq!(ids.contains(&"tuning"), e.tuning.is_none(), "{ids:?}");
+        let tuning_accounted = e.tuning.is_some() && g.accountant == Accountant::Tuning;
+        assert_eq!(ids.contains(&"tuning"), !tuning_accounted, "{ids:?}");
+        assert_eq!(s.covered.iter().any(|c| c.id == "tuning"), tuning_accounted);
         assert_eq!(ids.contains(&"several-records"), e.users == 1, "{ids:?}");
         assert_eq!(
             ids.contains(&"standardisation"),
@@ -126,6 +134,91 @@ fn a_sweep_of_statements_states_each_guarantee_and_only_it() {
         let back: Statement = serde_json::from_str(&s.json()).unwrap();
         assert_eq!(back.epsilon.shown, s.epsilon.shown);
         assert!(model_card(&s).contains(&text));
+    }
+}
+
+/// A composition lab's or mechanisms lab's guarantee: a random list, certified by the PLD or the best
+/// closed form, or a single mechanism's exact profile (δ = 0 for a pure one).
+fn random_list_guarantee(rng: &mut rand_chacha::ChaCha8Rng) -> (Guarantee, RunFacts) {
+    use crate::accounting::entry::{Entry, Item};
+    let entries = [
+        Entry::Gaussian {
+            sigma: rng.random_range(0.5..10.0),
+        },
+        Entry::Laplace {
+            eps: rng.random_range(0.05..3.0),
+        },
+        Entry::RandomizedResponse {
+            eps: rng.random_range(0.1..4.0),
+            k: 2,
+        },
+        Entry::SubsampledGaussian {
+            q: rng.random_range(0.001..0.5),
+            sigma: rng.random_range(0.5..5.0),
+        },
+        Entry::Raw {
+            eps: rng.random_range(0.1..2.0),
+            delta: 1e-6,
+        },
+    ];
+    let n = rng.random_range(1..4);
+    let items: Vec<Item> = (0..n)
+        .map(|_| Item {
+            entry: entries[rng.random_range(0..entries.len())],
+            times: rng.random_range(1..50),
+        })
+        .collect();
+    let single = n == 1 && rng.random_bool(0.5);
+    let accountant = if single {
+        Accountant::ExactProfile
+    } else if rng.random_bool(0.5) {
+        Accountant::Pld
+    } else {
+        Accountant::BestClosedForm
+    };
+    let g = Guarantee {
+        event: Event::List(items),
+        accountant,
+        side: Side::Upper,
+        assumes: Sampler::Poisson,
+        delta: if single && rng.random_bool(0.3) {
+            0.0
+        } else {
+            10f64.powf(rng.random_range(-10.0..-3.0))
+        },
+        eps: 10f64.powf(rng.random_range(-2.0..2.0)),
+    };
+    let facts = RunFacts {
+        lab: if single { "mechanisms" } else { "compose" }.into(),
+        link: "lab=compose".into(),
+        mechanism: single.then(|| "one answer with noise".to_string()),
+        ..RunFacts::default()
+    };
+    (g, facts)
+}
+
+/// Lists (the composition and mechanisms labs): every statement certifies its ε, states it rounded up
+/// and nothing else, asks for the sensitivity, and never lists a training caveat.
+#[test]
+fn a_sweep_of_list_statements_states_each_guarantee() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20261129);
+    for _ in 0..300 {
+        let (g, facts) = random_list_guarantee(&mut rng);
+        let s = Statement::new(&g, &facts, None);
+        let text = paragraph(&s);
+        let shown = read_shown(&s.epsilon.shown).unwrap();
+        assert!(s.epsilon.certified && shown >= g.eps, "{text}");
+        assert_eq!(stated_eps(&text), vec![shown], "{text}");
+        let ids: Vec<&str> = s.not_covered.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["sensitivity", "floating-point"], "{text}");
+        assert!(s.covered.is_empty());
+        assert_eq!(
+            text.contains("pure ε-differential privacy"),
+            g.delta == 0.0,
+            "{text}"
+        );
+        let back: Statement = serde_json::from_str(&s.json()).unwrap();
+        assert_eq!(back.epsilon.value, g.eps);
     }
 }
 

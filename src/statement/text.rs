@@ -3,7 +3,7 @@
 //! record cannot disagree.
 
 use super::{Caveat, Mechanism, RunFacts, Statement, Unit};
-use crate::accounting::guarantee::{Event, Guarantee, Side};
+use crate::accounting::guarantee::{Accountant, Event, Guarantee, Side};
 use crate::link::format::{count, sig, sig_down, sig_up};
 
 fn caveat(id: &str, text: &str) -> Caveat {
@@ -23,7 +23,7 @@ pub(super) fn caveats(g: &Guarantee, facts: &RunFacts) -> (Vec<Caveat>, Vec<Cave
                 "every intermediate model of the accounted steps: the accountant composes all of them, \
                  so releasing checkpoints along the way costs nothing more",
             ));
-            if e.tuning.is_some() {
+            if e.tuning.is_some() && g.accountant == Accountant::Tuning {
                 covered.push(caveat(
                     "tuning",
                     "hyper-parameter tuning, as the random number of runs stated above",

@@ -68,6 +68,25 @@ test('a sampler with no certified upper bound: the statement says what is known 
   assert.deepEqual(page.problems, []);
 });
 
+test('users of several records: the unit is the user, certified by the user-level accountant', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=dpsgd&users=4', 'dpsgd-eps-rdp');
+  const s = await openStatement(page);
+  assert.ok(s.certified, s.text);
+  assert.match(s.text, /one user, who may hold up to 4 records/);
+  assert.equal(s.json.unit.kind, 'user');
+  assert.equal(s.json.epsilon.accountant, 'UserLevel');
+  assert.ok(!s.json.not_covered.some((c) => c.id === 'several-records'));
+  assert.deepEqual(page.problems, []);
+  // Tuning: the best of K runs, certified by Papernot & Steinke's bound, and covered.
+  const tuned = await openLab(await newPage(browser), server.url, '?lab=dpsgd&tuning=poisson:5', 'dpsgd-eps-rdp');
+  const t = await openStatement(tuned);
+  assert.ok(t.certified, t.text);
+  assert.equal(t.json.epsilon.accountant, 'Tuning');
+  assert.ok(t.json.covered.some((c) => c.id === 'tuning') && !t.json.not_covered.some((c) => c.id === 'tuning'));
+  assert.match(t.text, /best of K training runs/);
+  assert.deepEqual(tuned.problems, []);
+});
+
 test('the training, composition and mechanisms labs state their own guarantees', async () => {
   let page = await openLab(await newPage(browser), server.url, '?lab=train', 'train-q');
   const eps = await finiteValueOf(page, 'train-eps', 90_000);

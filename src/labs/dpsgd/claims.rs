@@ -8,6 +8,7 @@ use crate::accounting::guarantee::{
 use crate::accounting::pld::EpsilonBand;
 use crate::accounting::samplers::users::UserEpsilon;
 use crate::accounting::samplers::{Sampler, SamplerEpsilon};
+use crate::accounting::training::phases::{tuning_report, ScheduleReport};
 use crate::accounting::training::RdpReport;
 use crate::link::format::{count, sig, sig_up};
 
@@ -39,19 +40,34 @@ pub fn poisson_guarantee(
 }
 
 /// The guarantee a statement publishes for the link's run: the Poisson accountants' for a plain Poisson
-/// run, the user-level accountant's for Poisson users of k records (`users`, once computed: the
-/// smaller finite certified upper end of the mixture PLD and the group lemma), the sampler's own for
-/// another sampler; otherwise (phases, tuning, or a combination) the Poisson number with its
-/// condition, which the statement then refuses to certify.
+/// run; for record-level Poisson runs, the tuning bound when tuned, the schedule's PLD (`schedule`,
+/// once composed) when phased; the user-level accountant's for Poisson users of k records (`users`,
+/// once computed: the smaller finite certified upper end of the mixture PLD and the group lemma); the
+/// sampler's own for another sampler. Otherwise (another sampler or users with phases or tuning) the
+/// Poisson number with its condition, which the statement then refuses to certify.
 pub fn statement_guarantee(
     p: &DpsgdParams,
     rdp: Option<&RdpReport>,
     band: Option<EpsilonBand>,
     own: Option<&SamplerEpsilon>,
     users: Option<&UserEpsilon>,
+    schedule: Option<&ScheduleReport>,
 ) -> Option<Guarantee> {
     let event = p.event();
     let single = event.schedule.is_none() && event.tuning.is_none();
+    let poisson_records = p.sampler == Sampler::Poisson && p.users == 1;
+    if poisson_records && event.tuning.is_some() {
+        let tuned = tuning_report(&event, p.delta).ok()?.tuned;
+        return tuned
+            .is_finite()
+            .then(|| Guarantee::poisson(&event, Accountant::Tuning, Side::Upper, p.delta, tuned));
+    }
+    if poisson_records && event.schedule.is_some() {
+        let upper = schedule?.band.upper;
+        return upper.is_finite().then(|| {
+            Guarantee::poisson(&event, Accountant::Schedule, Side::Upper, p.delta, upper)
+        });
+    }
     if single && p.sampler == Sampler::Poisson && p.users > 1 {
         let u = users?;
         let eps = u.mixture.upper.min(u.group);

@@ -21,6 +21,7 @@ use dp_playground::accounting::samplers::users::UserEpsilon;
 use dp_playground::accounting::samplers::{Sampler, SamplerEpsilon};
 use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::accounting::training::jobs::{Background, PldJob};
+use dp_playground::accounting::training::phases::ScheduleReport;
 use dp_playground::accounting::training::{rdp_report, RdpReport};
 use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::claims::{headline, statement_facts, statement_guarantee};
@@ -48,6 +49,8 @@ pub struct DpsgdState {
     pub sampler_rows: RwSignal<SamplerRows>,
     /// The user-level ε when `users` > 1 (the users section fills it).
     pub users_report: RwSignal<Option<Result<UserEpsilon, String>>>,
+    /// The schedule's ε when the run has phases (the phases section fills it).
+    pub schedule_report: RwSignal<Option<Result<ScheduleReport, String>>>,
 }
 
 /// Each sampler's own ε as it arrives.
@@ -156,6 +159,7 @@ pub fn DpsgdLab() -> impl IntoView {
         background,
         sampler_rows: RwSignal::new(SamplerRows::new()),
         users_report: RwSignal::new(None),
+        schedule_report: RwSignal::new(None),
     };
     provide_context(state);
     let share_markdown = Signal::derive(move || {
@@ -193,9 +197,13 @@ pub fn DpsgdLab() -> impl IntoView {
         let band = state.background.with(Background::band);
         let own = state.own_sampler_epsilon();
         let users = state.users_report.with(|u| u.clone().and_then(Result::ok));
+        let schedule = state
+            .schedule_report
+            .with(|u| u.clone().and_then(Result::ok));
         state.rdp.with(|r| {
             params.with(|p| {
-                statement_guarantee(p, r.as_ref().ok(), band, own.as_ref(), users.as_ref())
+                let (own, users) = (own.as_ref(), users.as_ref());
+                statement_guarantee(p, r.as_ref().ok(), band, own, users, schedule.as_ref())
             })
         })
     });

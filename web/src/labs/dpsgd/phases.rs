@@ -23,7 +23,7 @@ const GROUP: &str = "dpsgd-schedule";
 pub fn DpsgdPhases() -> impl IntoView {
     let lab = use_dpsgd();
     let url = use_url();
-    let schedule = RwSignal::new(None::<Result<ScheduleReport, String>>);
+    let schedule = lab.schedule_report;
     // The schedule's job reads the phases, δ, the grid and the relation only.
     let key = Memo::new(move |_| {
         lab.params.with(|p| {
