@@ -77,6 +77,8 @@ pub enum Published {
 pub struct Deployment {
     /// A stable key.
     pub id: &'static str,
+    /// A short label, for a chart's legend.
+    pub label: &'static str,
     /// Its name.
     pub name: &'static str,
     /// Who deployed it.

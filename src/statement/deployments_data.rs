@@ -7,6 +7,7 @@ use super::deployments::{Deployment, Published, Source};
 pub const DEPLOYMENTS: &[Deployment] = &[
     Deployment {
         id: "census-2020-redistricting",
+        label: "Census 2020, persons",
         unit_short: "a person",
         name: "2020 Census Redistricting Data (P.L. 94-171), persons",
         organisation: "U.S. Census Bureau",
@@ -68,6 +69,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "census-2020-redistricting-units",
+        label: "Census 2020, housing units",
         unit_short: "a housing unit",
         name: "2020 Census Redistricting Data (P.L. 94-171), housing units",
         organisation: "U.S. Census Bureau",
@@ -104,6 +106,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "apple-emoji-2017",
+        label: "Apple emoji",
         unit_short: "a device-day",
         name: "Apple on-device telemetry: emoji usage (local DP, Count Mean Sketch)",
         organisation: "Apple",
@@ -143,6 +146,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "gboard-es-nwp-2022",
+        label: "Gboard (es)",
         unit_short: "a device (whole run)",
         name: "Gboard next-word prediction, Spanish (federated DP-FTRL)",
         organisation: "Google",
@@ -184,6 +188,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "vaultgemma-1b-2025",
+        label: "VaultGemma 1B",
         unit_short: "a 1024-token sequence",
         name: "VaultGemma 1B (pretrained from scratch with DP-SGD)",
         organisation: "Google Research and Google DeepMind",
@@ -225,6 +230,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "wikimedia-pageviews-2023",
+        label: "Wikimedia pageviews",
         unit_short: "a device-day (10 pageviews)",
         name: "Wikimedia daily pageviews by country, project and page (current release)",
         organisation: "Wikimedia Foundation, with Tumult Labs",
@@ -266,6 +272,7 @@ pub const DEPLOYMENTS: &[Deployment] = &[
     },
     Deployment {
         id: "google-covid-symptoms-2020",
+        label: "Google COVID-19 symptoms",
         unit_short: "a user-day",
         name: "Google COVID-19 Search Trends symptoms dataset",
         organisation: "Google",

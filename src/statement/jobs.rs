@@ -50,6 +50,49 @@ pub struct Rendered {
 pub enum StatementUpdate {
     /// The panel's body.
     Html(String),
+    /// The deployments and this run on the μ–TPR axes, for the chart.
+    Axes(Axes),
+}
+
+/// The deployments and this run on the μ–TPR axes: where a run sits among deployed systems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Axes {
+    /// (μ, TPR at FPR 1 % in percent) of G_μ for μ from 0 to past the largest point: where every
+    /// Gaussian (ρ-zCDP) release lies.
+    pub gaussian: Vec<(f64, f64)>,
+    /// (label, μ, TPR at FPR 1 % in percent) of each deployment with a curve.
+    pub deployments: Vec<(String, f64, f64)>,
+    /// This run's (μ, TPR at FPR 1 % in percent), when it has scales.
+    pub own: Option<(f64, f64)>,
+}
+
+/// The chart's data for a run with scales `own`.
+pub fn axes(own: Option<&Scales>) -> Axes {
+    use crate::mechanisms::gaussian::gdp_tradeoff;
+    let deployments: Vec<(String, f64, f64)> = super::deployments::DEPLOYMENTS
+        .iter()
+        .filter_map(|d| {
+            d.scales()
+                .ok()
+                .map(|s| (d.label.to_string(), s.mu, 100.0 * s.tpr[0]))
+        })
+        .collect();
+    let top = deployments
+        .iter()
+        .map(|d| d.1)
+        .chain(own.map(|s| s.mu))
+        .fold(1.0, f64::max)
+        * 1.1;
+    Axes {
+        gaussian: (0..=100)
+            .map(|i| {
+                let mu = top * f64::from(i) / 100.0;
+                (mu, 100.0 * (1.0 - gdp_tradeoff(mu, super::scales::FPRS[0])))
+            })
+            .collect(),
+        deployments,
+        own: own.map(|s| (s.mu, 100.0 * s.tpr[0])),
+    }
 }
 
 /// The statement of `g` rendered with `facts` and, once computed, its scales.
@@ -81,17 +124,20 @@ pub fn render(
 /// None today (a guarantee whose curve cannot be composed is rendered without its scales).
 pub fn run(job: StatementJob, emit: &mut dyn FnMut(StatementUpdate)) -> Result<()> {
     let StatementJob::Render(g, facts) = job;
-    let mut send = |r: Rendered| emit(StatementUpdate::Html(super::html::body(&r)));
+    let html = |r: Rendered| StatementUpdate::Html(super::html::body(&r));
     if !g.certifies_run() {
         let why = "no certified trade-off curve is known for this run as it is".to_string();
-        send(render(&g, &facts, None, false, Some(why)));
+        emit(html(render(&g, &facts, None, false, Some(why))));
+        emit(StatementUpdate::Axes(axes(None)));
         return Ok(());
     }
-    send(render(&g, &facts, None, true, None));
-    send(match scales(&g) {
-        Ok(s) => render(&g, &facts, Some(s), false, None),
+    emit(html(render(&g, &facts, None, true, None)));
+    let sc = scales(&g);
+    emit(html(match &sc {
+        Ok(s) => render(&g, &facts, Some(*s), false, None),
         Err(e) => render(&g, &facts, None, false, Some(e.to_string())),
-    });
+    }));
+    emit(StatementUpdate::Axes(axes(sc.as_ref().ok())));
     Ok(())
 }
 
@@ -113,11 +159,19 @@ mod tests {
             got.push(u)
         })
         .unwrap();
-        let [StatementUpdate::Html(a), StatementUpdate::Html(b)] = &got[..] else {
+        let [StatementUpdate::Html(a), StatementUpdate::Html(b), StatementUpdate::Axes(axes)] =
+            &got[..]
+        else {
             panic!("{got:?}")
         };
         assert!(a.contains("data-scales=\"pending\"") && b.contains("data-scales=\"done\""));
         assert!(b.contains("μ-GDP with μ ≤") && b.contains("data-testid=\"statement-mu\""));
+        // The chart's points are the table's: a ρ-zCDP deployment sits on the Gaussian curve.
+        assert!(axes.own.is_some() && axes.deployments.len() >= 6);
+        assert!(
+            axes.gaussian.last().unwrap().0
+                >= axes.deployments.iter().map(|d| d.1).fold(0.0, f64::max)
+        );
         let wire = crate::jobs::encode(&crate::jobs::Update::Statement(got[1].clone()));
         let back: crate::jobs::Update = crate::jobs::decode(&wire).unwrap();
         assert_eq!(back, crate::jobs::Update::Statement(got[1].clone()));

@@ -3,7 +3,7 @@
 // scales, Python and the deployments; a run with no certified bound states none.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finiteValueOf, launchBrowser, newPage, openLab, serveDist } from './harness.mjs';
+import { canvasColours, finiteValueOf, launchBrowser, newPage, openLab, serveDist, waitDrawn } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -55,6 +55,9 @@ test("the practitioner's run: the DP-SGD lab's certified ε, in a paragraph, a r
   await page.waitForSelector('[data-testid="deployment-own"]');
   const links = await page.$$eval('[data-testid="statement-deployments"] a', (as) => as.map((a) => a.href));
   assert.ok(links.length >= 7 && links.every((h) => h.startsWith('https://')), links.join(' '));
+  // The run drawn among them.
+  await waitDrawn(page, 'statement-chart');
+  assert.ok(await canvasColours(page, 'statement-chart') > 3);
   assert.deepEqual(page.problems, []);
 });
 
