@@ -71,7 +71,7 @@ fn cells(s: &Scales) -> String {
 
 /// The deployments table (compact rows, by μ, this run among them when it has scales), then a note per
 /// deployment: what was reported, the conversion's assumptions and its dated sources.
-fn deployments(own: Option<&Scales>) -> String {
+fn deployments(own: Option<&Scales>, deployed: &[Result<Scales, String>]) -> String {
     // Rows sorted by μ, this run among them at its rank; deployments with no curve last.
     let mut rows: Vec<(f64, String)> = Vec::new();
     let mut notes = String::new();
@@ -84,9 +84,8 @@ fn deployments(own: Option<&Scales>) -> String {
             ),
         ));
     }
-    for (i, d) in DEPLOYMENTS.iter().enumerate() {
-        let scales = d.scales();
-        let values = match &scales {
+    for (i, (d, scales)) in DEPLOYMENTS.iter().zip(deployed).enumerate() {
+        let values = match scales {
             Ok(s) => cells(s),
             Err(why) => format!("<td colspan=\"4\">Not converted: {}</td>", escape(why)),
         };
@@ -157,7 +156,8 @@ fn deployments(own: Option<&Scales>) -> String {
 }
 
 /// The panel's body for a rendered statement.
-pub fn body(r: &Rendered) -> String {
+/// `deployed` is [`super::deployments::all_scales`].
+pub fn body(r: &Rendered, deployed: &[Result<Scales, String>]) -> String {
     let scales_attr = if r.scales_pending {
         "pending"
     } else if r.scales.is_some() {
@@ -237,7 +237,7 @@ pub fn body(r: &Rendered) -> String {
              dp_accounting has no event for): their numbers would not be its guarantee.</p></details>",
         ),
     }
-    out.push_str(&deployments(r.scales.as_ref()));
+    out.push_str(&deployments(r.scales.as_ref(), deployed));
     out
 }
 
@@ -251,7 +251,7 @@ mod tests {
             escape("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
         );
-        let html = deployments(None);
+        let html = deployments(None, &super::super::deployments::all_scales());
         for d in DEPLOYMENTS {
             assert!(
                 html.contains(&format!("data-testid=\"deployment-{}\"", d.id)),

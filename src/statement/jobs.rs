@@ -66,13 +66,15 @@ pub struct Axes {
     pub own: Option<(f64, f64)>,
 }
 
-/// The chart's data for a run with scales `own`.
-pub fn axes(own: Option<&Scales>) -> Axes {
+/// The chart's data for a run with scales `own`; `deployed` is
+/// [`super::deployments::all_scales`].
+pub fn axes(own: Option<&Scales>, deployed: &[std::result::Result<Scales, String>]) -> Axes {
     use crate::mechanisms::gaussian::gdp_tradeoff;
     let deployments: Vec<(String, f64, f64)> = super::deployments::DEPLOYMENTS
         .iter()
-        .filter_map(|d| {
-            d.scales()
+        .zip(deployed)
+        .filter_map(|(d, s)| {
+            s.as_ref()
                 .ok()
                 .map(|s| (d.label.to_string(), s.mu, 100.0 * s.tpr[0]))
         })
@@ -124,11 +126,13 @@ pub fn render(
 /// None today (a guarantee whose curve cannot be composed is rendered without its scales).
 pub fn run(job: StatementJob, emit: &mut dyn FnMut(StatementUpdate)) -> Result<()> {
     let StatementJob::Render(g, facts) = job;
-    let html = |r: Rendered| StatementUpdate::Html(super::html::body(&r));
+    // The deployments' scales, once for the two renders and the chart.
+    let deployed = super::deployments::all_scales();
+    let html = |r: Rendered| StatementUpdate::Html(super::html::body(&r, &deployed));
     if !g.certifies_run() {
         let why = "no certified trade-off curve is known for this run as it is".to_string();
         emit(html(render(&g, &facts, None, false, Some(why))));
-        emit(StatementUpdate::Axes(axes(None)));
+        emit(StatementUpdate::Axes(axes(None, &deployed)));
         return Ok(());
     }
     emit(html(render(&g, &facts, None, true, None)));
@@ -137,7 +141,7 @@ pub fn run(job: StatementJob, emit: &mut dyn FnMut(StatementUpdate)) -> Result<(
         Ok(s) => render(&g, &facts, Some(*s), false, None),
         Err(e) => render(&g, &facts, None, false, Some(e.to_string())),
     }));
-    emit(StatementUpdate::Axes(axes(sc.as_ref().ok())));
+    emit(StatementUpdate::Axes(axes(sc.as_ref().ok(), &deployed)));
     Ok(())
 }
 

@@ -19,7 +19,7 @@
 use crate::accounting::entry::{Entry, Item};
 use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::guarantee::{Event, Guarantee};
-use crate::accounting::rdp::{rdp_to_approx_dp, step_rdp, Conversion};
+use crate::accounting::rdp::{dpsgd_rdp, rdp_to_approx_dp, Conversion};
 use crate::accounting::training::rdp_report;
 use crate::link::query::fmt_f64;
 
@@ -63,10 +63,7 @@ pub fn opacus_orders() -> Vec<f64> {
 /// Opacus' RDP ε for a Poisson run at noise multiplier `sigma` (the add/remove pair).
 fn opacus_eps(e: &TrainingEvent, sigma: f64, delta: f64) -> Option<f64> {
     let orders = opacus_orders();
-    let rdp: Vec<f64> = orders
-        .iter()
-        .map(|&a| e.steps as f64 * step_rdp(e.rate, sigma, a))
-        .collect();
+    let rdp = dpsgd_rdp(e.rate, sigma, e.steps as f64, &orders);
     rdp_to_approx_dp(&orders, &rdp, delta, Conversion::Improved)
         .ok()
         .map(|r| r.0)
@@ -107,16 +104,12 @@ fn training(g: &Guarantee, e: &TrainingEvent, records: Option<u64>) -> Option<Sn
             "# Replace-one: the libraries take the add/remove pair at sigma/2, which dominates it.\n",
         ),
     };
-    let report = rdp_report(e, g.delta).ok()?;
-    let rdp_grid = if e.neighbour == Neighbour::AddRemove {
-        report.eps_grid
-    } else {
-        let pair = TrainingEvent {
-            neighbour: Neighbour::AddRemove,
-            ..e.with_sigma(sigma)
-        };
-        rdp_report(&pair, g.delta).ok()?.eps_grid
+    // The add/remove pair at that σ: the run itself under add/remove.
+    let pair = TrainingEvent {
+        neighbour: Neighbour::AddRemove,
+        ..e.with_sigma(sigma)
     };
+    let rdp_grid = rdp_report(&pair, g.delta).ok()?.eps_grid;
     let opacus = opacus_eps(e, sigma, g.delta)?;
     let mut lines = vec![
         Line {

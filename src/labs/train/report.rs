@@ -193,20 +193,20 @@ pub fn guarantee(h: &HeadlineInputs) -> Option<Guarantee> {
     }
 }
 
-/// What the training lab knows of its run beyond the event, for a statement: the training rows, the
-/// epochs, the clipping norm, that its features were standardised on the training rows, and the
-/// audit's result where one ran.
+/// What the training lab knows of its run beyond the event, for a statement: the training rows and the
+/// epochs (read off the run's `event`, so they say what was accounted), the clipping norm, that its
+/// features were standardised on the training rows, and the audit's result where one ran.
 pub fn statement_facts(
     p: &super::TrainParams,
-    train_rows: u64,
+    event: &TrainingEvent,
     link: &str,
     audit: Option<crate::statement::AuditFact>,
 ) -> crate::statement::RunFacts {
     crate::statement::RunFacts {
         lab: "train".into(),
         link: link.into(),
-        records: Some(train_rows),
-        epochs: Some(p.epochs),
+        records: Some(event.records),
+        epochs: Some(event.steps as f64 * event.rate),
         clip: Some(p.clip),
         standardised_on_training_rows: true,
         audit,

@@ -12,6 +12,7 @@ use crate::platform::url::use_url;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Guarantee;
 use dp_playground::jobs::{Job, Update as JobUpdate};
+use dp_playground::link::format::sig_up;
 use dp_playground::statement::jobs::{Axes, StatementJob, StatementUpdate};
 use dp_playground::statement::RunFacts;
 use leptos::prelude::*;
@@ -118,14 +119,14 @@ fn alt_text(a: &Axes) -> String {
     let own = a.own.map_or(String::new(), |(mu, tpr)| {
         format!(
             "This run: μ {}, TPR at most {} % at FPR 1 %. ",
-            dp_playground::link::format::sig_up(mu, 3),
-            dp_playground::link::format::sig_up(tpr, 3)
+            sig_up(mu, 3),
+            sig_up(tpr, 3)
         )
     });
     let others: Vec<String> = a
         .deployments
         .iter()
-        .map(|(l, mu, _)| format!("{l} μ {}", dp_playground::link::format::sig_up(*mu, 3)))
+        .map(|(l, mu, _)| format!("{l} μ {}", sig_up(*mu, 3)))
         .collect();
     format!("{own}Deployments: {}.", others.join("; "))
 }

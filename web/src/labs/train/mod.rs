@@ -366,8 +366,8 @@ pub fn TrainLab() -> impl IntoView {
                     if state.awaiting.get() { None } else { with_headline_inputs(&state, guarantee) }
                 }) facts=Signal::derive(move || {
                     let link = url.query.with(|q| q.to_query_string());
-                    let rows = state.accounting.with(|e| e.records);
-                    state.params.with(|p| statement_facts(p, rows, &link, state.audit_fact.get()))
+                    let audit = state.audit_fact.get();
+                    state.accounting.with(|e| state.params.with(|p| statement_facts(p, e, &link, audit)))
                 }) />
                 <SharePanel lab=Lab::Train markdown=share_markdown snippet=share_snippet />
             </AfterPaint>
