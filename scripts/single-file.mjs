@@ -18,9 +18,9 @@ const find = (dir, re) => {
 const css = readFileSync(find(dist, /^style-.*\.css$/), 'utf8');
 const js = readFileSync(find(dist, /^dp-playground-web-.*\.js$/), 'utf8');
 const wasm = readFileSync(find(dist, /^dp-playground-web-.*_bg\.wasm$/)).toString('base64');
-// The worker pool's module (web/src/platform/pool.rs): its glue as a string and its bytes in base64, decoded by the
-// first worker a lab starts (not on the page's thread); the pool starts workers from a Blob, which
-// file:// pages may do.
+// The worker pool's module (web/pool-start.js, web/src/platform/pool.rs): its glue as a string and its
+// bytes in base64, compiled on the first job; the pool starts workers from a Blob, which file:// pages
+// may do.
 const main = join(root, 'dist');
 const workerJs = readFileSync(find(main, /^dp-playground-worker-.*\.js$/), 'utf8');
 const workerWasm = readFileSync(find(main, /^dp-playground-worker-.*_bg\.wasm$/)).toString('base64');

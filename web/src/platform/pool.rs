@@ -3,12 +3,12 @@
 //! (`dp-playground-worker`, built for speed) and the core's [`dp_playground::jobs::run`].
 //!
 //! Hosting rules it keeps: no SharedArrayBuffer (so no special headers), the worker's files are found
-//! relative to the page (any sub-path), and every worker starts from a Blob URL holding the no-modules
-//! glue plus a bootstrap, so that it also runs in cross-origin iframes and in the single-file build
-//! opened from disk (whose page defines `dpPlaygroundWorker()` returning the glue and the module in
-//! base64). The worker module is fetched on the first job: pages that never need it never download it.
-//! The first worker compiles it (decoding 600 KB of wasm took 11–50 ms of the page's thread, while the
-//! lab's first jobs ran) and hands the compiled module back; later workers are given that.
+//! relative to the page (any sub-path), and every worker starts from a Blob URL, so that it also runs
+//! in cross-origin iframes and in the single-file build opened from disk. How a worker starts is
+//! JavaScript, `dpPlaygroundPool` in `web/pool-start.js`: each new worker fetches and compiles the
+//! module itself until one has posted the compiled module back, and later ones are handed that.
+//! `index.html`'s loader starts the first workers at once for labs whose numbers come from workers, so
+//! they are ready by the first job; the pool adopts them. Pages that never need it never download it.
 //!
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
@@ -20,21 +20,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
-/// Appended to the glue. The first message is the module: compiled (sent on), or its bytes or base64
-/// (compiled here, and the compiled module is posted back for the next workers). Every later one is a
-/// job.
-const BOOTSTRAP: &str = r#"
-self.onmessage = (e) => {
-  const sent = e.data instanceof WebAssembly.Module;
-  const bytes = typeof e.data === 'string' ? Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0)) : e.data;
-  const module = sent ? e.data : new WebAssembly.Module(bytes);
-  wasm_bindgen.initSync({ module });
-  self.onmessage = (e) => wasm_bindgen.run(new Uint8Array(e.data));
-  if (!sent) self.postMessage(module);
-};
-"#;
 /// Most workers, whatever the machine reports.
 const MAX_WORKERS: usize = 8;
 
@@ -199,8 +185,6 @@ pub fn threads_from_link() -> Option<usize> {
 struct Slot {
     id: u64,
     worker: web_sys::Worker,
-    /// Whether it has the module (the first worker compiles it before it takes a job).
-    ready: bool,
     busy: Option<(&'static str, UnboundedSender<Update>)>,
 }
 
@@ -211,20 +195,9 @@ struct Queued {
 }
 
 enum Source {
-    NotLoaded,
-    /// Fetching the glue and the module's bytes.
-    Loading,
-    /// Worker `by` compiles the module.
-    Compiling {
-        url: String,
-        by: u64,
-    },
-    /// Workers start from the glue's Blob URL and are handed the compiled module.
-    Ready {
-        url: String,
-        module: JsValue,
-    },
-    Failed(String),
+    NotStarted,
+    /// `dpPlaygroundPool`'s `spawn`, which starts a worker.
+    Started(js_sys::Function),
 }
 
 struct Pool {
@@ -236,7 +209,7 @@ struct Pool {
 
 thread_local! {
     static POOL: RefCell<Pool> = const { RefCell::new(Pool {
-        source: Source::NotLoaded,
+        source: Source::NotStarted,
         slots: Vec::new(),
         queue: VecDeque::new(),
         next_id: 0,
@@ -251,37 +224,27 @@ fn submit(group: &'static str, job: &Job) -> UnboundedReceiver<Update> {
     rx
 }
 
-/// Starts queued jobs on idle (or new) workers; loads the worker module first if needed.
+/// Starts queued jobs on idle (or new) workers.
 fn pump() {
-    let load = POOL.with_borrow_mut(|pool| {
+    POOL.with_borrow_mut(|pool| {
         if pool.queue.is_empty() {
-            return false;
+            return;
         }
-        match &pool.source {
-            Source::NotLoaded => {
-                pool.source = Source::Loading;
-                return true;
+        if let Err(e) = pool.start() {
+            for q in pool.queue.drain(..) {
+                let _ = q.tx.unbounded_send(Update::Error(worker_error(e.clone())));
             }
-            Source::Loading | Source::Compiling { .. } => return false,
-            Source::Failed(e) => {
-                for q in pool.queue.drain(..) {
-                    let _ = q.tx.unbounded_send(Update::Error(worker_error(e.clone())));
-                }
-                // The next job tries again (a network blip should not disable a lab for good).
-                pool.source = Source::NotLoaded;
-                return false;
-            }
-            Source::Ready { .. } => {}
+            return;
         }
         let size = size();
         while let Some(q) = pool.queue.pop_front() {
             if q.tx.is_closed() {
                 continue;
             }
-            let idle = pool.slots.iter().position(|s| s.ready && s.busy.is_none());
+            let idle = pool.slots.iter().position(|s| s.busy.is_none());
             let index = match idle {
                 Some(i) => i,
-                None if pool.slots.len() < size => match pool.spawn(None) {
+                None if pool.slots.len() < size => match pool.spawn() {
                     Ok(slot) => {
                         pool.slots.push(slot);
                         pool.slots.len() - 1
@@ -306,70 +269,58 @@ fn pump() {
             }
             slot.busy = Some((q.group, q.tx));
         }
-        false
     });
-    if load {
-        wasm_bindgen_futures::spawn_local(async {
-            let loaded = load_source().await;
-            POOL.with_borrow_mut(|pool| match loaded {
-                Ok((url, bytes)) => {
-                    pool.source = Source::Compiling {
-                        url,
-                        by: pool.next_id,
-                    };
-                    match pool.spawn(Some(&bytes)) {
-                        Ok(slot) => pool.slots.push(slot),
-                        Err(e) => pool.source = Source::Failed(e),
-                    }
-                }
-                Err(e) => {
-                    pool.source =
-                        Source::Failed(format!("the worker module could not be loaded: {e}"))
-                }
-            });
-            pump();
-        });
-    }
-}
-
-/// Worker `id` compiled the module: it and every later worker are ready for jobs.
-fn module_compiled(id: u64, module: JsValue) {
-    POOL.with_borrow_mut(|pool| {
-        if let Source::Compiling { url, by } = &pool.source {
-            if *by == id {
-                pool.source = Source::Ready {
-                    url: url.clone(),
-                    module,
-                };
-            }
-        }
-        if let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) {
-            slot.ready = true;
-        }
-    });
-    pump();
 }
 
 impl Pool {
-    /// A new worker, handed the compiled module, or (while [`Source::Compiling`]) the module's `bytes`
-    /// to compile.
-    fn spawn(&mut self, bytes: Option<&JsValue>) -> Result<Slot, String> {
-        let (url, module) = match (&self.source, bytes) {
-            (Source::Ready { url, module }, None) => (url, module),
-            (Source::Compiling { url, .. }, Some(bytes)) => (url, bytes),
-            _ => return Err("the worker module is not loaded".into()),
+    /// Adopts `dpPlaygroundPool` once: the workers the loader started, and how to start more.
+    fn start(&mut self) -> Result<(), String> {
+        if matches!(self.source, Source::Started(_)) {
+            return Ok(());
+        }
+        let field = |o: &JsValue, name: &str| js_sys::Reflect::get(o, &name.into()).ok();
+        let start = field(&js_sys::global(), "dpPlaygroundPool").unwrap_or_default();
+        let adopt: js_sys::Function = field(&start, "adopt")
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or("this page has no worker pool")?;
+        let started = adopt
+            .call0(&start)
+            .map_err(|e| format!("the worker pool could not start: {}", message(&e)))?;
+        let spawn = field(&started, "spawn")
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or("the worker pool has no spawn")?;
+        self.source = Source::Started(spawn);
+        let early = field(&started, "early").map(|a| js_sys::Array::from(&a));
+        for worker in early.iter().flat_map(js_sys::Array::iter) {
+            if let Ok(worker) = worker.dyn_into() {
+                let slot = self.adopt(worker);
+                self.slots.push(slot);
+            }
+        }
+        Ok(())
+    }
+
+    /// A new worker (it loads the module, then runs the jobs it is sent, queued until then).
+    fn spawn(&mut self) -> Result<Slot, String> {
+        let Source::Started(spawn) = &self.source else {
+            return Err("the worker pool has not started".into());
         };
-        let worker = web_sys::Worker::new(url).map_err(|e| format!("no worker: {e:?}"))?;
+        let worker = spawn
+            .call0(&JsValue::NULL)
+            .map_err(|e| format!("no worker: {}", message(&e)))?
+            .dyn_into()
+            .map_err(|_| "no worker")?;
+        Ok(self.adopt(worker))
+    }
+
+    /// A slot for `worker`, listening to its updates and failures.
+    fn adopt(&mut self, worker: web_sys::Worker) -> Slot {
         let id = self.next_id;
         self.next_id += 1;
         // The handlers live as long as the page (a few bytes per worker ever started).
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let data = e.data();
-                if data.is_instance_of::<js_sys::WebAssembly::Module>() {
-                    return module_compiled(id, data);
-                }
-                let bytes = js_sys::Uint8Array::new(&data).to_vec();
+                let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
                 match decode::<Update>(&bytes) {
                     Ok(update) => finish_or_forward(id, update),
                     // A worker that speaks another protocol (a stale cached module) may still be
@@ -386,25 +337,17 @@ impl Pool {
             });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         on_error.forget();
-        if let Err(e) = worker.post_message(module) {
-            worker.terminate();
-            return Err(format!("the module could not be sent: {e:?}"));
-        }
-        Ok(Slot {
+        Slot {
             id,
             worker,
-            ready: bytes.is_none(),
             busy: None,
-        })
+        }
     }
 }
 
-/// Terminates worker `id` and fails its job with `message` (and the module, if it was compiling it).
+/// Terminates worker `id` and fails its job with `message`.
 fn drop_worker(id: u64, message: String) {
     POOL.with_borrow_mut(|pool| {
-        if matches!(pool.source, Source::Compiling { by, .. } if by == id) {
-            pool.source = Source::Failed(message.clone());
-        }
         if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
             let slot = pool.slots.remove(i);
             slot.worker.terminate();
@@ -435,80 +378,10 @@ fn finish_or_forward(id: u64, update: Update) {
     }
 }
 
-/// The worker script's Blob URL and the module for the first worker to compile: the single-file page's
-/// inline copy (base64, decoded in the worker), or the bytes fetched from beside the page.
-async fn load_source() -> Result<(String, JsValue), String> {
-    let global = js_sys::global();
-    let inline = js_sys::Reflect::get(&global, &"dpPlaygroundWorker".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let (glue, module) = match inline {
-        Some(f) => {
-            let o = f.call0(&JsValue::NULL).map_err(|e| format!("{e:?}"))?;
-            let field = |name: &str| {
-                js_sys::Reflect::get(&o, &name.into())
-                    .ok()
-                    .and_then(|j| j.as_string())
-                    .ok_or(format!("the inline worker has no {name}"))
-            };
-            (field("js")?, JsValue::from(field("wasmBase64")?))
-        }
-        None => {
-            let (glue_file, wasm_file) =
-                worker_files().ok_or("this page lists no worker module")?;
-            let text = |r: web_sys::Response| r.text().map_err(|e| format!("{e:?}"));
-            let bytes = |r: web_sys::Response| r.array_buffer().map_err(|e| format!("{e:?}"));
-            let (glue, module) = futures::join!(
-                async {
-                    JsFuture::from(text(fetch(&glue_file).await?)?)
-                        .await
-                        .map_err(|e| format!("{e:?}"))
-                },
-                async {
-                    JsFuture::from(bytes(fetch(&wasm_file).await?)?)
-                        .await
-                        .map_err(|e| format!("{e:?}"))
-                }
-            );
-            (glue?.as_string().unwrap_or_default(), module?)
-        }
-    };
-    let parts = js_sys::Array::of2(&glue.into(), &BOOTSTRAP.into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
-        .map_err(|e| format!("{e:?}"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
-    Ok((url, module))
-}
-
-/// The worker's glue and module file names (content-hashed, so a new build never meets a worker module
-/// cached from an older one), from the manifest `index.html`'s loader publishes as `dpPlaygroundFiles`.
-fn worker_files() -> Option<(String, String)> {
-    let files = js_sys::Reflect::get(&js_sys::global(), &"dpPlaygroundFiles".into()).ok()?;
-    let worker: js_sys::Array = js_sys::Reflect::get(&files, &"worker".into())
-        .ok()?
-        .dyn_into()
-        .ok()?;
-    Some((worker.get(0).as_string()?, worker.get(1).as_string()?))
-}
-
-/// A file beside the page (relative to its address, so any sub-path works).
-async fn fetch(name: &str) -> Result<web_sys::Response, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let base = window
-        .document()
-        .and_then(|d| d.base_uri().ok().flatten())
-        .ok_or("no base address")?;
-    let url = web_sys::Url::new_with_base(name, &base).map_err(|e| format!("{e:?}"))?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url.href()))
-        .await
-        .map_err(|e| format!("{name}: {e:?}"))?
-        .unchecked_into();
-    if !response.ok() {
-        return Err(format!("{name}: HTTP {}", response.status()));
-    }
-    Ok(response)
+/// A thrown JavaScript value's message.
+fn message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
 }
 
 /// A failure the page saw (a worker that could not load or crashed) as the core's error.
