@@ -85,9 +85,12 @@ self.onmessage = ({ data }) => {
     const files = globalThis.dpPlaygroundFiles?.worker;
     if (!inline && !files) throw new Error('this page lists no worker module');
     const [glue, wasm] = inline ? [] : files.map((name) => new URL(name, document.baseURI).href);
-    const blob = new Blob([inline?.js ?? '', BOOTSTRAP], { type: 'text/javascript' });
+    const script = (...parts) => URL.createObjectURL(new Blob(parts, { type: 'text/javascript' }));
     return {
-      url: URL.createObjectURL(blob),
+      url: script(inline?.js ?? '', BOOTSTRAP),
+      // The first worker's script starts loading the module as it runs: a message posted to a new
+      // worker waits for the page's thread, which is busy starting the lab (40 ms in traces).
+      compilerUrl: inline ? null : script(BOOTSTRAP, `self.onmessage({ data: ${JSON.stringify({ glue, wasm })} });`),
       glue,
       source: inline ? { wasmBase64: inline.wasmBase64 } : { wasm },
       module: null,
@@ -114,7 +117,9 @@ self.onmessage = ({ data }) => {
   };
   const spawn = () => {
     const s = state;
-    const worker = new Worker(s.url);
+    const compiler = !s.module && !s.compiler;
+    const starts = compiler && s.compilerUrl;
+    const worker = new Worker(starts ? s.compilerUrl : s.url);
     // Registered before the pool's own handler, which only ever sees updates.
     worker.addEventListener('message', (e) => {
       if (e.data instanceof WebAssembly.Module) {
@@ -134,12 +139,12 @@ self.onmessage = ({ data }) => {
       s.waiting = s.waiting.filter((w) => w !== worker);
       if (s.compiler === worker) promote(s);
     };
-    if (s.glue) worker.postMessage({ glue: s.glue });
+    if (s.glue && !starts) worker.postMessage({ glue: s.glue });
     if (s.module) worker.postMessage({ module: s.module });
-    else if (s.compiler) wait(s, worker);
+    else if (!compiler) wait(s, worker);
     else {
       s.compiler = worker;
-      worker.postMessage(s.source);
+      if (!starts) worker.postMessage(s.source);
     }
     return worker;
   };

@@ -124,6 +124,8 @@ pub fn render(
 ///
 /// # Errors
 /// None today (a guarantee whose curve cannot be composed is rendered without its scales).
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: StatementJob, emit: &mut dyn FnMut(StatementUpdate)) -> Result<()> {
     let StatementJob::Render(g, facts) = job;
     // The deployments' scales, once for the two renders and the chart.

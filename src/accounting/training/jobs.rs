@@ -87,6 +87,8 @@ pub enum AccountingJob {
 }
 
 /// Runs `job`, sending each result to `emit` as it is ready.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: AccountingJob, emit: &mut dyn FnMut(AccountingUpdate)) {
     match job {
         AccountingJob::Pld(job) => dpsgd_pld(job, emit),

@@ -87,6 +87,8 @@ pub enum AttackUpdate {
 }
 
 /// Runs `job`, sending its result to `emit`.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: AttackJob, emit: &mut dyn FnMut(AttackUpdate)) {
     match job {
         AttackJob::Report(p) => emit(AttackUpdate::Report(attack(&p).map(Box::new))),

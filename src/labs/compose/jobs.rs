@@ -29,6 +29,8 @@ pub enum ComposeUpdate {
 }
 
 /// Runs `job`, sending its result to `emit`.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: ComposeJob, emit: &mut dyn FnMut(ComposeUpdate)) {
     match job {
         ComposeJob::Pld(list, grid) => {

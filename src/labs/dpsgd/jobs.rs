@@ -37,6 +37,8 @@ pub enum DpsgdUpdate {
 }
 
 /// Runs `job`, sending its result to `emit`.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: DpsgdJob, emit: &mut dyn FnMut(DpsgdUpdate)) {
     match job {
         DpsgdJob::Sampler(s, sampler) => emit(DpsgdUpdate::Sampler(sampler_epsilon(&s, sampler))),

@@ -20,6 +20,8 @@ pub enum MechUpdate {
 }
 
 /// Runs `job`, sending its result to `emit`.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: MechJob, emit: &mut dyn FnMut(MechUpdate)) {
     match job {
         MechJob::ManyQueries(k_max, seed) => {

@@ -26,6 +26,8 @@ pub enum RrUpdate {
 }
 
 /// Runs `job`, sending its result to `emit`.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: RrJob, emit: &mut dyn FnMut(RrUpdate)) {
     match job {
         RrJob::Repetitions(p) => emit(RrUpdate::Repetitions(repetitions(&p))),

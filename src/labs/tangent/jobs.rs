@@ -85,6 +85,8 @@ pub enum TangentUpdate {
 ///
 /// # Errors
 /// Parameters no plan can be made of, or parts that do not decode.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: TangentJob, emit: &mut dyn FnMut(TangentUpdate)) -> Result<()> {
     match job {
         TangentJob::Risk { params, from, to } => {

@@ -214,6 +214,8 @@ pub enum TrainJobUpdate {
 ///
 /// # Errors
 /// A training run the trainer refuses (the sweep, audit and attack chunks send theirs as updates).
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
     match job {
         TrainJob::ParseCsv(text) => emit(TrainJobUpdate::Csv(

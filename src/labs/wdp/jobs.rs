@@ -31,6 +31,8 @@ pub enum WdpUpdate {
 }
 
 /// Runs `job`, sending the curves as they grow.
+// Never inlined into the dispatcher: a worker compiles (lazily, per function) only the lab it runs.
+#[inline(never)]
 pub fn run(job: WdpJob, emit: &mut dyn FnMut(WdpUpdate)) {
     match job {
         WdpJob::Fig2(seed) => wdp_fig2(seed, 5, &mut |done, total, curves| {
