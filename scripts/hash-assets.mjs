@@ -32,12 +32,15 @@ const hashed = (bin) => {
   renameSync(join(dir, wasm), join(dir, names[1]));
   return names;
 };
-const preload = JSON.parse(readFileSync(new URL('../web/labs.json', import.meta.url), 'utf8'));
-const files = { labs: {}, worker: hashed('dp-playground-worker'), preload };
+const { preload, worker: workerOf } = JSON.parse(readFileSync(new URL('../web/labs.json', import.meta.url), 'utf8'));
+// `worker`: the module of every job (the single-file build's); `workers`: one per group of labs, and
+// `workerOf` says which a lab uses.
+const files = { labs: {}, workers: {}, worker: hashed('dp-playground-worker'), workerOf, preload };
+for (const module of new Set(Object.values(workerOf))) files.workers[module] = hashed(`dp-playground-worker-${module}`);
 for (const f of readdirSync(dir).sort()) {
   const m = /^lab-([a-z]+)\.js$/.exec(f);
   if (m) files.labs[m[1]] = hashed(`lab-${m[1]}`);
 }
 const manifest = JSON.stringify(files).replace(/</g, '\\u003c');
 writeFileSync(html, page.replace(placeholder, () => placeholder.replace('{}', manifest)));
-console.log(`hash-assets: ${Object.keys(files.labs).length} lab modules and the worker renamed`);
+console.log(`hash-assets: ${Object.keys(files.labs).length} lab modules and ${Object.keys(files.workers).length + 1} worker modules renamed`);

@@ -22,8 +22,10 @@ const wasm = readFileSync(find(dist, /^dp-playground-web-.*_bg\.wasm$/)).toStrin
 // bytes in base64, compiled on the first job; the pool starts workers from a Blob, which file:// pages
 // may do.
 const main = join(root, 'dist');
-const workerJs = readFileSync(find(main, /^dp-playground-worker-.*\.js$/), 'utf8');
-const workerWasm = readFileSync(find(main, /^dp-playground-worker-.*_bg\.wasm$/)).toString('base64');
+// The module of every job, named in the main build's manifest (the others hold one group of labs').
+const manifest = JSON.parse(/<script id="dp-files" type="application\/json">(.*?)<\/script>/s.exec(readFileSync(join(main, 'index.html'), 'utf8'))[1]);
+const workerJs = readFileSync(join(main, manifest.worker[0]), 'utf8');
+const workerWasm = readFileSync(join(main, manifest.worker[1])).toString('base64');
 const workerScript = `<script>
 globalThis.dpPlaygroundWorker = () => ({
   js: ${JSON.stringify(workerJs).replace(/<\//g, '<\\/')},

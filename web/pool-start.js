@@ -82,7 +82,9 @@ self.onmessage = ({ data }) => {
     // The single-file page (scripts/single-file.mjs) carries the worker inline: its glue goes into
     // the Blob, its module in base64.
     const inline = typeof globalThis.dpPlaygroundWorker === 'function' ? globalThis.dpPlaygroundWorker() : null;
-    const files = globalThis.dpPlaygroundFiles?.worker;
+    // The worker module of this page's lab (the manifest's `workerOf`).
+    const all = globalThis.dpPlaygroundFiles;
+    const files = all?.workers?.[all?.workerOf?.[globalThis.dpPlaygroundLab]];
     if (!inline && !files) throw new Error('this page lists no worker module');
     const [glue, wasm] = inline ? [] : files.map((name) => new URL(name, document.baseURI).href);
     const script = (...parts) => URL.createObjectURL(new Blob(parts, { type: 'text/javascript' }));

@@ -72,28 +72,145 @@ pub enum Update {
     Done,
 }
 
+/// The worker modules the build makes (`worker/src/bin/`), each running the jobs of a group of labs,
+/// so that a lab's page downloads and compiles only the code of the jobs it posts: the DP-SGD lab's
+/// worker is 331 KB gzip where the module of every job is 564 KB, and over a 20 Mbit/s link its first
+/// number was painted 240 ms sooner (issue 54, `docs/performance.md`). The single-file build keeps the
+/// module of every job ([`run`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkerModule {
+    /// The accountants' labs: randomized response, mechanisms, composition, DP-SGD and attacks.
+    Accounting,
+    /// The training lab.
+    Train,
+    /// The papers' labs: WDP and tangent DP.
+    Research,
+}
+
+impl WorkerModule {
+    /// Every module, in the manifest's order.
+    pub const ALL: [WorkerModule; 3] = [
+        WorkerModule::Accounting,
+        WorkerModule::Train,
+        WorkerModule::Research,
+    ];
+
+    /// Its name in the build (`dp-playground-worker-<key>`) and the manifest.
+    pub const fn key(self) -> &'static str {
+        match self {
+            WorkerModule::Accounting => "accounting",
+            WorkerModule::Train => "train",
+            WorkerModule::Research => "research",
+        }
+    }
+
+    /// The kinds of job it runs ([`Job::kind`] bits).
+    pub const fn kinds(self) -> u32 {
+        use kind::*;
+        match self {
+            WorkerModule::Accounting => {
+                ACCOUNTING | RR | MECHANISMS | COMPOSE | DPSGD | ATTACK | STATEMENT
+            }
+            WorkerModule::Train => ACCOUNTING | TRAIN | STATEMENT,
+            WorkerModule::Research => WDP | TANGENT,
+        }
+    }
+}
+
+/// One bit per [`Job`] variant, for [`run_only`].
+pub mod kind {
+    /// [`super::Job::Accounting`].
+    pub const ACCOUNTING: u32 = 1;
+    /// [`super::Job::Rr`].
+    pub const RR: u32 = 1 << 1;
+    /// [`super::Job::Mechanisms`].
+    pub const MECHANISMS: u32 = 1 << 2;
+    /// [`super::Job::Compose`].
+    pub const COMPOSE: u32 = 1 << 3;
+    /// [`super::Job::Dpsgd`].
+    pub const DPSGD: u32 = 1 << 4;
+    /// [`super::Job::Attack`].
+    pub const ATTACK: u32 = 1 << 5;
+    /// [`super::Job::Wdp`].
+    pub const WDP: u32 = 1 << 6;
+    /// [`super::Job::Tangent`].
+    pub const TANGENT: u32 = 1 << 7;
+    /// [`super::Job::Train`].
+    pub const TRAIN: u32 = 1 << 8;
+    /// [`super::Job::Statement`].
+    pub const STATEMENT: u32 = 1 << 9;
+    /// Every kind.
+    pub const ALL: u32 = (1 << 10) - 1;
+}
+
+impl Job {
+    /// Its [`kind`] bit.
+    pub fn kind(&self) -> u32 {
+        match self {
+            Job::Accounting(_) => kind::ACCOUNTING,
+            Job::Rr(_) => kind::RR,
+            Job::Mechanisms(_) => kind::MECHANISMS,
+            Job::Compose(_) => kind::COMPOSE,
+            Job::Dpsgd(_) => kind::DPSGD,
+            Job::Attack(_) => kind::ATTACK,
+            Job::Wdp(_) => kind::WDP,
+            Job::Tangent(_) => kind::TANGENT,
+            Job::Train(_) => kind::TRAIN,
+            Job::Statement(_) => kind::STATEMENT,
+        }
+    }
+}
+
 /// Runs `job` to the end, calling `emit` with each update and last with [`Update::Done`] (or
 /// [`Update::Error`]).
 pub fn run(job: Job, emit: &mut dyn FnMut(Update)) {
-    match run_job(job, emit) {
+    run_only::<{ kind::ALL }>(job, emit)
+}
+
+/// [`run`] for a worker module that holds only the jobs of `KINDS` ([`WorkerModule::kinds`]): the
+/// others' code is never referenced, so the linker leaves it out. A job of another kind fails.
+pub fn run_only<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) {
+    let result = if job.kind() & KINDS == 0 {
+        Err(Error::Worker {
+            reason:
+                "this worker module does not run that job (a page and worker from different builds)"
+                    .into(),
+        })
+    } else {
+        run_job::<KINDS>(job, emit)
+    };
+    match result {
         Ok(()) => emit(Update::Done),
         Err(e) => emit(Update::Error(e)),
     }
 }
 
-/// Hands `job` to its lab's `run`, wrapping each of its updates.
-fn run_job(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
+/// Hands `job` to its lab's `run`, wrapping each of its updates (kinds outside `KINDS` are refused
+/// by [`run_only`]; the guards let the compiler drop their code).
+fn run_job<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
+    use kind::*;
     match job {
-        Job::Accounting(j) => accounting::run(j, &mut |u| emit(Update::Accounting(u))),
-        Job::Rr(j) => rr::run(j, &mut |u| emit(Update::Rr(u))),
-        Job::Mechanisms(j) => mechanisms::run(j, &mut |u| emit(Update::Mechanisms(u))),
-        Job::Compose(j) => compose::run(j, &mut |u| emit(Update::Compose(u))),
-        Job::Dpsgd(j) => dpsgd::run(j, &mut |u| emit(Update::Dpsgd(u))),
-        Job::Attack(j) => attack::run(j, &mut |u| emit(Update::Attack(u))),
-        Job::Wdp(j) => wdp::run(j, &mut |u| emit(Update::Wdp(u))),
-        Job::Tangent(j) => tangent::run(j, &mut |u| emit(Update::Tangent(u)))?,
-        Job::Train(j) => train::run(j, &mut |u| emit(Update::Train(u)))?,
-        Job::Statement(j) => statement::run(j, &mut |u| emit(Update::Statement(u)))?,
+        Job::Accounting(j) if KINDS & ACCOUNTING != 0 => {
+            accounting::run(j, &mut |u| emit(Update::Accounting(u)))
+        }
+        Job::Rr(j) if KINDS & RR != 0 => rr::run(j, &mut |u| emit(Update::Rr(u))),
+        Job::Mechanisms(j) if KINDS & MECHANISMS != 0 => {
+            mechanisms::run(j, &mut |u| emit(Update::Mechanisms(u)))
+        }
+        Job::Compose(j) if KINDS & COMPOSE != 0 => {
+            compose::run(j, &mut |u| emit(Update::Compose(u)))
+        }
+        Job::Dpsgd(j) if KINDS & DPSGD != 0 => dpsgd::run(j, &mut |u| emit(Update::Dpsgd(u))),
+        Job::Attack(j) if KINDS & ATTACK != 0 => attack::run(j, &mut |u| emit(Update::Attack(u))),
+        Job::Wdp(j) if KINDS & WDP != 0 => wdp::run(j, &mut |u| emit(Update::Wdp(u))),
+        Job::Tangent(j) if KINDS & TANGENT != 0 => {
+            tangent::run(j, &mut |u| emit(Update::Tangent(u)))?
+        }
+        Job::Train(j) if KINDS & TRAIN != 0 => train::run(j, &mut |u| emit(Update::Train(u)))?,
+        Job::Statement(j) if KINDS & STATEMENT != 0 => {
+            statement::run(j, &mut |u| emit(Update::Statement(u)))?
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -304,5 +421,43 @@ mod tests {
     fn foreign_bytes_are_errors() {
         assert!(decode::<Job>(&[255, 1, 2]).is_err());
         assert!(decode::<Update>(&[]).is_err());
+    }
+
+    /// A group's worker module runs its own kinds of job as the module of every job does, and refuses
+    /// the others' with a message (a page and worker of different builds), never silently.
+    #[test]
+    fn a_worker_module_runs_only_its_groups_jobs() {
+        let dpsgd = DpsgdParams::from_query(&Query::parse("sigma=100&steps=1")).0;
+        let job = Job::Accounting(AccountingJob::Pld(PldJob::new(
+            &dpsgd.event(),
+            dpsgd.delta,
+            dpsgd.grid_width(),
+        )));
+        let through = |kinds: u32| {
+            let mut out = Vec::new();
+            match kinds {
+                k if k == WorkerModule::Accounting.kinds() => {
+                    run_only::<{ WorkerModule::Accounting.kinds() }>(job.clone(), &mut |u| {
+                        out.push(u)
+                    })
+                }
+                _ => run_only::<{ WorkerModule::Research.kinds() }>(job.clone(), &mut |u| {
+                    out.push(u)
+                }),
+            }
+            out
+        };
+        assert_eq!(
+            through(WorkerModule::Accounting.kinds()),
+            collect(job.clone())
+        );
+        let refused = through(WorkerModule::Research.kinds());
+        assert!(
+            matches!(&refused[..], [Update::Error(Error::Worker { reason })] if reason.contains("does not run")),
+            "{refused:?}"
+        );
+        // Every kind belongs to some group's module.
+        let covered = WorkerModule::ALL.iter().fold(0, |k, m| k | m.kinds());
+        assert_eq!(covered, kind::ALL);
     }
 }

@@ -1,6 +1,7 @@
 //! What the shell knows of a lab, in one place per lab (its folder's `info.rs`): its [`LabInfo`], and
 //! for the About page its formulas and which side each of its numbers errs on.
 
+use crate::jobs::WorkerModule;
 use crate::labs::{Lab, WorkerOnLoad};
 
 /// What the shell needs to know of a lab, in one place (its folder's `info.rs`).
@@ -8,6 +9,8 @@ use crate::labs::{Lab, WorkerOnLoad};
 pub struct LabInfo {
     /// Whether its first numbers come from the worker pool.
     pub worker_on_load: WorkerOnLoad,
+    /// The worker module holding every job it posts (`None`: it posts none).
+    pub worker: Option<WorkerModule>,
     /// Its keys whose meaning is the same in every other lab that lists them ([`Lab::shared_keys`]).
     pub shared_keys: &'static [&'static str],
     /// The keys its parameters print at their defaults, in their order (a test holds it to

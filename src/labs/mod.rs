@@ -123,10 +123,11 @@ impl Lab {
         self.info().worker_on_load
     }
 
-    /// The build's lab manifest (`web/labs.json`): each lab's key and when it preloads the worker
-    /// module (`true`, `false`, or `{"key": "value"}`).
+    /// The build's lab manifest (`web/labs.json`): for each lab key, when it starts the worker pool on
+    /// load (`preload`: `true`, `false`, or `{"key": "value"}`) and which worker module it uses
+    /// (`worker`: a [`crate::jobs::WorkerModule`] key).
     pub fn manifest() -> String {
-        let entries: Vec<String> = Lab::ALL
+        let preload: Vec<String> = Lab::ALL
             .iter()
             .map(|lab| {
                 let when = match lab.worker_on_load() {
@@ -134,10 +135,21 @@ impl Lab {
                     WorkerOnLoad::Always => "true".to_owned(),
                     WorkerOnLoad::When(k, v) => format!("{{\"{k}\": \"{v}\"}}"),
                 };
-                format!("  \"{}\": {when}", lab.key())
+                format!("    \"{}\": {when}", lab.key())
             })
             .collect();
-        format!("{{\n{}\n}}\n", entries.join(",\n"))
+        let worker: Vec<String> = Lab::ALL
+            .iter()
+            .filter_map(|lab| {
+                let module = lab.info().worker?;
+                Some(format!("    \"{}\": \"{}\"", lab.key(), module.key()))
+            })
+            .collect();
+        format!(
+            "{{\n  \"preload\": {{\n{}\n  }},\n  \"worker\": {{\n{}\n  }}\n}}\n",
+            preload.join(",\n"),
+            worker.join(",\n")
+        )
     }
 
     /// This lab's keys whose meaning is the same in every other lab that lists them, so that the

@@ -30,6 +30,10 @@ const ROWS = [
   ['floor: shuffle model, n = 100', '?lab=rr&shuffle=1&n=100&eps=1', 'rr-shuffle-ms', NaN, 'input-eps'],
 ].filter(([name]) => new RegExp(process.env.BENCH_ROWS ?? '').test(name));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+// BENCH_NET=<Mbit/s>,<round trip ms> loads over a throttled network (a first visit is rarely local).
+const NET = process.env.BENCH_NET && (([mbit, rtt]) => ({
+  offline: false, latency: rtt, downloadThroughput: (mbit * 1e6) / 8, uploadThroughput: (mbit * 1e6) / 8,
+}))(process.env.BENCH_NET.split(',').map(Number));
 
 const dists = (process.env.BENCH_DISTS ?? new URL('../../dist', import.meta.url).pathname).split(',');
 const servers = await Promise.all(dists.map((d) => serveDist(d)));
@@ -65,6 +69,11 @@ for (const [name, link, id, target, input = 'input-sigma'] of ROWS) {
     for (const [k, server] of servers.entries()) {
       const { cold, warm, painted } = runs[k];
       const page = await newPage(browser);
+      if (NET) {
+        // Chromium's throttling applies to the page's requests and its workers'.
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Network.emulateNetworkConditions', NET);
+      }
       await page.addInitScript(watchPainted, id);
       await openLab(page, server.url, link, id);
       await settled(page, null);

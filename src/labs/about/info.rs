@@ -6,6 +6,7 @@ use crate::labs::WorkerOnLoad;
 /// This lab's descriptor: when it needs the worker, the keys it reads and shares, its embed height.
 pub const INFO: LabInfo = LabInfo {
     worker_on_load: WorkerOnLoad::Never,
+    worker: None,
     shared_keys: &[],
     printed_keys: &[],
     optional_keys: &[],

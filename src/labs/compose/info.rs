@@ -2,12 +2,14 @@
 //! its source, and which side each of its numbers errs on (kept apart from [`INFO`], so that only the
 //! About page links their text).
 
+use crate::jobs::WorkerModule;
 use crate::labs::descriptor::{n, Formula, LabInfo, NumberSide, Side};
 use crate::labs::WorkerOnLoad;
 
 /// This lab's descriptor: when it needs the worker, the keys it reads and shares, its embed height.
 pub const INFO: LabInfo = LabInfo {
     worker_on_load: WorkerOnLoad::Always,
+    worker: Some(WorkerModule::Accounting),
     shared_keys: &["delta", "threads"],
     printed_keys: &["list", "delta"],
     optional_keys: &["grid"],
