@@ -6,8 +6,9 @@
 // Nothing here waits for the page's thread, which is busy while the lab's own module starts: the
 // first worker fetches and compiles the module itself (WebAssembly.compileStreaming, in the worker)
 // and sends it to the page and, through their own ports, to the workers started while it compiled; so
-// the loader can start the first workers at once (`dpPlaygroundPool.start`) for labs whose first
-// numbers come from them, and they are ready by the first job. Later workers are handed the module.
+// the loader can start the first workers (`dpPlaygroundPool.start`) as soon as the page's own module
+// is compiled, for labs whose first numbers come from them, and they are ready by the first job.
+// Later workers are handed the module.
 (() => {
   // Messages a worker takes: { glue } (the glue's address, fetched and run), then the module as one
   // of { module } (compiled), { wasm } or { wasmBase64 } (compile it, post it back to the page and to

@@ -73,9 +73,9 @@ pub enum Update {
 }
 
 /// The worker modules the build makes (`worker/src/bin/`), each running the jobs of a group of labs,
-/// so that a lab's page downloads and compiles only the code of the jobs it posts: the DP-SGD lab's
-/// worker is 331 KB gzip where the module of every job is 564 KB, and over a 20 Mbit/s link its first
-/// number was painted 240 ms sooner (issue 54, `docs/performance.md`). The single-file build keeps the
+/// so that a lab's page downloads and compiles only the code of the jobs it posts: the accountants'
+/// labs' module is 364 KB gzip where the module of every job is 564 KB, and over a 20 Mbit/s link the
+/// DP-SGD lab's band was painted 150 ms sooner (issue 54, `docs/performance.md`). The single-file build keeps the
 /// module of every job ([`run`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerModule {
@@ -104,7 +104,7 @@ impl WorkerModule {
         }
     }
 
-    /// The kinds of job it runs ([`Job::kind`] bits).
+    /// The kinds of job it runs ([`kind`] bits).
     pub const fn kinds(self) -> u32 {
         use kind::*;
         match self {
@@ -117,7 +117,7 @@ impl WorkerModule {
     }
 }
 
-/// One bit per [`Job`] variant, for [`run_only`].
+/// One bit per [`Job`] variant, for [`run_only`] and [`WorkerModule::kinds`].
 pub mod kind {
     /// [`super::Job::Accounting`].
     pub const ACCOUNTING: u32 = 1;
@@ -143,24 +143,6 @@ pub mod kind {
     pub const ALL: u32 = (1 << 10) - 1;
 }
 
-impl Job {
-    /// Its [`kind`] bit.
-    pub fn kind(&self) -> u32 {
-        match self {
-            Job::Accounting(_) => kind::ACCOUNTING,
-            Job::Rr(_) => kind::RR,
-            Job::Mechanisms(_) => kind::MECHANISMS,
-            Job::Compose(_) => kind::COMPOSE,
-            Job::Dpsgd(_) => kind::DPSGD,
-            Job::Attack(_) => kind::ATTACK,
-            Job::Wdp(_) => kind::WDP,
-            Job::Tangent(_) => kind::TANGENT,
-            Job::Train(_) => kind::TRAIN,
-            Job::Statement(_) => kind::STATEMENT,
-        }
-    }
-}
-
 /// Runs `job` to the end, calling `emit` with each update and last with [`Update::Done`] (or
 /// [`Update::Error`]).
 pub fn run(job: Job, emit: &mut dyn FnMut(Update)) {
@@ -170,23 +152,14 @@ pub fn run(job: Job, emit: &mut dyn FnMut(Update)) {
 /// [`run`] for a worker module that holds only the jobs of `KINDS` ([`WorkerModule::kinds`]): the
 /// others' code is never referenced, so the linker leaves it out. A job of another kind fails.
 pub fn run_only<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) {
-    let result = if job.kind() & KINDS == 0 {
-        Err(Error::Worker {
-            reason:
-                "this worker module does not run that job (a page and worker from different builds)"
-                    .into(),
-        })
-    } else {
-        run_job::<KINDS>(job, emit)
-    };
-    match result {
+    match run_job::<KINDS>(job, emit) {
         Ok(()) => emit(Update::Done),
         Err(e) => emit(Update::Error(e)),
     }
 }
 
-/// Hands `job` to its lab's `run`, wrapping each of its updates (kinds outside `KINDS` are refused
-/// by [`run_only`]; the guards let the compiler drop their code).
+/// Hands `job` to its lab's `run`, wrapping each of its updates; a kind outside `KINDS` is refused
+/// (the guards let the compiler drop the others' code).
 fn run_job<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) -> Result<()> {
     use kind::*;
     match job {
@@ -210,7 +183,11 @@ fn run_job<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(
         Job::Statement(j) if KINDS & STATEMENT != 0 => {
             statement::run(j, &mut |u| emit(Update::Statement(u)))?
         }
-        _ => {}
+        _ => return Err(Error::Worker {
+            reason:
+                "this worker module does not run that job (a page and worker from different builds)"
+                    .into(),
+        }),
     }
     Ok(())
 }

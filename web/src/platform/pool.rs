@@ -5,10 +5,11 @@
 //! Hosting rules it keeps: no SharedArrayBuffer (so no special headers), the worker's files are found
 //! relative to the page (any sub-path), and every worker starts from a Blob URL, so that it also runs
 //! in cross-origin iframes and in the single-file build opened from disk. How a worker starts is
-//! JavaScript, `dpPlaygroundPool` in `web/pool-start.js`: each new worker fetches and compiles the
-//! module itself until one has posted the compiled module back, and later ones are handed that.
-//! `index.html`'s loader starts the first workers at once for labs whose numbers come from workers, so
-//! they are ready by the first job; the pool adopts them. Pages that never need it never download it.
+//! JavaScript, `dpPlaygroundPool` in `web/pool-start.js`: the first worker fetches and compiles the
+//! lab's worker module itself and passes it to the workers started meanwhile and to the page; later
+//! ones are handed it. `index.html`'s loader starts the first workers once the page's own module is
+//! compiled, for labs whose numbers come from workers, so they are ready by the first job; the pool
+//! adopts them. Pages that never need it never download it.
 //!
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
