@@ -32,7 +32,9 @@ pub mod descriptor;
 pub mod dpsgd;
 mod keys;
 pub mod mechanisms;
+pub mod path;
 pub mod rr;
+pub mod start;
 pub mod tangent;
 pub mod train;
 pub mod wdp;
@@ -85,7 +87,7 @@ macro_rules! labs {
 }
 
 labs! {
-    /// Randomized response (`lab=rr`), the default.
+    /// Randomized response (`lab=rr`).
     rr: RandomizedResponse = "rr" => "Randomized response",
     /// Noise mechanisms and their privacy loss (`lab=mechanisms`).
     mechanisms: Mechanisms = "mechanisms" => "Mechanisms",
@@ -93,16 +95,19 @@ labs! {
     compose: Compose = "compose" => "Composition",
     /// DP-SGD accounting (`lab=dpsgd`).
     dpsgd: Dpsgd = "dpsgd" => "DP-SGD",
+    /// DP-SGD run for real on data in the page (`lab=train`).
+    train: Train = "train" => "Training",
     /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
     attack: Attack = "attack" => "Attacks",
     /// The Wasserstein DP paper's figures (`lab=wdp`).
     wdp: Wdp = "wdp" => "Wasserstein DP",
     /// Tangent DP of the Gibbs distribution (`lab=tangent`).
     tangent: Tangent = "tangent" => "Tangent DP",
-    /// DP-SGD run for real on data in the page (`lab=train`).
-    train: Train = "train" => "Training",
     /// Every formula the playground uses, with its source (`lab=about`).
     about: About = "about" => "About",
+    /// The landing view (`lab=start`, and the bare address): what the playground is, and the course
+    /// path ([`path`]).
+    start: Start = "start" => "Start here",
 }
 
 /// Whether a lab's first numbers come from the worker pool, so that the page's loader fetches the
@@ -125,7 +130,8 @@ impl Lab {
 
     /// The build's lab manifest (`web/labs.json`): for each lab key, when it starts the worker pool on
     /// load (`preload`: `true`, `false`, or `{"key": "value"}`) and which worker module it uses
-    /// (`worker`: a [`crate::jobs::WorkerModule`] key).
+    /// (`worker`: a [`crate::jobs::WorkerModule`] key), and which lab's page module shows it
+    /// (`module`: [`Lab::page_module`]).
     pub fn manifest() -> String {
         let preload: Vec<String> = Lab::ALL
             .iter()
@@ -145,11 +151,26 @@ impl Lab {
                 Some(format!("    \"{}\": \"{}\"", lab.key(), module.key()))
             })
             .collect();
+        let module: Vec<String> = Lab::ALL
+            .iter()
+            .map(|lab| format!("    \"{}\": \"{}\"", lab.key(), lab.page_module().key()))
+            .collect();
         format!(
-            "{{\n  \"preload\": {{\n{}\n  }},\n  \"worker\": {{\n{}\n  }}\n}}\n",
+            "{{\n  \"preload\": {{\n{}\n  }},\n  \"worker\": {{\n{}\n  }},\n  \"module\": {{\n{}\n  }}\n}}\n",
             preload.join(",\n"),
-            worker.join(",\n")
+            worker.join(",\n"),
+            module.join(",\n")
         )
+    }
+
+    /// The lab whose page module (`web/src/bin/lab-<key>.rs`) shows this one: its own, but the landing
+    /// view lives in the About page's module (two light pages; a module of its own would cost the
+    /// build a link step and the page nothing).
+    pub fn page_module(self) -> Lab {
+        match self {
+            Lab::Start => Lab::About,
+            lab => lab,
+        }
     }
 
     /// This lab's keys whose meaning is the same in every other lab that lists them, so that the
@@ -176,10 +197,11 @@ impl Lab {
         out
     }
 
-    /// Reads the `lab` key; a missing key opens the default lab, an unknown one does too, with a notice.
+    /// Reads the `lab` key; a missing key opens the landing view, an unknown one the first lab, with
+    /// a notice.
     pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
         match query.get("lab").map(str::trim) {
-            None | Some("") => Lab::RandomizedResponse,
+            None | Some("") => Lab::Start,
             Some(raw) => match Lab::ALL.into_iter().find(|lab| lab.key() == raw) {
                 Some(lab) => lab,
                 None => {

@@ -1,6 +1,7 @@
 //! How a view is shown, as opposed to what it computes: embedding in another page (`embed=1`), which
-//! controls an embedding author shows (`controls=eps,delta`), and read-only views (`lock=1`). Also the
-//! snippets the share panel offers: the `<iframe>` for the current view and the host page's resizer.
+//! controls an embedding author shows (`controls=eps,delta`), which sections and charts (`show=`, and
+//! `course=1` for the material of one lecture), and read-only views (`lock=1`). Also the snippets the
+//! share panel offers: the `<iframe>` for the current view and the host page's resizer.
 
 use crate::labs::Lab;
 use crate::link::query::Query;
@@ -12,7 +13,11 @@ pub const HEIGHT_MESSAGE: &str = "dp-playground:height";
 pub const HOST_SCRIPT: &str = "<script>\naddEventListener('message', (e) => { if (e.data && e.data.type === 'dp-playground:height')\n  for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = e.data.height + 'px'; });\n</script>";
 
 /// Keys that only change how a view is shown; dropped when opening the full playground.
-pub const VIEW_KEYS: [&str; 3] = ["embed", "controls", "lock"];
+pub const VIEW_KEYS: [&str; 5] = ["embed", "controls", "lock", "show", "course"];
+
+/// The column width (CSS pixels) the embed snippet's height is measured for: a course page's text
+/// column.
+pub const COLUMN_WIDTH: u32 = 760;
 
 /// How the link asks the view to be shown.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -23,6 +28,10 @@ pub struct ViewOptions {
     pub controls: Option<Vec<String>>,
     /// Read-only: controls are shown disabled, and nothing writes the URL.
     pub locked: bool,
+    /// Only these sections and charts are shown (`None`: all but course material in an embed).
+    pub show: Option<Vec<String>>,
+    /// An embed keeps the course material (the lecture slides' corrections, the lecture's scenarios).
+    pub course: bool,
 }
 
 impl ViewOptions {
@@ -34,17 +43,30 @@ impl ViewOptions {
                 .get(key)
                 .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes" | ""))
         };
-        let controls = query.get("controls").map(|list| {
-            list.split(',')
-                .map(str::trim)
-                .filter(|k| !k.is_empty())
-                .map(str::to_owned)
-                .collect()
-        });
+        let list = |key| {
+            query.get(key).map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+        };
         ViewOptions {
             embed: flag("embed"),
-            controls,
+            controls: list("controls"),
             locked: flag("lock"),
+            show: list("show"),
+            course: flag("course"),
+        }
+    }
+
+    /// Whether the section or chart `key` is shown: the ones `show=` lists when it is there;
+    /// otherwise all, but course material (`course_material`) in an embed only with `course=1`.
+    pub fn shows_part(&self, key: &str, course_material: bool) -> bool {
+        match &self.show {
+            Some(keys) => keys.iter().any(|k| k == key),
+            None => !course_material || !self.embed || self.course,
         }
     }
 
@@ -98,6 +120,37 @@ pub fn with_embed_choices(query: &Query, shown: &[String], all: &[String], locke
     q
 }
 
+/// `query` with a share panel's choice of sections and charts: `all` is every (key, whether it is
+/// course material) the lab has, `shown` the ones ticked. No `show=` when the ticks are the default
+/// (every part but the course material, or with `course=1`, every part); `show=` listing the ticked
+/// ones otherwise.
+pub fn with_part_choices(query: &Query, shown: &[String], all: &[(String, bool)]) -> Query {
+    let mut q = query.clone();
+    q.remove("show");
+    q.remove("course");
+    let ticked = |k: &String| shown.contains(k);
+    let plain_ticked = all.iter().filter(|(_, c)| !c).all(|(k, _)| ticked(k));
+    let course: Vec<bool> = all
+        .iter()
+        .filter(|(_, c)| *c)
+        .map(|(k, _)| ticked(k))
+        .collect();
+    if plain_ticked && course.iter().all(|t| !t) {
+        return q;
+    }
+    if plain_ticked && course.iter().all(|t| *t) {
+        q.set("course", "1");
+        return q;
+    }
+    let listed: Vec<&str> = all
+        .iter()
+        .filter(|(k, _)| ticked(k))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    q.set("show", listed.join(","));
+    q
+}
+
 /// A sensible starting height (CSS pixels) for an embedded lab ([`crate::labs::LabInfo::embed_height`]);
 /// the host script then fits it exactly.
 pub fn embed_height(lab: Lab) -> u32 {
@@ -105,16 +158,22 @@ pub fn embed_height(lab: Lab) -> u32 {
 }
 
 /// The `<iframe>` snippet for `page_url` (the address without its query) and `query` (its view
-/// options kept, `embed=1` added), `height` CSS pixels high (the lab's current height where the page
-/// measured it, else [`embed_height`]).
+/// options kept, `embed=1` added), `height` CSS pixels high (the embed's height in a
+/// [`COLUMN_WIDTH`] column where the page measured it, else [`embed_height`]).
 pub fn iframe_snippet(page_url: &str, query: &Query, lab: Lab, height: Option<u32>) -> String {
-    let src = format!("{page_url}?{}", embedded_view(query).to_query_string());
+    let src = embed_src(page_url, query);
     format!(
         "<iframe src=\"{}\" title=\"dp-playground: {}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
         html_attr(&src),
         html_attr(lab.title()),
         height.unwrap_or_else(|| embed_height(lab))
     )
+}
+
+/// The address an embed of `query` loads: `page_url` (the address without its query) with the query,
+/// `embed=1` added.
+pub fn embed_src(page_url: &str, query: &Query) -> String {
+    format!("{page_url}?{}", embedded_view(query).to_query_string())
 }
 
 /// Escapes a string for a double-quoted HTML attribute.
@@ -151,6 +210,43 @@ mod tests {
         assert_eq!(every.to_query_string(), "lab=dpsgd&sigma=2&lock=1");
         let none = with_embed_choices(&q, &[], &all, false);
         assert_eq!(ViewOptions::from_query(&none).controls, Some(vec![]));
+    }
+
+    #[test]
+    fn parts_show_course_material_only_where_kept() {
+        let all: Vec<(String, bool)> = vec![
+            ("chart".into(), false),
+            ("diagnostics".into(), false),
+            ("slides".into(), true),
+        ];
+        let q = Query::parse("lab=rr&embed=1");
+        let o = ViewOptions::from_query(&q);
+        assert!(o.shows_part("chart", false) && !o.shows_part("slides", true));
+        let full = ViewOptions::from_query(&Query::parse("lab=rr"));
+        assert!(full.shows_part("slides", true));
+        let kept = ViewOptions::from_query(&Query::parse("lab=rr&embed=1&course=1"));
+        assert!(kept.shows_part("slides", true));
+        let picked = ViewOptions::from_query(&Query::parse("lab=rr&embed=1&show=slides"));
+        assert!(picked.shows_part("slides", true) && !picked.shows_part("chart", false));
+        // The share panel writes the shortest link for each choice.
+        let s = |v: &[&str]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let q = Query::parse("lab=rr&embed=1&show=x&course=1");
+        assert_eq!(
+            with_part_choices(&q, &s(&["chart", "diagnostics"]), &all).to_query_string(),
+            "lab=rr&embed=1"
+        );
+        assert_eq!(
+            with_part_choices(&q, &s(&["chart", "diagnostics", "slides"]), &all).to_query_string(),
+            "lab=rr&embed=1&course=1"
+        );
+        assert_eq!(
+            with_part_choices(&q, &s(&["slides", "chart"]), &all).to_query_string(),
+            "lab=rr&embed=1&show=chart,slides"
+        );
+        assert_eq!(
+            with_part_choices(&q, &[], &all).to_query_string(),
+            "lab=rr&embed=1&show="
+        );
     }
 
     #[test]

@@ -41,6 +41,7 @@ fn Shell(labs: Labs) -> impl IntoView {
     });
     let full_href = move || url.href_with(|q| *q = dp_playground::link::embed::full_view(q));
     view! {
+        <a class="skip-link" href="#main" hidden=embed>"Skip to the lab"</a>
         <Show
             when=embed
             fallback=move || view! { <SiteHeader current=Signal::derive(move || lab.get().0) /> }
@@ -48,8 +49,11 @@ fn Shell(labs: Labs) -> impl IntoView {
             <a class="open-full" href=full_href target="_blank" rel="noopener" data-testid="open-full">
                 "Open in the full playground ↗"
             </a>
+            // An embed has no site header: its page still has one top-level heading (for screen readers'
+            // heading lists), seen by them only.
+            <h1 class="visually-hidden">{move || format!("dp-playground: {}", lab.get().0.title())}</h1>
         </Show>
-        <main id="main" class:embed=embed>
+        <main id="main" tabindex="-1" class:embed=embed>
             <Notices notices=lab_notices />
             {move || {
                 let lab = lab.get().0;

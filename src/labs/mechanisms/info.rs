@@ -14,7 +14,7 @@ pub const INFO: LabInfo = LabInfo {
     printed_keys: &[
         "mech", "eps", "delta", "sens", "draws", "seed", "cands", "kmax",
     ],
-    optional_keys: &[],
+    optional_keys: &["sigma", "scale", "bad_eps"],
     embed_height: 2600,
 };
 

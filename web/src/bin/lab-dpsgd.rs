@@ -2,8 +2,8 @@
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    dp_playground_web::start(dp_playground_web::labs::Labs::one(
-        dp_playground::labs::Lab::Dpsgd,
+    dp_playground_web::start(dp_playground_web::labs::Labs::some(
+        &[dp_playground::labs::Lab::Dpsgd],
         dp_playground_web::labs::dpsgd,
     ));
 }

@@ -92,6 +92,8 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let (y0, y1) = (ye[0], ye[ye.len() - 1]);
     let mut chart = ChartBuilder::on(&plot)
         .margin(px(10.0, scale))
+        // Room for half the last x tick's label (a clipped "14000" once).
+        .margin_right(px(26.0, scale))
         .x_label_area_size(px(40.0, scale))
         .y_label_area_size(px(58.0, scale))
         .build_cartesian_2d(axis(x0, x1), axis(y0, y1))?;

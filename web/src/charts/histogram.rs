@@ -29,6 +29,8 @@ pub fn draw_estimate_histogram<DB: DrawingBackend>(
     let build = |area| {
         ChartBuilder::on(area)
             .margin(px(10.0, scale))
+            // Room for half the last x tick's label (a clipped "14000" once).
+            .margin_right(px(26.0, scale))
             .x_label_area_size(px(40.0, scale))
             .y_label_area_size(px(50.0, scale))
             .build_cartesian_2d(axis(lo, hi), axis(0.0, top))

@@ -81,6 +81,11 @@ pub(crate) fn axis(lo: f64, hi: f64) -> std::ops::Range<f64> {
     }
 }
 
+/// An ε axis's title naming its δ: "ε at δ = 1×10⁻⁵" (an exported figure stands without the page).
+pub fn eps_at(delta: f64) -> String {
+    format!("ε at δ = {}", dp_playground::link::format::sig(delta, 3))
+}
+
 /// Renders a chart into an SVG document of `size` CSS pixels (scale 1): the export of every chart.
 pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> String {
     let mut svg = String::new();
@@ -90,6 +95,70 @@ pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, S
         let _ = root.present();
     }
     svg
+}
+
+/// Height (CSS pixels) of an exported figure's heading: its title and the link's parameters.
+pub const HEADING_HEIGHT: u32 = 44;
+
+/// Draws an exported figure's heading into `area`: the chart's `title`, and under it `params` (what
+/// the figure was computed from), shortened to fit.
+pub fn draw_heading<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    params: &str,
+    scale: f64,
+) -> DrawResult<DB> {
+    area.fill(&WHITE)?;
+    let px = |v: f64| (v * scale).round() as i32;
+    let big = ("sans-serif", 15.0 * scale)
+        .into_font()
+        .style(FontStyle::Bold);
+    let small = ("sans-serif", 11.0 * scale).into_font();
+    area.draw(&Text::new(
+        title.to_owned(),
+        (px(10.0), px(5.0)),
+        big.color(&BLACK),
+    ))?;
+    let room = ((area.dim_in_pixel().0 as f64 / scale - 20.0) / 6.0).max(10.0) as usize;
+    let params = if params.chars().count() > room {
+        format!(
+            "{}…",
+            params
+                .chars()
+                .take(room.saturating_sub(1))
+                .collect::<String>()
+        )
+    } else {
+        params.to_owned()
+    };
+    area.draw(&Text::new(
+        params,
+        (px(10.0), px(25.0)),
+        small.color(&RGBColor(73, 80, 87)),
+    ))?;
+    Ok(())
+}
+
+/// An exported SVG figure: `heading` (drawn by [`draw_heading`]) above `chart`, both SVG documents
+/// `width` wide, nested in one.
+pub fn stack_svg(heading: &str, chart: &str, width: u32, chart_height: u32) -> String {
+    let body = |svg: &str| {
+        let svg = svg.trim_start();
+        match svg.strip_prefix("<?xml") {
+            Some(rest) => rest
+                .split_once("?>")
+                .map_or("", |(_, r)| r)
+                .trim_start()
+                .to_owned(),
+            None => svg.to_owned(),
+        }
+    };
+    let chart = body(chart).replacen("<svg ", &format!("<svg y=\"{HEADING_HEIGHT}\" "), 1);
+    let height = HEADING_HEIGHT + chart_height;
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">{}{chart}</svg>",
+        body(heading)
+    )
 }
 
 #[cfg(test)]

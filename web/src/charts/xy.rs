@@ -255,6 +255,8 @@ pub fn draw_xy<DB: DrawingBackend>(
     let build = |area| {
         ChartBuilder::on(area)
             .margin(px(10.0, scale))
+            // Room for half the last x tick's label (a clipped "14000" once).
+            .margin_right(px(26.0, scale))
             .x_label_area_size(px(40.0, scale))
             .y_label_area_size(px(58.0, scale))
             .build_cartesian_2d(x0..x1, y0..y1)

@@ -10,6 +10,7 @@ mod compose;
 mod dpsgd;
 mod mechanisms;
 mod rr;
+mod start;
 mod tangent;
 mod train;
 mod wdp;
@@ -22,6 +23,7 @@ use dpsgd::DpsgdLab;
 use leptos::prelude::*;
 use mechanisms::MechLab;
 use rr::RrLab;
+use start::Start;
 use tangent::TangentLab;
 use train::TrainLab;
 use wdp::WdpLab;
@@ -29,17 +31,17 @@ use wdp::WdpLab;
 /// The labs a page module can show.
 #[derive(Clone, Copy)]
 pub struct Labs {
-    /// The one lab this module holds, or `None` for all of them.
-    pub only: Option<Lab>,
+    /// The labs this module holds, or `None` for all of them.
+    pub only: Option<&'static [Lab]>,
     /// Draws a lab this module holds.
     pub render: fn(Lab) -> AnyView,
 }
 
 impl Labs {
-    /// A module holding one lab.
-    pub fn one(lab: Lab, render: fn(Lab) -> AnyView) -> Self {
+    /// A module holding `labs` (one, or the About page with the landing view).
+    pub fn some(labs: &'static [Lab], render: fn(Lab) -> AnyView) -> Self {
         Labs {
-            only: Some(lab),
+            only: Some(labs),
             render,
         }
     }
@@ -54,7 +56,7 @@ impl Labs {
 
     /// Whether this module can show `lab` (otherwise opening it takes a page load).
     pub fn has(&self, lab: Lab) -> bool {
-        self.only.is_none_or(|only| only == lab)
+        self.only.is_none_or(|only| only.contains(&lab))
     }
 }
 
@@ -69,7 +71,7 @@ pub fn any(lab: Lab) -> AnyView {
         Lab::Tangent => tangent(lab),
         Lab::Attack => attack(lab),
         Lab::Train => train(lab),
-        Lab::About => about(lab),
+        Lab::About | Lab::Start => about(lab),
     }
 }
 
@@ -113,7 +115,11 @@ pub fn train(_: Lab) -> AnyView {
     view! { <TrainLab /> }.into_any()
 }
 
-/// The formulas page.
-pub fn about(_: Lab) -> AnyView {
-    view! { <About /> }.into_any()
+/// The formulas page, and the landing view (the same light module).
+pub fn about(lab: Lab) -> AnyView {
+    if lab == Lab::Start {
+        view! { <Start /> }.into_any()
+    } else {
+        view! { <About /> }.into_any()
+    }
 }

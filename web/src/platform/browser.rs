@@ -105,12 +105,16 @@ pub fn report_height_to_parent() {
     if parent == window {
         return;
     }
-    let Some(root) = window.document().and_then(|d| d.document_element()) else {
+    // The body's own height, not the document's scroll height: that is at least the frame's height,
+    // so once the host had grown the frame it never shrank again (200–440 px of blank after a panel
+    // closed).
+    let Some(body) = window.document().and_then(|d| d.body()) else {
         return;
     };
     let last = Rc::new(Cell::new(-1));
+    let measured = body.clone();
     let send = Closure::<dyn FnMut()>::new(move || {
-        let height = root.scroll_height();
+        let height = measured.get_bounding_client_rect().height().ceil() as i32;
         if height == last.get() {
             return;
         }
@@ -126,9 +130,9 @@ pub fn report_height_to_parent() {
     });
     let callback: &js_sys::Function = send.as_ref().unchecked_ref();
     let _ = callback.call0(&JsValue::NULL);
-    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+    {
         if let Ok(observer) = web_sys::ResizeObserver::new(callback) {
-            observer.observe(&root);
+            observer.observe(&body);
             // The observer lives as long as the page (a dropped handle could let it be collected).
             std::mem::forget(observer);
         }

@@ -35,11 +35,16 @@ pub fn ChartCanvas<F>(
     csv_name: &'static str,
     /// The chart as an SVG document of the given CSS size.
     svg: Callback<(u32, u32), String>,
+    /// One line under the title saying what a student should look for.
+    #[prop(optional)]
+    look_for: &'static str,
 ) -> impl IntoView
 where
     F: Fn(&DrawingArea<FastCanvas, Shift>, f64) + 'static,
 {
     let node = NodeRef::<leptos::html::Canvas>::new();
+    // A chart is a part the link can leave out (`show=`), listed by its title.
+    let shown = crate::widgets::parts::use_part(testid, &title.get_untracked(), false);
     let draw = std::rc::Rc::new(draw);
     let draw_png = draw.clone();
     // The CSS width, from a ResizeObserver: it reports after the browser's own layout, so drawing never
@@ -118,15 +123,27 @@ where
         let width = css_width.get_untracked().unwrap_or(640);
         (width as u32, height.get_untracked().round() as u32)
     };
+    // An exported figure stands without the page: a heading with its title and the link's parameters.
+    let url = crate::platform::url::use_url();
+    let params = move || {
+        let q = dp_playground::link::embed::full_view(&url.query.get_untracked());
+        format!(
+            "dp-playground · {}",
+            q.to_query_string().replace('&', ", ").replace('=', " = ")
+        )
+    };
+    let heading = crate::charts::HEADING_HEIGHT;
     let save_png = move |_| {
         // Drawn again at twice the CSS size, whatever the screen's pixel ratio.
         let (w, h) = css_size();
-        let Some(canvas) = offscreen_canvas(2 * w, 2 * h) else {
+        let Some(canvas) = offscreen_canvas(2 * w, 2 * (h + heading)) else {
             return;
         };
         if let Some(backend) = FastCanvas::new(canvas.clone()) {
             let root = backend.into_drawing_area();
-            draw_png(&root, 2.0);
+            let (top, chart) = root.split_vertically(2 * heading);
+            let _ = crate::charts::draw_heading(&top, &title.get_untracked(), &params(), 2.0);
+            draw_png(&chart, 2.0);
             let _ = root.present();
         }
         match canvas.to_data_url() {
@@ -135,15 +152,19 @@ where
         }
     };
     let save_svg = move |_| {
+        let (w, h) = css_size();
+        let top = crate::charts::render_svg((w, heading), |area| {
+            let _ = crate::charts::draw_heading(area, &title.get_untracked(), &params(), 1.0);
+        });
         download(
             &format!("{stem}.svg"),
             "image/svg+xml",
-            &svg.run(css_size()),
+            &crate::charts::stack_svg(&top, &svg.run((w, h)), w, h),
         )
     };
     let open = RwSignal::new(false);
     view! {
-        <figure class="chart">
+        <figure class="chart" data-part=testid hidden=move || !shown()>
             <figcaption>
                 <span class="chart-title">{move || title.get()}</span>
                 <span class="chart-buttons">
@@ -155,6 +176,7 @@ where
                         aria-label="Download the chart's data as CSV">"CSV"</button>
                 </span>
             </figcaption>
+            {(!look_for.is_empty()).then(|| view! { <p class="look-for">{look_for}</p> })}
             <canvas
                 node_ref=node
                 data-testid=testid
@@ -162,11 +184,17 @@ where
                 aria-label=move || alt.get()
                 style=move || format!("height:{}px", height.get())
             ></canvas>
+            // On paper, what the chart shows in words (its key numbers); screen readers have the label.
+            <p class="print-only chart-alt" aria-hidden="true">{move || alt.get()}</p>
             // The table is printed only while open: formatting it on every slider move would cost
             // more than drawing the chart.
             <details class="chart-data" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                 <summary data-testid=format!("{testid}-show-data")>"Show the data"</summary>
-                <pre data-testid=format!("{testid}-data")>{move || open.get().then(|| csv.get())}</pre>
+                // Focusable, so that a keyboard can scroll it (WCAG 2.1.1).
+                <pre data-testid=format!("{testid}-data") tabindex="0" role="region"
+                    aria-label=move || format!("Data of the chart: {}", title.get())>
+                    {move || open.get().then(|| csv.get())}
+                </pre>
             </details>
         </figure>
     }

@@ -1,12 +1,15 @@
-//! The site header: the project's name, the navigation between labs and the "Copy link" button.
+//! The site header: the project's name (a link to the landing view), the navigation between labs in
+//! the course path's groups, and the "Copy link" button.
 
 use crate::labs::Labs;
 use crate::platform::url::use_url;
 use crate::widgets::copy_link::CopyLink;
+use dp_playground::labs::path::GROUPS;
 use dp_playground::labs::Lab;
 use leptos::prelude::*;
 
-/// Header with one navigation link per lab. A link carries the view options and the keys both labs
+/// Header with one navigation link per lab, grouped as the course path groups them
+/// ([`dp_playground::labs::path::GROUPS`]). A link carries the view options and the keys both labs
 /// read with the same meaning ([`Lab::link_to`]), never another lab's settings (Back returns to them).
 /// A lab another page module holds opens with a page load.
 #[component]
@@ -16,32 +19,40 @@ pub fn SiteHeader(
 ) -> impl IntoView {
     let url = use_url();
     let labs = use_context::<Labs>();
+    let link = move |lab: Lab| {
+        let href = move || url.href_with(|q| *q = Lab::link_to(q, lab));
+        let is_current = move || current.get() == lab;
+        view! {
+            <a
+                href=href
+                rel=labs.is_some_and(|l| !l.has(lab)).then_some("external")
+                data-testid=format!("nav-{}", lab.key())
+                class:current=is_current
+                aria-current=move || is_current().then_some("page")
+            >
+                {lab.title()}
+            </a>
+        }
+    };
+    let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
     view! {
         <header class="site-header">
-            <div class="brand">
+            <a class="brand" href=start rel=labs.is_some_and(|l| !l.has(Lab::Start)).then_some("external")
+                data-testid="nav-start" aria-current=move || (current.get() == Lab::Start).then_some("page")>
                 <span class="logo" aria-hidden="true">"ε"</span>
-                <div>
+                <span>
                     <h1>"dp-playground"</h1>
-                    <p class="tagline">"Differential privacy you can move, in your browser."</p>
-                </div>
-            </div>
+                    <span class="tagline">"Differential privacy you can move, in your browser."</span>
+                </span>
+            </a>
             <nav aria-label="Labs">
-                {Lab::ALL
-                    .into_iter()
-                    .map(|lab| {
-                        let href = move || url.href_with(|q| *q = Lab::link_to(q, lab));
-                        let is_current = move || current.get() == lab;
-                        view! {
-                            <a
-                                href=href
-                                rel=labs.is_some_and(|l| !l.has(lab)).then_some("external")
-                                data-testid=format!("nav-{}", lab.key())
-                                class:current=is_current
-                                aria-current=move || is_current().then_some("page")
-                            >
-                                {lab.title()}
-                            </a>
-                        }
+                {GROUPS
+                    .iter()
+                    .map(|&(group, members)| view! {
+                        <span class="nav-group" role="group" aria-label=group.title()
+                            data-testid=format!("nav-group-{}", group.key())>
+                            {members.iter().map(|&lab| link(lab)).collect_view()}
+                        </span>
                     })
                     .collect_view()}
             </nav>

@@ -22,10 +22,14 @@ pub fn HeatCanvas(
     /// Height in CSS pixels.
     #[prop(default = 320.0)]
     height: f64,
+    /// One line under the title saying what to look for.
+    #[prop(optional)]
+    look_for: &'static str,
 ) -> impl IntoView {
     view! {
         <ChartCanvas
             testid=testid
+            look_for=look_for
             title=title
             alt=alt
             height=height

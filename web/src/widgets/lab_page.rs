@@ -1,5 +1,5 @@
 //! The shell every lab's page shares: its heading, its headline result and introduction, the controls beside the results,
-//! and the embed options that hide the controls.
+//! the link to the next lab on the course path, and the embed options that hide the controls.
 
 use crate::platform::url::use_url;
 use leptos::prelude::*;
@@ -29,6 +29,8 @@ pub fn LabPage(
     children: Children,
 ) -> impl IntoView {
     let url = use_url();
+    // Before the controls and results are built: they register in it (the share panel lists them).
+    crate::widgets::parts::PageParts::provide();
     let hide_controls = move || !url.options.with(|o| o.shows_controls_panel());
     let aside = match beside {
         Some(beside) => view! {
@@ -46,10 +48,19 @@ pub fn LabPage(
         .into_any(),
     };
     view! {
+        // The headline is the section's own child, not the intro's, so that on a phone it can stay in
+        // view (sticky) while the controls far below it are edited.
         <section class="lab" aria-labelledby=heading_id>
             <header class="lab-intro">
                 <h2 id=heading_id>{title}</h2>
-                <Headline text=headline />
+            </header>
+            <Headline text=headline />
+            // On paper the link is the parameters: it restores every setting.
+            <p class="print-only print-link">
+                {move || format!("Settings: {}?{}", url.page_url(),
+                    dp_playground::link::embed::full_view(&url.query.get()).to_query_string())}
+            </p>
+            <div class="lab-lead">
                 <button type="button" class="small jump-controls" data-testid="jump-controls"
                     hidden=move || !url.options.with(|o| o.shows_controls_panel())
                     on:click=move |_| jump_to_controls()>
@@ -57,7 +68,7 @@ pub fn LabPage(
                 </button>
                 {intro.run()}
                 <ResetButton />
-            </header>
+            </div>
             {move || {
                 let lab = url.query.with(|q| dp_playground::labs::Lab::from_query(q, &mut Vec::new()));
                 let names = url.options.with(|o| lab.unknown_controls(o));
@@ -75,8 +86,49 @@ pub fn LabPage(
                 {aside}
                 <div class="results">{children()}</div>
             </div>
+            <NextLab />
         </section>
     }
+}
+
+/// "Next: …", the lab after this one on the course path ([`dp_playground::labs::Lab::next`]), with
+/// the line saying what it shows. Not in an embed (the course page around it leads the way).
+#[component]
+fn NextLab() -> impl IntoView {
+    use dp_playground::labs::Lab;
+    let url = use_url();
+    let lab = url
+        .query
+        .with_untracked(|q| Lab::from_query(q, &mut Vec::new()));
+    let embed = move || url.options.with(|o| o.embed);
+    // A lab another page module holds opens with a page load (as in the navigation).
+    let labs = use_context::<crate::labs::Labs>();
+    let external = move |to: Lab| labs.is_some_and(|l| !l.has(to)).then_some("external");
+    let next = match lab.next() {
+        Some(next) => {
+            let href = move || url.href_with(|q| *q = Lab::link_to(q, next));
+            view! {
+                <p>
+                    <a href=href rel=external(next) data-testid="next-lab">{format!("Next: {} →", next.title())}</a>
+                    " "{next.what_you_see()}
+                </p>
+            }
+            .into_any()
+        }
+        None if lab.group() == Some(dp_playground::labs::path::Group::Course) => {
+            let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
+            view! {
+                <p data-testid="next-lab-end">
+                    "This is the last lab of the course path. "
+                    <a href=start rel=external(Lab::Start)>"Back to the start"</a>
+                    ", or on to the papers' labs and the About page's formulas."
+                </p>
+            }
+            .into_any()
+        }
+        None => return None,
+    };
+    Some(view! { <nav class="next-lab" aria-label="Course path" hidden=embed>{next}</nav> })
 }
 
 /// "Reset to defaults": every key but the lab and the view options goes, in one history entry (Back

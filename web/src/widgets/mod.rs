@@ -10,6 +10,7 @@ pub mod heat_canvas;
 pub mod lab_page;
 pub mod notices;
 pub mod number_field;
+pub mod parts;
 pub mod pld_band;
 pub mod select_field;
 pub mod share_panel;

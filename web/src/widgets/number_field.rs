@@ -35,7 +35,7 @@ pub fn NumberField(
     };
     let id = format!("field-{key}");
     let error_id = format!("error-{key}");
-    let shown = move || url.options.with(|o| o.shows(key));
+    let shown = crate::widgets::parts::use_control(key, label);
     let locked = move || url.options.with(|o| o.locked);
     // The slider shows the value in use: after a refused value, the one the page falls back to (a
     // browser clamps an out-of-range value to the slider's end, which would claim it is in use).

@@ -27,8 +27,9 @@ pub fn SelectField(
 ) -> impl IntoView {
     let url = use_url();
     let id = format!("field-{key}");
+    let shown = crate::widgets::parts::use_control(key, label);
     view! {
-        <div class="field" class:invalid=move || error.with(Option::is_some) hidden=move || !url.options.with(|o| o.shows(key))>
+        <div class="field" class:invalid=move || error.with(Option::is_some) hidden=move || !shown()>
             <label for=id.clone()>{label}</label>
             <select
                 id=id

@@ -5,21 +5,16 @@
 //! first opened its contents are not built (five text areas in every lab's first render and layout).
 
 use crate::platform::browser::copy_text;
+use crate::platform::column_probe::ColumnProbe;
 use crate::platform::url::use_url;
+use crate::widgets::parts::{Entry, PageParts};
 use dp_playground::labs::Lab;
-use dp_playground::link::embed::{full_view, iframe_snippet, with_embed_choices, HOST_SCRIPT};
+use dp_playground::link::embed::{
+    embed_src, full_view, iframe_snippet, with_embed_choices, with_part_choices, COLUMN_WIDTH,
+    HOST_SCRIPT,
+};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// The lab's current height in CSS pixels (its `section.lab`), for the embed snippet.
-fn lab_height() -> Option<u32> {
-    let section = web_sys::window()?
-        .document()?
-        .query_selector("section.lab")
-        .ok()??;
-    let height = section.get_bounding_client_rect().height().ceil();
-    (height > 0.0).then_some(height as u32)
-}
 
 /// The share panel of `lab`.
 #[component]
@@ -52,62 +47,150 @@ pub fn SharePanel(
             full_view(&url.query.get()).to_query_string()
         )
     }));
-    // The embed's choices start from what the page has (its controls= and lock=), and write into the
-    // snippet only; the page itself keeps every control. Its height is the lab's current height (the
-    // host script fits it exactly; without it, this is what shows).
-    let all_keys: Vec<String> = lab.keys().into_iter().map(str::to_owned).collect();
-    let shown = RwSignal::new(url.options.with_untracked(|o| {
-        all_keys
-            .iter()
-            .filter(|k| o.shows(k))
-            .cloned()
-            .collect::<Vec<_>>()
-    }));
+    // The embed's choices start from what the page has (its controls=, show=, course= and lock=), and
+    // write into the snippet only; the page itself keeps everything. The lists are what the page
+    // registered (crate::widgets::parts): each control and part that exists, by its label.
+    let parts = use_context::<PageParts>();
+    let registered = move |pick: fn(&PageParts) -> RwSignal<Vec<Entry>>| {
+        parts.map(|p| pick(&p).get()).unwrap_or_default()
+    };
+    let controls = Signal::derive(move || registered(|p| p.controls));
+    let sections = Signal::derive(move || registered(|p| p.parts));
+    // `None`: the default (every control; every part but the course material, unless kept).
+    let chosen_controls = RwSignal::new(url.options.with_untracked(|o| o.controls.clone()));
+    let chosen_parts = RwSignal::new(url.options.with_untracked(|o| o.show.clone()));
+    let keep_course = url.options.with_untracked(|o| o.course || !o.embed);
+    let control_ticked = move |key: &str| {
+        chosen_controls.with(|c| c.as_ref().is_none_or(|c| c.iter().any(|k| k == key)))
+    };
+    let part_ticked = move |e: &Entry| {
+        chosen_parts.with(|c| match c {
+            Some(c) => c.contains(&e.key),
+            None => !e.course || keep_course,
+        })
+    };
     let read_only = RwSignal::new(url.options.with_untracked(|o| o.locked));
-    let embed_query = Signal::derive({
-        let all_keys = all_keys.clone();
-        move || with_embed_choices(&url.query.get(), &shown.get(), &all_keys, read_only.get())
+    let embed_query = Signal::derive(move || {
+        let all: Vec<String> = controls.get().into_iter().map(|e| e.key).collect();
+        let shown: Vec<String> = all.iter().filter(|k| control_ticked(k)).cloned().collect();
+        let q = with_embed_choices(&url.query.get(), &shown, &all, read_only.get());
+        let every = sections.get();
+        let ticked: Vec<String> = every
+            .iter()
+            .filter(|e| part_ticked(e))
+            .map(|e| e.key.clone())
+            .collect();
+        let all: Vec<(String, bool)> = every.into_iter().map(|e| (e.key, e.course)).collect();
+        with_part_choices(&q, &ticked, &all)
+    });
+    // The snippet's height: the embed's own, measured in a hidden iframe as wide as a course page's
+    // column, a moment after the choices settle.
+    let measured = RwSignal::new(None::<u32>);
+    let probe = StoredValue::new_local(None::<ColumnProbe>);
+    let generation = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        let src = embed_src(&url.page_url(), &embed_query.get());
+        generation.update_value(|g| *g += 1);
+        probe.update_value(|p| *p = None);
+        measured.set(None);
+        if !open.get() {
+            return;
+        }
+        let mine = generation.get_value();
+        set_timeout(
+            move || {
+                if generation.try_get_value() != Some(mine) {
+                    return;
+                }
+                let seen = move |h: u32| {
+                    measured.try_set(Some(h));
+                };
+                probe.try_update_value(|p| *p = ColumnProbe::new(&src, COLUMN_WIDTH, seen));
+            },
+            std::time::Duration::from_millis(400),
+        );
+    });
+    on_cleanup(move || {
+        probe.try_update_value(|p| *p = None);
     });
     let iframe = when_open(Signal::derive(move || {
-        iframe_snippet(&url.page_url(), &embed_query.get(), lab, lab_height())
+        iframe_snippet(&url.page_url(), &embed_query.get(), lab, measured.get())
     }));
-    let checklist = {
-        let all_keys = all_keys.clone();
-        move || {
-            all_keys
-                .iter()
-                .map(|key| {
-                    let key = key.clone();
-                    let k = key.clone();
-                    let checked = move || shown.with(|s| s.contains(&k));
-                    let k = key.clone();
-                    let toggle = move |ev: leptos::ev::Event| {
-                        let on = event_target_checked(&ev);
-                        shown.update(|s| {
-                            s.retain(|x| *x != k);
-                            if on {
-                                s.push(k.clone());
-                            }
-                        });
-                    };
-                    view! {
-                        <label class="check">
-                            <input type="checkbox" data-testid=format!("share-control-{key}")
-                                prop:checked=checked on:change=toggle />
-                            <code>{key.clone()}</code>
-                        </label>
-                    }
-                })
-                .collect_view()
+    let height_note = move || match measured.get() {
+        Some(h) => {
+            format!("Its height, {h} px, is the embed's in a {COLUMN_WIDTH} px course column.")
+        }
+        None => format!("Measuring its height in a {COLUMN_WIDTH} px course column…"),
+    };
+    let check = move |testid: String,
+                      label: String,
+                      key: String,
+                      ticked: Signal<bool>,
+                      toggle: Callback<bool>| {
+        view! {
+            <label class="check" title=key>
+                <input type="checkbox" data-testid=testid prop:checked=move || ticked.get()
+                    on:change=move |ev| toggle.run(event_target_checked(&ev)) />
+                {label}
+            </label>
         }
     };
-    let controls_hint = move || {
-        format!(
-            "Tick the controls the embedded lab shows (this lab's: {}); the rest keep their values from \
-             the link. Paste the snippet where the lab should appear.",
-            lab.keys().join(", ")
-        )
+    let flip = |list: &mut Vec<String>, key: &str, on: bool| {
+        list.retain(|x| x != key);
+        if on {
+            list.push(key.to_owned());
+        }
     };
+    let control_list = move || {
+        controls
+            .get()
+            .into_iter()
+            .map(|e| {
+                let key = e.key.clone();
+                let k = key.clone();
+                let ticked = Signal::derive(move || control_ticked(&k));
+                let k = key.clone();
+                let toggle = Callback::new(move |on: bool| {
+                    let all: Vec<String> = controls
+                        .get_untracked()
+                        .into_iter()
+                        .map(|e| e.key)
+                        .collect();
+                    chosen_controls.update(|c| flip(c.get_or_insert(all), &k, on));
+                });
+                check(format!("share-control-{key}"), e.label, key, ticked, toggle)
+            })
+            .collect_view()
+    };
+    let part_list = move || {
+        sections
+            .get()
+            .into_iter()
+            .map(|e| {
+                let key = e.key.clone();
+                let entry = e.clone();
+                let ticked = Signal::derive(move || part_ticked(&entry));
+                let k = key.clone();
+                let toggle = Callback::new(move |on: bool| {
+                    let now: Vec<String> = sections
+                        .get_untracked()
+                        .iter()
+                        .filter(|e| part_ticked(e))
+                        .map(|e| e.key.clone())
+                        .collect();
+                    chosen_parts.update(|c| flip(c.get_or_insert(now), &k, on));
+                });
+                let label = if e.course {
+                    format!("{} (course material)", e.label)
+                } else {
+                    e.label
+                };
+                check(format!("share-part-{key}"), label, key, ticked, toggle)
+            })
+            .collect_view()
+    };
+    let controls_hint = "Tick what the embedded lab shows: the controls a student may move (the rest keep \
+        their values from the link) and the sections and charts. Paste the snippet where the lab should appear.";
     let snippet_view = move || {
         snippet.map(|s| {
             view! {
@@ -123,9 +206,9 @@ pub fn SharePanel(
                 <CopyBlock id="share-link" text=link rows=2 />
                 <h4>"Embed in a course page"</h4>
                 <p class="help" data-testid="share-controls-hint">{controls_hint}</p>
-                <fieldset class="embed-choices">
+                <fieldset class="embed-choices" data-testid="share-controls">
                     <legend>"Controls shown in the embed"</legend>
-                    {checklist.clone()}
+                    {control_list}
                     <label class="check read-only">
                         <input type="checkbox" data-testid="share-read-only"
                             prop:checked=move || read_only.get()
@@ -133,7 +216,12 @@ pub fn SharePanel(
                         "Read-only (a figure: controls shown but disabled)"
                     </label>
                 </fieldset>
+                <fieldset class="embed-choices" data-testid="share-parts">
+                    <legend>"Sections and charts shown in the embed"</legend>
+                    {part_list}
+                </fieldset>
                 <CopyBlock id="share-iframe" text=iframe rows=3 />
+                <p class="help" data-testid="share-iframe-height" data-value=move || measured.get().map(|h| h.to_string())>{height_note}</p>
                 <p class="help">"Once per page, these three lines let each embedded lab set its own height:"</p>
                 <CopyBlock id="share-host-script" text=Signal::stored(HOST_SCRIPT.to_string()) rows=4 />
                 <h4>"The numbers, for slides and notes (Markdown)"</h4>

@@ -15,8 +15,11 @@ pub fn SlideNote(
     /// The correction.
     children: Children,
 ) -> impl IntoView {
+    // Material of one course: an embed leaves it out unless its author keeps it (`course=1`, `show=`).
+    let shown =
+        crate::widgets::parts::use_part("slides", "Corrections to the lecture slides", true);
     view! {
-        <details class="erratum" data-testid=testid>
+        <details class="erratum" data-testid=testid hidden=move || !shown()>
             <summary>{format!("A correction to {LECTURE}")}</summary>
             {children()}
         </details>

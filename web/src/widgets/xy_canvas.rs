@@ -29,6 +29,9 @@ pub fn XyCanvas(
     /// Height in CSS pixels.
     #[prop(default = 300.0)]
     height: f64,
+    /// One line under the title saying what to look for.
+    #[prop(optional)]
+    look_for: &'static str,
 ) -> impl IntoView {
     let node = NodeRef::<leptos::html::Div>::new();
     let visible = RwSignal::new(false);
@@ -90,6 +93,7 @@ pub fn XyCanvas(
         <div node_ref=node>
             <ChartCanvas
                 testid=testid
+                look_for=look_for
                 title=title
                 alt=alt
                 height=height

@@ -75,12 +75,12 @@ pub fn eps_delta_chart(list: &[Item], pld: Option<&ComposedPld>, link_delta: f64
     }
 }
 
-/// ε at the link's δ from each RDP order alone, with the best order marked (`None` without RDP).
-pub fn order_chart(a: &Accountants) -> Option<XyChart> {
+/// ε at δ from each RDP order alone, with the best order marked (`None` without RDP).
+pub fn order_chart(a: &Accountants, delta: f64) -> Option<XyChart> {
     let (eps, order) = a.rdp?;
     Some(XyChart {
         x_desc: "Order α (log scale)".into(),
-        y_desc: "ε at the link's δ from order α alone".into(),
+        y_desc: format!("{} from order α alone", crate::charts::eps_at(delta)),
         x_log10: true,
         y_range: Some((0.0, 4.0 * eps.max(1e-6))),
         legend: Legend::LowerRight,
@@ -111,6 +111,6 @@ mod tests {
         let pld = ComposedPld::with_grid(&list, None).unwrap();
         smoke(&eps_delta_chart(&list, None, 1e-5));
         smoke(&eps_delta_chart(&list, Some(&pld), 1e-5));
-        smoke(&order_chart(&accountants(&list, 1e-5)).unwrap());
+        smoke(&order_chart(&accountants(&list, 1e-5), 1e-5).unwrap());
     }
 }

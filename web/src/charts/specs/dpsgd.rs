@@ -4,10 +4,10 @@ use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use dp_playground::accounting::training::RdpReport;
 
 /// ε against the step: the RDP accountant's curve and the PLD accountant's points.
-pub fn steps_chart(rdp: &RdpReport, pld_points: &[(f64, f64)]) -> XyChart {
+pub fn steps_chart(rdp: &RdpReport, pld_points: &[(f64, f64)], delta: f64) -> XyChart {
     XyChart {
         x_desc: "Steps".into(),
-        y_desc: "ε at the link's δ".into(),
+        y_desc: crate::charts::eps_at(delta),
         legend: Legend::LowerRight,
         series: vec![
             Series::new(
@@ -62,7 +62,7 @@ mod tests {
     fn the_default_links_charts_draw() {
         let p = DpsgdParams::from_query(&Query::default()).0;
         let rdp = rdp_report(&p.event(), p.delta).unwrap();
-        smoke(&steps_chart(&rdp, &[(100.0, 0.5), (1000.0, 1.0)]));
+        smoke(&steps_chart(&rdp, &[(100.0, 0.5), (1000.0, 1.0)], 1e-5));
         smoke(&order_chart(&rdp));
     }
 }

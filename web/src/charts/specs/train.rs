@@ -73,6 +73,7 @@ pub fn eps_chart(
     target: f64,
     step: u64,
     own: Option<(f64, f64, &str)>,
+    delta: f64,
 ) -> XyChart {
     let last = rdp.by_steps.last().map_or(1.0, |p| p.0);
     let (rdp_name, pld_name) = if own.is_some() {
@@ -103,7 +104,7 @@ pub fn eps_chart(
     }
     XyChart {
         x_desc: "Steps".into(),
-        y_desc: "ε at the link's δ".into(),
+        y_desc: crate::charts::eps_at(delta),
         legend: Legend::LowerRight,
         markers: vec![(step as f64, format!("step {step}"))],
         series,
@@ -333,7 +334,14 @@ mod tests {
         smoke(&curves_chart(&points, false));
         smoke(&curves_chart(&points, true));
         let rdp = rdp_report(&p.event(0, 50), p.delta).unwrap();
-        smoke(&eps_chart(&rdp, &[(25.0, 0.5), (50.0, 1.0)], 3.0, 40, None));
+        smoke(&eps_chart(
+            &rdp,
+            &[(25.0, 0.5), (50.0, 1.0)],
+            3.0,
+            40,
+            None,
+            1e-5,
+        ));
         smoke(&eps_chart(
             &rdp,
             &[(25.0, 0.5)],

@@ -124,7 +124,7 @@ pub fn AttackResults() -> impl IntoView {
                 <XyCanvas testid="attack-chart-linear" title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
                 <XyCanvas testid="attack-chart-log" title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
             </div>
-            <section class="panel" aria-labelledby="calibrate-title">
+            <section class="panel" aria-labelledby="calibrate-title" data-part="calibrate" hidden={let shown = crate::widgets::parts::use_part("calibrate", "Calibration", false); move || !shown()}>
                 <h3 id="calibrate-title">"Noise for a risk target"</h3>
                 <Show when=move || !is_list() fallback=|| view! { <p class="help">"Calibration applies to DP-SGD links (source=dpsgd)."</p> }>
                     <div class="stats">
@@ -135,7 +135,7 @@ pub fn AttackResults() -> impl IntoView {
                     <p class="help">"The same risk can mean very different ε: compare ε at this σ with the ε your team would have picked."</p>
                 </Show>
             </section>
-            <section class="panel" aria-labelledby="audit-title">
+            <section class="panel" aria-labelledby="audit-title" data-part="audit" hidden={let shown = crate::widgets::parts::use_part("audit", "Audit", false); move || !shown()}>
                 <h3 id="audit-title">"Audit"</h3>
                 <Show when=move || audit.with(Option::is_some) fallback=|| view! { <p class="help">"Give tp, fn, fp and tn (or try the example counts) to see the ε an attack proves."</p> }>
                     <div class="stats">

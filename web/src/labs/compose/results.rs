@@ -43,7 +43,8 @@ pub fn ComposeResults() -> impl IntoView {
             Some(specs::eps_delta_chart(&list, composed, delta))
         })
     });
-    let order_chart = Memo::new(move |_| acc.with(specs::order_chart));
+    let order_chart =
+        Memo::new(move |_| acc.with(|a| specs::order_chart(a, params.with(|p| p.delta))));
     let value = move |f: fn(&Accountants) -> Option<f64>| {
         Signal::derive(move || acc.with(|a| f(a).unwrap_or(f64::NAN)))
     };
@@ -119,7 +120,7 @@ pub fn ComposeResults() -> impl IntoView {
     <div class="table-wrap">
                 <table class="results-table calibration" data-testid="compose-list">
                     <caption>"The list"</caption>
-                    <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col">""</th></tr></thead>
+                    <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col"><span class="visually-hidden">"remove"</span></th></tr></thead>
                     <tbody>
                         {move || params.get().list.into_iter().enumerate().map(|(i, it)| view! {
                             <tr>

@@ -89,7 +89,7 @@ pub fn DpsgdPhases() -> impl IntoView {
         _ => String::new(),
     };
     view! {
-        <section class="panel" aria-labelledby="phases-title" data-testid="dpsgd-phases">
+        <section class="panel" aria-labelledby="phases-title" data-part="phases" hidden={let shown = crate::widgets::parts::use_part("phases", "Phases", false); move || !shown()} data-testid="dpsgd-phases">
             <h3 id="phases-title">"Schedules and hyperparameter tuning"</h3>
             <p class="explain">
                 "Training often runs in phases (a warm-up with a larger batch, a fine-tuning phase with less noise): the phases compose. "

@@ -63,9 +63,9 @@ pub fn DpsgdResults() -> impl IntoView {
     let errors = move || bg.with(Background::errors);
     let steps_chart = Memo::new(move |_| {
         lab.rdp.with(|r| {
-            r.as_ref()
-                .ok()
-                .map(|r| bg.with(|b| specs::steps_chart(r, &b.pld_points)))
+            r.as_ref().ok().map(|r| {
+                bg.with(|b| specs::steps_chart(r, &b.pld_points, lab.params.with(|p| p.delta)))
+            })
         })
     });
     let order_chart = Memo::new(move |_| lab.rdp.with(|r| r.as_ref().ok().map(specs::order_chart)));
@@ -136,7 +136,7 @@ pub fn DpsgdResults() -> impl IntoView {
             </div>
         </AfterPaint>
         <AfterPaint frames=2>
-            <section class="panel" aria-labelledby="scenarios-title">
+            <section class="panel" aria-labelledby="scenarios-title" data-part="scenarios" hidden={let shown = crate::widgets::parts::use_part("scenarios", "The lecture's scenarios", true); move || !shown()}>
                 <h3 id="scenarios-title">"The lecture's three scenarios at these settings (clipping norm B = 1)"</h3>
                 <div class="stats">
                     <Stat label="1: Laplace scale, pure ε-DP, subsampling" testid="dpsgd-scenario1-laplace" value=scen_value(|s| s.laplace_scale) />

@@ -174,7 +174,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <section class="panel" aria-labelledby="samplers-title" data-testid="dpsgd-samplers">
+        <section class="panel" aria-labelledby="samplers-title" data-part="samplers" hidden={let shown = crate::widgets::parts::use_part("samplers", "Samplers compared", false); move || !shown()} data-testid="dpsgd-samplers">
             <h3 id="samplers-title">"Which batches does your training code draw?"</h3>
             <p class="explain">
                 "The accountants above assume Poisson sampling. Most data loaders shuffle the data and cut it into fixed-size batches instead, "

@@ -75,7 +75,7 @@ pub fn DpsgdUsers() -> impl IntoView {
     }
     };
     view! {
-        <section class="panel" aria-labelledby="users-title" data-testid="dpsgd-users">
+        <section class="panel" aria-labelledby="users-title" data-part="users" hidden={let shown = crate::widgets::parts::use_part("users", "User-level privacy", false); move || !shown()} data-testid="dpsgd-users">
             <h3 id="users-title">"Users with several records"</h3>
             <p class="explain">
                 "If one person contributes k records (k messages, k photos), protecting the person means protecting all k at once. "

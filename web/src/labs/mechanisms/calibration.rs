@@ -41,7 +41,7 @@ pub fn MechCalibration() -> impl IntoView {
     view! {
         {move || mech.calibration.get().err().map(|e| view! { <p class="notices" role="alert">{e}</p> })}
         // The exponential mechanism adds no noise: the table folds away under a summary saying so.
-        <details class="calibration" prop:open=move || !is_em() data-testid="mech-calibration-details">
+        <details class="calibration" data-part="calibration" hidden={let shown = crate::widgets::parts::use_part("calibration", "Calibration table", false); move || !shown()} prop:open=move || !is_em() data-testid="mech-calibration-details">
         <summary hidden=move || !is_em()>"Noise calibration for a numeric query (the exponential mechanism adds no noise)"</summary>
         <div class="table-wrap">
             <table class="results-table calibration" data-testid="mech-calibration">

@@ -24,7 +24,7 @@ pub fn MechQueries() -> impl IntoView {
     });
     let reps = move || mech.queries.with(|q| q.as_ref().map_or(0, |q| q.reps));
     view! {
-        <section class="panel" aria-labelledby="mq-title">
+        <section class="panel" aria-labelledby="mq-title" data-part="queries" hidden={let shown = crate::widgets::parts::use_part("queries", "Many queries", false); move || !shown()}>
             <h3 id="mq-title">"Many queries: ℓ1 against ℓ2 sensitivity"</h3>
             <p class="explain">
                 "k counting queries, each person in every count: Laplace noise must cover Δ₁ = k, Gaussian noise "

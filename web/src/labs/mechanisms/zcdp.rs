@@ -24,7 +24,7 @@ pub fn MechZcdp() -> impl IntoView {
             .with(|c| c.as_ref().map_or(f64::NAN, |c| c.rho_for_target))
     });
     view! {
-        <section class="panel" aria-labelledby="zcdp-title">
+        <section class="panel" aria-labelledby="zcdp-title" data-part="zcdp" hidden={let shown = crate::widgets::parts::use_part("zcdp", "zCDP", false); move || !shown()}>
             <h3 id="zcdp-title">"The same noise as zero-concentrated DP"</h3>
             <p class="explain">
                 "Gaussian noise is "<Term id="zcdp">"ρ-zCDP"</Term>" with ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6), and ρ-zCDP implies "

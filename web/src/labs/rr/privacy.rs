@@ -61,7 +61,7 @@ pub fn RrPrivacy() -> impl IntoView {
         })
     };
     view! {
-        <section class="privacy" aria-labelledby="why-private">
+        <section class="privacy" aria-labelledby="why-private" data-part="privacy" hidden={let shown = crate::widgets::parts::use_part("privacy", "Why it is private", false); move || !shown()}>
             <h3 id="why-private">"Why it is private"</h3>
             <div class="stats">
                 <Stat label="p (report the truth)" testid="rr-p-truth" value=p />

@@ -115,7 +115,7 @@ pub fn RrResults() -> impl IntoView {
                     }
                 })))
             />
-            <label class="inline-select" hidden=move || !url.options.with(|o| o.shows("cat"))>
+            <label class="inline-select" hidden={let shown = crate::widgets::parts::use_control("cat", "Histogram of category"); move || !shown()}>
                 "Histogram of category "
                 <select
                     data-testid="select-cat"

@@ -134,7 +134,7 @@ pub fn RrShuffle() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel" aria-labelledby="shuffle-title" data-testid="rr-shuffle">
+        <section class="panel" aria-labelledby="shuffle-title" data-part="shuffle" hidden={let shown = crate::widgets::parts::use_part("shuffle", "Shuffle model", false); move || !shown()} data-testid="rr-shuffle">
             <h3 id="shuffle-title">"The shuffle model: hiding in the crowd"</h3>
             <p class="explain">
                 "Each report is ε0-private on its own (ε0 = ε above). If a shuffler strips who sent what and passes on "

@@ -198,7 +198,7 @@ pub fn TrainAudit() -> impl IntoView {
         url.raw_or(key, move || lab.params.with(f))
     };
     view! {
-        <section class="panel" aria-labelledby="audit-title" data-testid="train-audit">
+        <section class="panel" aria-labelledby="audit-title" data-part="audit" hidden={let shown = crate::widgets::parts::use_part("audit", "Audit", false); move || !shown()} data-testid="train-audit">
             <h3 id="audit-title">"Audit: does the guarantee hold against a real attack?"</h3>
             <p class="explain">
                 "Train this very DP-SGD many times with a canary record and as many times without, let an adversary "

@@ -180,7 +180,7 @@ pub fn TrainMia() -> impl IntoView {
         })
     };
     view! {
-        <section class="panel" aria-labelledby="mia-title" data-testid="train-mia">
+        <section class="panel" aria-labelledby="mia-title" data-part="mia" hidden={let shown = crate::widgets::parts::use_part("mia", "Membership inference", false); move || !shown()} data-testid="train-mia">
             <h3 id="mia-title">"Membership inference: can an attacker tell who was in the training data?"</h3>
             <p class="explain">
                 "Train many models, each on a random half of the training rows, and attack each in turn: for every record, "

@@ -130,6 +130,7 @@ pub fn TrainResults() -> impl IntoView {
                         lab.params.with(|p| p.target_eps),
                         run.with(|x| x.step()),
                         own,
+                        lab.params.with(|p| p.delta),
                     )
                 })
             })
@@ -287,7 +288,7 @@ pub fn TrainResults() -> impl IntoView {
                     alt=Signal::derive(|| "P(y = 1) − ½ of the non-private model.".to_string())
                     map=baseline_map csv_name="train-boundary-non-private.csv" />
             </div>
-            <section class="panel" aria-labelledby="utility-title">
+            <section class="panel" aria-labelledby="utility-title" data-part="utility" hidden={let shown = crate::widgets::parts::use_part("utility", "Privacy–utility sweep", false); move || !shown()}>
                 <h3 id="utility-title">"What privacy costs: test accuracy against ε"</h3>
                 <p class="help">"Each σ of the sweep trained with every seed (data and split fixed by the link's seed) for the planned q, C, η and T, in the worker pool; ε is the PLD accountant's certified upper bound (with another sampler, that sampler's own statement: a lower bound for shuffled batches)."</p>
                 <XyCanvas testid="train-chart-utility" title="Test accuracy against ε"
