@@ -17,8 +17,9 @@
 //!   the Python that reproduces it, deployed systems on the same axes).
 //!
 //! ## Labs
-//! - [`labs`]: which lab a link opens, and one folder per lab (its parameters, report, jobs and
-//!   share texts); `labs`' documentation has the checklist for adding one.
+//! - [`labs`]: which lab a link opens, and one folder per lab (its parameters, report, jobs,
+//!   exercises and share texts); `labs`' documentation has the checklist for adding one.
+//! - [`course`]: exercises the engine checks, their variants and the answer codes.
 //!
 //! ## Playground plumbing
 //! - [`link`]: the URL query (the single source of truth) and how a view is shown (embedding).
@@ -27,6 +28,7 @@
 
 pub mod accounting;
 pub mod attacks;
+pub mod course;
 pub mod error;
 pub mod jobs;
 pub mod labs;

@@ -116,10 +116,12 @@ test('the share panel offers a live link, iframe, Markdown numbers and a dp_acco
   assert.deepEqual(page.problems, []);
 });
 
-test('the single-file build opens from file:// and shows the default lab', async () => {
+test('the single-file build opens from file:// at the landing view, and a lab from its link', async () => {
   const page = await newPage(browser);
   const file = new URL('../../dist-single/dp-playground.html', import.meta.url);
   await page.goto(file.href);
+  await page.waitForSelector('[data-testid="start"]', { timeout: 30_000 });
+  await page.goto(`${file.href}?lab=rr`);
   await page.waitForSelector('[data-testid="rr-p-truth"]', { timeout: 30_000 });
   assert.ok(Math.abs(await valueOf(page, 'rr-p-truth') - Math.E / (1 + Math.E)) < 1e-12);
   await waitDrawn(page, 'rr-chart-frequencies');

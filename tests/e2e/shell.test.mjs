@@ -33,9 +33,12 @@ test('an unknown lab opens the default one with a message', async () => {
   assert.deepEqual(page.problems, []);
 });
 
-test('the bare address opens the default lab', async () => {
-  const page = await openLab(await newPage(browser), server.url, '');
-  assert.ok(await page.locator('[data-testid="rr-estimate-1"]').isVisible());
+test('the bare address opens the landing view, which downloads no worker', async () => {
+  const { page, wasm } = await openRecording('', 'start');
+  assert.ok(await page.locator('[data-testid="start-rr"]').isVisible());
+  assert.equal(await page.getAttribute('[data-testid="nav-start"]', 'aria-current'), 'page');
+  await page.waitForTimeout(300);
+  assert.deepEqual(wasm.filter((f) => !f.startsWith('lab-about-')), [], `${wasm}`);
   assert.deepEqual(page.problems, []);
 });
 
@@ -115,7 +118,7 @@ test('the loader and the core read the lab key alike, and a link they would read
     ['?lab=+tangent', 'tangent', false],
     ['?lab=tangent&lab=rr', 'tangent', false],
     ['?lab=TANGENT', 'rr', true],
-    ['?lab=', 'rr', false],
+    ['?lab=', 'start', false],
     // U+FEFF: JavaScript's trim drops it, Rust's does not; the page settles on one lab.
     ['?lab=%EF%BB%BFtangent', null, null],
   ];
@@ -126,9 +129,9 @@ test('the loader and the core read the lab key alike, and a link they would read
     await page.goto(`${server.url}${query}`);
     await page.waitForSelector('main');
     await page.waitForTimeout(800);
-    const current = await page.getAttribute('nav a[aria-current="page"]', 'data-testid');
+    const current = await page.getAttribute('a[aria-current="page"]', 'data-testid');
     if (lab) assert.equal(current, `nav-${lab}`, query);
-    await page.waitForSelector(`[data-testid="${LAB_READY[current.replace('nav-', '')]}"]`);
+    await page.waitForSelector(`[data-testid="${LAB_READY[current.replace('nav-', '')] ?? 'start'}"]`);
     assert.ok(loads <= 2, `${query}: ${loads} page loads`);
     if (notice !== null) {
       const notices = await page.locator('[data-testid="notices"]').innerText().catch(() => '');

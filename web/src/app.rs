@@ -46,12 +46,14 @@ fn Shell(labs: Labs) -> impl IntoView {
             when=embed
             fallback=move || view! { <SiteHeader current=Signal::derive(move || lab.get().0) /> }
         >
-            <a class="open-full" href=full_href target="_blank" rel="noopener" data-testid="open-full">
-                "Open in the full playground ↗"
-            </a>
-            // An embed has no site header: its page still has one top-level heading (for screen readers'
-            // heading lists), seen by them only.
-            <h1 class="visually-hidden">{move || format!("dp-playground: {}", lab.get().0.title())}</h1>
+            // An embed has no site header: its page still has a banner with one top-level heading (for
+            // screen readers' heading lists, seen by them only) and the way out to the full playground.
+            <header class="embed-header">
+                <h1 class="visually-hidden">{move || format!("dp-playground: {}", lab.get().0.title())}</h1>
+                <a class="open-full" href=full_href target="_blank" rel="noopener" data-testid="open-full">
+                    "Open in the full playground ↗"
+                </a>
+            </header>
         </Show>
         <main id="main" tabindex="-1" class:embed=embed>
             <Notices notices=lab_notices />

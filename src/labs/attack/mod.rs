@@ -3,6 +3,7 @@
 //! prove.
 
 pub mod info;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = params::AttackParams;

@@ -5,6 +5,7 @@
 //! [`crate::accounting::entry`].
 
 pub mod info;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = ComposeParams;

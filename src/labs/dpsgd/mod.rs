@@ -2,6 +2,7 @@
 //! smallest σ for a target ε, and the lecture's three scenarios.
 
 pub mod info;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = DpsgdParams;

@@ -8,6 +8,7 @@
 pub mod claims;
 pub mod info;
 pub mod jobs;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = MechParams;

@@ -4,6 +4,7 @@
 
 pub mod info;
 pub mod jobs;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = RrParams;

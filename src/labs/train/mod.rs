@@ -3,6 +3,7 @@
 //! against ε over a sweep of σ.
 
 pub mod info;
+pub mod tasks;
 
 /// The parameters this lab reads from its link.
 pub type Params = TrainParams;

@@ -82,12 +82,51 @@ pub fn LabPage(
                     </p>
                 })
             }}
+            <Exercise />
             <div class="lab-grid">
                 {aside}
                 <div class="results">{children()}</div>
             </div>
             <NextLab />
         </section>
+    }
+}
+
+/// The exercise the link names (`task=key:variant`), when it is about this lab; a notice otherwise.
+#[component]
+fn Exercise() -> impl IntoView {
+    use crate::widgets::task_card::{StudentName, TaskCard};
+    use dp_playground::labs::Lab;
+    let url = use_url();
+    let name = RwSignal::new(String::new());
+    move || {
+        let (lab, value) = url.query.with(|q| {
+            (
+                Lab::from_query(q, &mut Vec::new()),
+                q.get("task").map(str::to_owned),
+            )
+        });
+        let value = value?;
+        Some(match dp_playground::course::from_link(&value) {
+            Ok(task) if task.lab == lab => view! {
+                <div class="exercise" data-testid="exercise">
+                    <TaskCard task=task name=name />
+                    <StudentName name=name help="Your answer code carries it, so that your teacher can tell it is yours." />
+                </div>
+            }
+            .into_any(),
+            Ok(task) => {
+                let href = url.href_to(&task.link().to_query_string());
+                view! {
+                    <p class="notices" role="alert" data-testid="notice-task">
+                        {format!("This exercise is about the {} lab: ", task.lab.title())}
+                        <a href=href rel="external">"open it there"</a>"."
+                    </p>
+                }
+                .into_any()
+            }
+            Err(message) => view! { <p class="notices" role="alert" data-testid="notice-task">{message}</p> }.into_any(),
+        })
     }
 }
 

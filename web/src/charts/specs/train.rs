@@ -348,6 +348,7 @@ mod tests {
             3.0,
             40,
             Some((50.0, 4.0, "lower bound")),
+            1e-5,
         ));
         smoke(&norms_chart(&norms.unwrap(), p.clip));
         smoke(&utility_chart(

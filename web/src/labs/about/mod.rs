@@ -1,12 +1,19 @@
 //! The About page: what the playground is, and every formula it uses with its source.
 
+mod exercises;
+
+use crate::platform::url::use_url;
 use crate::widgets::glossary::{Term, GLOSSARY};
+use dp_playground::labs::Lab;
 use dp_playground::labs::ABOUT;
+use exercises::Exercises;
 use leptos::prelude::*;
 
 /// Every formula, grouped by lab, from the core's list (so the page cannot drift from the code).
 #[component]
 pub fn About() -> impl IntoView {
+    let url = use_url();
+    let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
     view! {
         <section class="lab about" aria-labelledby="about-title">
             <h2 id="about-title">"About dp-playground"</h2>
@@ -25,9 +32,10 @@ pub fn About() -> impl IntoView {
                 "Smaller is more private; the price is noise, and so accuracy."
             </p>
             <p>
-                "Start with randomized response (a survey that protects each answer), then the mechanisms lab "
-                "(noise on one query), composition (many queries), DP-SGD and the training lab (machine "
-                "learning), and the attack lab (what the guarantee means for someone trying to find you)."
+                "Where to start: the "<a href=start rel="external" data-testid="about-start">"course path"</a>
+                " runs from randomized response (a survey that protects each answer) through the mechanisms, "
+                "composition, DP-SGD and training labs to the attack lab (what the guarantee means for "
+                "someone trying to find you)."
             </p>
             <h3>"Glossary"</h3>
             <dl class="glossary" data-testid="about-glossary">
@@ -41,7 +49,7 @@ pub fn About() -> impl IntoView {
                 "A privacy number that is too small is the worst kind of error: every ε and δ here is "
                 "exact, a certified upper bound, a certified lower bound, or labelled as an estimate."
             </p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table class="results-table" data-testid="about-sides">
                     <thead><tr><th scope="col">"lab"</th><th scope="col">"number"</th><th scope="col">"errs on"</th><th scope="col">"why"</th></tr></thead>
                     <tbody>
@@ -76,6 +84,7 @@ pub fn About() -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            <Exercises />
         </section>
     }
 }

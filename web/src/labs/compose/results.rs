@@ -117,7 +117,7 @@ pub fn ComposeResults() -> impl IntoView {
         ),
     ];
     view! {
-    <div class="table-wrap">
+    <div class="table-wrap" tabindex="0">
                 <table class="results-table calibration" data-testid="compose-list">
                     <caption>"The list"</caption>
                     <thead><tr><th scope="col">"mechanism"</th><th scope="col">"times"</th><th scope="col"><span class="visually-hidden">"remove"</span></th></tr></thead>
@@ -133,7 +133,7 @@ pub fn ComposeResults() -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0">
                 <table class="results-table calibration" data-testid="compose-table">
                     <caption>{move || format!("ε of the whole list at δ = {}", sig(params.with(|p| p.delta), 3))}</caption>
                     <thead><tr><th scope="col">"accountant"</th><th scope="col">"ε"</th><th scope="col">"overshoot"</th><th scope="col">"source"</th></tr></thead>

@@ -209,7 +209,7 @@ pub fn DpsgdSamplers() -> impl IntoView {
             <p class="status" role="status" data-testid="dpsgd-sampler-status">
                 {move || match pending() { 0 => String::new(), k => format!("Accounting for {k} more sampler{} in the background…", if k == 1 { "" } else { "s" }) }}
             </p>
-            <div class="table-wrap"><table class="results-table" data-testid="dpsgd-sampler-table">
+            <div class="table-wrap" tabindex="0"><table class="results-table" data-testid="dpsgd-sampler-table">
                 <caption>{move || lab.params.with(|p| format!(
                     "The same σ = {}, q = {} (b = {} batches per epoch) and T = {} steps under every sampler, ε at δ = {}",
                     crate::format::sig_up(p.sigma, 4), sig(p.rate(), 4), p.sampler_setting().batches_per_epoch(), p.total_steps(), sig(p.delta, 3)))}</caption>

@@ -43,7 +43,7 @@ pub fn MechCalibration() -> impl IntoView {
         // The exponential mechanism adds no noise: the table folds away under a summary saying so.
         <details class="calibration" data-part="calibration" hidden={let shown = crate::widgets::parts::use_part("calibration", "Calibration table", false); move || !shown()} prop:open=move || !is_em() data-testid="mech-calibration-details">
         <summary hidden=move || !is_em()>"Noise calibration for a numeric query (the exponential mechanism adds no noise)"</summary>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table calibration" data-testid="mech-calibration">
                 <caption>{move || format!("Noise for one query at ε = {}, δ = {}, Δ = {}", eps(), delta(), mech.params.with(|p| sig(p.sens, 4)))}</caption>
                 <thead>

@@ -36,7 +36,7 @@ pub fn MechEm() -> impl IntoView {
             "person's data decides the outcome. A neighbour can shift every score by at most Δu, which "
             "changes any probability by a factor of at most e^ε."
         </p>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table" data-testid="mech-em-table">
                 <caption>"Selection probabilities"</caption>
                 <thead>

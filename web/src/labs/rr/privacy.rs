@@ -29,7 +29,7 @@ pub fn RrPrivacy() -> impl IntoView {
         let k = k.get();
         (k <= MATRIX_MAX_K).then(|| {
             view! {
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                     <table class="matrix">
                         <caption>"P[report | true answer]"</caption>
                         <thead>

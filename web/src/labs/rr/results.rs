@@ -172,7 +172,7 @@ fn CategoryTable(
     // screen readers read their numbers) and in the CSV of the frequency chart.
     let all = RwSignal::new(false);
     view! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table" data-testid="rr-table">
                 <caption>"Per category: the estimate, its closed-form standard errors and its spread over the repeated surveys"</caption>
                 <thead>

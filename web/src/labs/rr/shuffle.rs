@@ -118,11 +118,13 @@ pub fn RrShuffle() -> impl IntoView {
         (points.len() >= 2).then(|| specs::shuffle_chart(&points, rr.params.with(|p| p.eps)))
     });
     let binary = move || rr.params.with(|p| p.k == 2);
+    let shown = crate::widgets::parts::use_control("shuffle", "Shuffle the reports");
     let switch = move || {
         let on = on();
         view! {
-            <label class="toggle">
+            <label class="toggle" hidden=move || !shown()>
                 <input type="checkbox" data-testid="rr-shuffle-toggle" prop:checked=on
+                    disabled=move || url.options.with(|o| o.locked)
                     on:change=move |ev| {
                         let checked = event_target_checked(&ev);
                         url.update(|q| {

@@ -31,7 +31,7 @@ fn norms_table(r: &Report) -> impl IntoView {
         " (range: too many pairs to try them all)"
     };
     view! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table calibration" data-testid="tdp-norms">
                 <caption>"Operator norms of the tangent maps and the paper's bounds 2βR"</caption>
                 <thead><tr>
@@ -94,7 +94,7 @@ fn removal_table(r: &Report, remove: usize) -> impl IntoView {
         |x| format!("x = {}, y = {}", sig(x.x, 4), x.y),
     );
     view! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table calibration" data-testid="tdp-removal">
                 <caption>{format!("Removing point {remove} ({point}): ‖p − p̃‖₁ = {}", sig(c.dp_norm, 4))}</caption>
                 <thead><tr><th scope="col">"change"</th><th scope="col">"actual (exact)"</th><th scope="col">"first order (tangent map)"</th><th scope="col">"bound 2βR·‖p − p̃‖₁"</th></tr></thead>

@@ -100,7 +100,7 @@ pub fn Fig1() -> impl IntoView {
                     <Stat label="pure DP ε of the Laplace mechanism, Δ/λ" testid="wdp-fig1-dp-laplace"
                         value=Signal::derive(move || params.with(|p| p.sens / p.scale)) />
                 </div>
-                <div class="table-wrap">
+                <div class="table-wrap" tabindex="0">
                     <table class="results-table" data-testid="wdp-table1">
                         <caption>{move || params.with(|p| format!("Table 1 at λ = σ = {}, Δ = {}", fmt_f64(p.scale), fmt_f64(p.sens)))}</caption>
                         <thead><tr><th scope="col">"budget"</th><th scope="col">"Laplace, scale λ"</th><th scope="col">"Gaussian, s.d. σ"</th></tr></thead>

@@ -156,7 +156,7 @@ pub fn Fig2() -> impl IntoView {
 fn FinalTable(run: RwSignal<RunState>) -> impl IntoView {
     let params = use_wdp().params;
     view! {
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
             <table class="results-table" data-testid="wdp-fig2-table">
                 <caption>{move || params.with(|p| format!("ε after the last step done (clipping {}, WDP {})", clip_key(p.clip), pairs_key(p.pairs)))}</caption>
                 <thead><tr><th scope="col">"quantile"</th><th scope="col">"C (last step)"</th><th scope="col">"DP"</th><th scope="col">"BDP"</th><th scope="col">"WDP"</th></tr></thead>

@@ -1,0 +1,93 @@
+//! The DP-SGD lab's exercises ([`crate::course`]), by the RDP accountant the lab shows.
+
+use crate::accounting::training::StepRdp;
+use crate::course::{num, smallest, Draw, Task, TaskDef};
+use crate::labs::Lab;
+use crate::link::query::Query;
+
+const DELTA: f64 = 1e-5;
+
+/// The most steps DP-SGD can take before the RDP ε at δ = 10⁻⁵ passes a target: T* or up to 1 %
+/// fewer, never more (more would spend beyond the budget).
+pub const STEPS: TaskDef = TaskDef {
+    key: "dpsgd-steps",
+    lab: Lab::Dpsgd,
+    make: steps,
+};
+
+fn steps(d: &mut Draw) -> Task {
+    let q = d.pick(&[0.01, 0.005, 0.02]);
+    let sigma = d.pick(&[1.0, 1.2, 0.8, 1.5]);
+    let target = d.pick(&[2.0, 1.0, 3.0, 4.0]);
+    let rdp = StepRdp::new(q, sigma);
+    let within = |t: u64| rdp.epsilon(t, DELTA) <= target;
+    // ε grows with the steps: the last T within the target, by bisection over whole steps.
+    let (mut lo, mut hi) = (0u64, 1u64 << 30);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if within(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = lo as f64;
+    Task {
+        key: STEPS.key,
+        variant: 0,
+        lab: Lab::Dpsgd,
+        question: format!(
+            "With sampling rate q = {} and noise multiplier σ = {}, how many steps can DP-SGD take \
+             before the RDP accountant's ε at δ = 10⁻⁵ exceeds {}? (The most steps, to 1 %.)",
+            num(q),
+            num(sigma),
+            num(target)
+        ),
+        answer: "steps",
+        setup: Query::default()
+            .with("q", num(q))
+            .with("sigma", num(sigma))
+            .with("steps", "1000")
+            .with("delta", "0.00001"),
+        hint: "Change the steps and read the RDP accountant's ε; the chart of ε against the steps shows the whole curve.",
+        hint_target: "dpsgd-chart-steps",
+        accept: ((t * 0.99).ceil(), t),
+    }
+}
+
+/// The smallest σ that keeps the RDP ε at δ = 10⁻⁵ within a target for T steps at rate q, to 1 %.
+pub const SIGMA: TaskDef = TaskDef {
+    key: "dpsgd-sigma",
+    lab: Lab::Dpsgd,
+    make: sigma,
+};
+
+fn sigma(d: &mut Draw) -> Task {
+    let q = d.pick(&[0.01, 0.004, 0.02]);
+    let steps = d.pick(&[10_000u64, 5000, 20_000]);
+    let target = d.pick(&[2.0, 1.0, 4.0, 8.0]);
+    let s = smallest(0.3, 100.0, 1e-9, |s| {
+        StepRdp::new(q, s).epsilon(steps, DELTA) <= target
+    });
+    Task {
+        key: SIGMA.key,
+        variant: 0,
+        lab: Lab::Dpsgd,
+        question: format!(
+            "DP-SGD runs {} steps at sampling rate q = {}. What is the smallest noise multiplier σ that \
+             keeps the RDP accountant's ε at δ = 10⁻⁵ within {}?",
+            crate::link::format::count(steps),
+            num(q),
+            num(target)
+        ),
+        answer: "σ",
+        setup: Query::default()
+            .with("q", num(q))
+            .with("steps", steps.to_string())
+            .with("target_eps", num(target))
+            .with("delta", "0.00001"),
+        hint: "Move σ until the RDP accountant's ε meets the target.",
+        hint_target: "field-sigma",
+        accept: (s, s * 1.01),
+    }
+}

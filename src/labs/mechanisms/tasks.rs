@@ -1,0 +1,74 @@
+//! The mechanisms lab's exercises ([`crate::course`]).
+
+use crate::course::{num, Draw, Task, TaskDef};
+use crate::labs::Lab;
+use crate::link::query::Query;
+use crate::mechanisms::gaussian::sigma_analytic;
+
+/// The smallest σ of the Gaussian mechanism for (ε, δ) at sensitivity Δ (the analytic Gaussian
+/// mechanism), to 0.5 %: nothing below it is (ε, δ)-DP.
+pub const SIGMA: TaskDef = TaskDef {
+    key: "mech-sigma",
+    lab: Lab::Mechanisms,
+    make: sigma,
+};
+
+fn sigma(d: &mut Draw) -> Task {
+    let eps = d.pick(&[1.0, 0.5, 2.0, 0.3, 3.0]);
+    let delta = d.pick(&[1e-5, 1e-6, 1e-4]);
+    let sens = d.pick(&[1.0, 2.0, 0.5]);
+    let s = sigma_analytic(eps, delta, sens).unwrap_or(f64::NAN);
+    Task {
+        key: SIGMA.key,
+        variant: 0,
+        lab: Lab::Mechanisms,
+        question: format!(
+            "Find the smallest noise σ that makes the Gaussian mechanism with sensitivity Δ = {} \
+             ({}, {})-differentially private.",
+            num(sens),
+            num(eps),
+            num(delta)
+        ),
+        answer: "σ",
+        setup: Query::default()
+            .with("mech", "gaussian")
+            .with("eps", num(eps))
+            .with("delta", num(delta))
+            .with("sens", num(sens)),
+        hint: "The calibration table compares the formulas: the smallest σ is the analytic one (the classical formula's is larger).",
+        hint_target: "mech-calibration",
+        accept: (s, s * 1.005),
+    }
+}
+
+/// The ε a Laplace mechanism of scale b gives at sensitivity Δ: ε = Δ/b, to 0.5 %.
+pub const LAPLACE: TaskDef = TaskDef {
+    key: "mech-laplace",
+    lab: Lab::Mechanisms,
+    make: laplace,
+};
+
+fn laplace(d: &mut Draw) -> Task {
+    let sens = d.pick(&[1.0, 2.0, 5.0]);
+    let scale = d.pick(&[2.0, 0.5, 1.0, 4.0, 10.0]);
+    let eps = sens / scale;
+    Task {
+        key: LAPLACE.key,
+        variant: 0,
+        lab: Lab::Mechanisms,
+        question: format!(
+            "A Laplace mechanism with sensitivity Δ = {} adds noise of scale b = {}. For which ε is it \
+             ε-differentially private (the smallest)?",
+            num(sens),
+            num(scale)
+        ),
+        answer: "ε",
+        setup: Query::default()
+            .with("mech", "laplace")
+            .with("sens", num(sens))
+            .with("scale", num(scale)),
+        hint: "Type the scale into the Scale b field: the headline gives the ε it is private for.",
+        hint_target: "field-scale",
+        accept: (eps * 0.995, eps * 1.005),
+    }
+}
