@@ -171,9 +171,14 @@ impl Draw {
     }
 }
 
-/// `x` written for a question: up to six significant digits, no exponent for ordinary sizes.
+/// `x` written for a question: up to six significant digits (`1×10⁻⁵` for small ones).
 pub fn num(x: f64) -> String {
     crate::link::format::sig(x, 6)
+}
+
+/// `x` written for a link (every lab's parser reads it back exactly: `0.00001`, never `1×10⁻⁵`).
+pub fn val(x: f64) -> String {
+    format!("{x}")
 }
 
 /// The smallest `x` in `[lo, hi]` with `ok(x)` (which must be monotone: false, then true), to a
@@ -221,6 +226,9 @@ mod tests {
                 assert!(!t.question.is_empty() && !t.hint.is_empty());
                 let mut notices = Vec::new();
                 assert_eq!(Lab::from_query(&t.link(), &mut notices), def.lab);
+                // The lab reads every setting as the question states it (`1×10⁻⁵` once was not).
+                let refused = def.lab.link_notices(&t.link());
+                assert!(refused.is_empty(), "{} v{variant}: {refused:?}", t.key);
                 assert_eq!(from_link(t.link().get("task").unwrap()).unwrap(), t);
             }
         }

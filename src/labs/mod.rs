@@ -72,6 +72,15 @@ macro_rules! labs {
                     $( Lab::$variant => keys::printed::<$module::Params>(), )+
                 }
             }
+
+            /// The notices this lab's parameters give for `query` (a value refused, a default used).
+            /// For tests and tools, like [`Lab::defaults`].
+            pub fn link_notices(self, query: &Query) -> Vec<Notice> {
+                use crate::link::query::LinkParams;
+                match self {
+                    $( Lab::$variant => <$module::Params>::from_query(query).1, )+
+                }
+            }
         }
 
         /// What the About page lists of every lab, in the navigation's order (only the About page reads

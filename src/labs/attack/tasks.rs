@@ -1,7 +1,7 @@
 //! The attack lab's exercises ([`crate::course`]): the (ε, δ) region's bounds on an attacker.
 
 use crate::attacks::approx_dp_advantage;
-use crate::course::{num, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::tradeoff_bound;
@@ -16,8 +16,8 @@ pub const TPR: TaskDef = TaskDef {
 fn setup(eps: f64, delta: f64, alpha: f64) -> Query {
     Query::default()
         .with("source", "list")
-        .with("list", format!("dp:{}:{}", num(eps), num(delta)))
-        .with("alpha", num(alpha))
+        .with("list", format!("dp:{}:{}", val(eps), val(delta)))
+        .with("alpha", val(alpha))
 }
 
 fn tpr(d: &mut Draw) -> Task {

@@ -2,7 +2,7 @@
 
 use crate::accounting::composed::accountants;
 use crate::accounting::entry::parse_list;
-use crate::course::{num, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 
@@ -17,7 +17,7 @@ fn tightest(d: &mut Draw) -> Task {
     let k = d.pick(&[10u64, 20, 50, 100, 5]);
     let sigma = d.pick(&[3.0, 5.0, 10.0, 2.0]);
     let delta = 1e-5;
-    let list = format!("gauss:{}*{k}", num(sigma));
+    let list = format!("gauss:{}*{k}", val(sigma));
     let best = parse_list(&list).map_or(f64::NAN, |items| {
         let a = accountants(&items, delta);
         [Some(a.basic), a.advanced, a.rdp.map(|r| r.0)]
@@ -55,7 +55,7 @@ fn budget(d: &mut Draw) -> Task {
     let total = d.pick(&[1.0, 2.0, 3.0, 0.5]);
     // The largest k whose basic bound (the accountants' own sum) stays within the budget.
     let basic = |k: u64| {
-        parse_list(&format!("lap:{}*{k}", num(eps0)))
+        parse_list(&format!("lap:{}*{k}", val(eps0)))
             .map_or(f64::INFINITY, |items| accountants(&items, 1e-5).basic)
     };
     let guess = (total / eps0).floor() as u64 + 1;
@@ -75,7 +75,7 @@ fn budget(d: &mut Draw) -> Task {
         ),
         answer: "releases",
         setup: Query::default()
-            .with("list", format!("lap:{}*1", num(eps0)))
+            .with("list", format!("lap:{}*1", val(eps0)))
             .with("delta", "0.00001"),
         hint: "Change the count after * in the list and read the basic bound.",
         hint_target: "field-list",

@@ -1,7 +1,7 @@
 //! The DP-SGD lab's exercises ([`crate::course`]), by the RDP accountant the lab shows.
 
 use crate::accounting::training::StepRdp;
-use crate::course::{num, smallest, Draw, Task, TaskDef};
+use crate::course::{num, smallest, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 
@@ -45,8 +45,8 @@ fn steps(d: &mut Draw) -> Task {
         ),
         answer: "steps",
         setup: Query::default()
-            .with("q", num(q))
-            .with("sigma", num(sigma))
+            .with("q", val(q))
+            .with("sigma", val(sigma))
             .with("steps", "1000")
             .with("delta", "0.00001"),
         hint: "Change the steps and read the RDP accountant's ε; the chart of ε against the steps shows the whole curve.",
@@ -82,9 +82,9 @@ fn sigma(d: &mut Draw) -> Task {
         ),
         answer: "σ",
         setup: Query::default()
-            .with("q", num(q))
+            .with("q", val(q))
             .with("steps", steps.to_string())
-            .with("target_eps", num(target))
+            .with("target_eps", val(target))
             .with("delta", "0.00001"),
         hint: "Move σ until the RDP accountant's ε meets the target.",
         hint_target: "field-sigma",

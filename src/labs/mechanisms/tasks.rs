@@ -1,6 +1,6 @@
 //! The mechanisms lab's exercises ([`crate::course`]).
 
-use crate::course::{num, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::gaussian::sigma_analytic;
@@ -32,9 +32,9 @@ fn sigma(d: &mut Draw) -> Task {
         answer: "σ",
         setup: Query::default()
             .with("mech", "gaussian")
-            .with("eps", num(eps))
-            .with("delta", num(delta))
-            .with("sens", num(sens)),
+            .with("eps", val(eps))
+            .with("delta", val(delta))
+            .with("sens", val(sens)),
         hint: "The calibration table compares the formulas: the smallest σ is the analytic one (the classical formula's is larger).",
         hint_target: "mech-calibration",
         accept: (s, s * 1.005),
@@ -65,8 +65,8 @@ fn laplace(d: &mut Draw) -> Task {
         answer: "ε",
         setup: Query::default()
             .with("mech", "laplace")
-            .with("sens", num(sens))
-            .with("scale", num(scale)),
+            .with("sens", val(sens))
+            .with("scale", val(scale)),
         hint: "Type the scale into the Scale b field: the headline gives the ε it is private for.",
         hint_target: "field-scale",
         accept: (eps * 0.995, eps * 1.005),

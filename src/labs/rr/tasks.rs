@@ -1,6 +1,6 @@
 //! The randomized-response lab's exercises ([`crate::course`]).
 
-use crate::course::{num, smallest, Draw, Task, TaskDef};
+use crate::course::{num, smallest, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::randomized_response::{Population, RandomizedResponse};
@@ -28,7 +28,7 @@ fn truth(d: &mut Draw) -> Task {
         answer: "probability",
         setup: Query::default()
             .with("k", k.to_string())
-            .with("eps", num(eps)),
+            .with("eps", val(eps)),
         hint: "The headline says it, for the ε and K in the controls.",
         hint_target: "lab-headline",
         accept: (p - 5e-4, p + 5e-4),

@@ -2,7 +2,7 @@
 
 use super::TrainParams;
 use crate::accounting::training::rdp_report;
-use crate::course::{num, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::{LinkParams, Query};
 
@@ -20,7 +20,7 @@ fn epsilon(d: &mut Draw) -> Task {
     let setup = Query::default()
         .with("data", "breast-cancer")
         .with("batch", batch.to_string())
-        .with("sigma", num(sigma))
+        .with("sigma", val(sigma))
         .with("epochs", epochs.to_string());
     // The lab's own reading of these settings: its steps, its event, its accountant.
     let p = TrainParams::from_query(&setup).0;
