@@ -95,7 +95,7 @@ pub fn LabPage(
 /// The exercise the link names (`task=key:variant`), when it is about this lab; a notice otherwise.
 #[component]
 fn Exercise() -> impl IntoView {
-    use crate::widgets::task_card::{StudentName, TaskCard};
+    use crate::widgets::task_card::TaskCard;
     use dp_playground::labs::Lab;
     let url = use_url();
     let name = RwSignal::new(String::new());
@@ -110,8 +110,7 @@ fn Exercise() -> impl IntoView {
         Some(match dp_playground::course::from_link(&value) {
             Ok(task) if task.lab == lab => view! {
                 <div class="exercise" data-testid="exercise">
-                    <TaskCard task=task name=name />
-                    <StudentName name=name help="Your answer code carries it, so that your teacher can tell it is yours." />
+                    <TaskCard task=task name=name ask_name=true />
                 </div>
             }
             .into_any(),

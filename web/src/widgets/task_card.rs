@@ -23,6 +23,9 @@ pub fn TaskCard(
     /// Whether to offer the link to the lab that answers it (the sheet does; the lab is here already).
     #[prop(optional)]
     link_to_lab: bool,
+    /// Whether to ask for the name here (a lab's one exercise; a sheet asks once at its top).
+    #[prop(optional)]
+    ask_name: bool,
 ) -> impl IntoView {
     let url = use_url();
     let id = format!("task-{}", task.key);
@@ -69,6 +72,9 @@ pub fn TaskCard(
             <p class="task-question" data-testid=format!("{id}-question")>{task.with_value(|t| t.question.clone())}</p>
             {link_to_lab.then(|| view! {
                 <p><a href=lab_href.clone() rel="external" data-testid=format!("{id}-open")>"Open it in the lab →"</a></p>
+            })}
+            {ask_name.then(|| view! {
+                <StudentName name=name help="Your answer code carries it, so that your teacher can tell it is yours." />
             })}
             <div class="task-answer">
                 <label for=format!("{id}-answer")>{task.with_value(|t| format!("Your answer ({})", t.answer))}</label>
