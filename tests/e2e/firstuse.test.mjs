@@ -136,6 +136,9 @@ test('finding 6: ε and δ in plain words where a student meets them, and a glos
   const tapPage = await phone.newPage();
   await tapPage.goto(`${server.url}?lab=dpsgd`);
   await tapPage.waitForSelector('[data-testid="term-pld"]');
+  // Tapped once the headline has its final numbers (it wraps to fewer lines then, and the term moves).
+  await tapPage.waitForFunction(() => !document.querySelector('[data-after-paint="pending"]')
+    && document.querySelector('[data-testid="dpsgd-status"]')?.textContent.trim() === '', null, { timeout: 60_000 });
   await tapPage.tap('[data-testid="term-pld"]');
   assert.ok(await tapPage.isVisible('[data-testid="term-tip-pld"]'), 'a tap shows the meaning');
   await tapPage.tap('h2');

@@ -124,7 +124,10 @@ fn Exercise() -> impl IntoView {
                 }
                 .into_any()
             }
-            Err(message) => view! { <p class="notices" role="alert" data-testid="notice-task">{message}</p> }.into_any(),
+            Err(message) => {
+                view! { <p class="notices" role="alert" data-testid="notice-task">{message}</p> }
+                    .into_any()
+            }
         })
     }
 }

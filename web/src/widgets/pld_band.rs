@@ -18,6 +18,9 @@ pub fn PldBand(
     /// instead of the finer-grid advice.
     #[prop(optional, into)]
     gap: Signal<Option<String>>,
+    /// What to look for in the band, said after it.
+    #[prop(optional)]
+    look_for: &'static str,
 ) -> impl IntoView {
     let url = use_url();
     let asked = move || {
@@ -46,7 +49,7 @@ pub fn PldBand(
                     fmt_f64(b.interval)
                 )}
                 <span data-testid=format!("{prefix}-pld-band-width") data-value=exact(b.width())>{sig(b.width(), 3)}</span>
-                "."
+                ". "{look_for}
             </p>
         })}
         {move || gap.get().filter(|_| band.with(|b| b.is_some_and(|b| b.upper.is_finite()))).map(|text| view! {

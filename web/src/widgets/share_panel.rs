@@ -59,7 +59,9 @@ pub fn SharePanel(
     // `None`: the default (every control; every part but the course material, unless kept).
     let chosen_controls = RwSignal::new(url.options.with_untracked(|o| o.controls.clone()));
     let chosen_parts = RwSignal::new(url.options.with_untracked(|o| o.show.clone()));
-    let keep_course = url.options.with_untracked(|o| o.course || !o.embed);
+    // The course material is left out unless the link already keeps it (the author sees it in the
+    // full playground; ticking it is a choice to make, not a default).
+    let keep_course = url.options.with_untracked(|o| o.course);
     let control_ticked = move |key: &str| {
         chosen_controls.with(|c| c.as_ref().is_none_or(|c| c.iter().any(|k| k == key)))
     };

@@ -121,8 +121,8 @@ pub fn AttackResults() -> impl IntoView {
         <p class="status" role="status" data-testid="attack-status">{move || bg.with(|b| b.status.clone())}</p>
         <AfterPaint>
             <div class="chart-grid">
-                <XyCanvas testid="attack-chart-linear" title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
-                <XyCanvas testid="attack-chart-log" title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
+                <XyCanvas testid="attack-chart-linear" look_for="Notice that no attack can fall below the certified curve; the (ε, δ) curve sits at or below it, so one (ε, δ) pair can understate the protection." title="Trade-off curve: the best attack's errors" alt=Signal::derive(move || format!("At α = {} no attack has a false-negative rate below {}.", sig(lab.params.with(|p| p.alpha), 3), sig(num(|r| r.beta_at_alpha).get(), 4))) chart=linear csv_name="attack-tradeoff.csv" />
+                <XyCanvas testid="attack-chart-log" look_for="Look at small false-positive rates: 1 − β there is the largest share of members any attack can catch with very few false alarms." title="The same on a log α axis (small false-positive rates)" alt=Signal::derive(move || format!("Certified TPR at α: {}.", sig(num(|r| r.tpr_at_fpr).get(), 4))) chart=logarithmic csv_name="attack-tradeoff-log.csv" />
             </div>
             <section class="panel" aria-labelledby="calibrate-title" data-part="calibrate" hidden={let shown = crate::widgets::parts::use_part("calibrate", "Calibration", false); move || !shown()}>
                 <h3 id="calibrate-title">"Noise for a risk target"</h3>

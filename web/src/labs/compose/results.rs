@@ -156,7 +156,7 @@ pub fn ComposeResults() -> impl IntoView {
             <Diagnostics>
                 <Stat label="PLD computed in (ms)" testid="compose-pld-ms" value=pld_ms digits=3 />
             </Diagnostics>
-            <crate::widgets::pld_band::PldBand band=band prefix="compose" gap=Signal::derive(move || params.with(|p| p.band_gap())) />
+            <crate::widgets::pld_band::PldBand band=band prefix="compose" look_for="Look at the band's width: when narrow, the certified ε is almost the exact one; when wide, a finer grid may tighten it." gap=Signal::derive(move || params.with(|p| p.band_gap())) />
             {move || (params.with(|p| p.delta) < MIN_DELTA).then(|| view! {
                 <p class="notices" role="note" data-testid="compose-pld-floor">
                     "The PLD accountant reports no ε below δ = 1e-10: its FFT's rounding noise (about 1e-16 per grid point) could exceed δ there. The other accountants still apply."
@@ -171,10 +171,10 @@ pub fn ComposeResults() -> impl IntoView {
             </p>
             // Below the fold: built once the first frame is painted.
             <AfterPaint>
-                <XyCanvas testid="compose-chart" title="ε against δ, every accountant"
+                <XyCanvas testid="compose-chart" look_for="Compare the accountants at the marked δ: all give valid upper bounds, so the lowest curve is the ε to report, usually the PLD's." title="ε against δ, every accountant"
                     alt=Signal::derive(move || format!("At the link's δ the PLD gives ε = {} and basic composition {}.", sig(pld_eps.get(), 4), sig(value(|a| Some(a.basic)).get(), 4)))
                     chart=chart csv_name="compose-eps-by-delta.csv" height=340.0 />
-                <XyCanvas testid="compose-chart-orders" title="RDP: which order gives the best ε"
+                <XyCanvas testid="compose-chart-orders" look_for="Notice the trade-off: low orders pay a large ln(1/δ)/(α − 1) conversion term, high orders a larger Rényi divergence." title="RDP: which order gives the best ε"
                     alt=Signal::derive(move || format!("The RDP conversion is best at order {}.", sig(value(|a| a.rdp.map(|x| x.1)).get(), 3)))
                     chart=order_chart csv_name="compose-rdp-orders.csv" height=280.0 />
             </AfterPaint>

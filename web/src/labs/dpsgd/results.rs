@@ -100,7 +100,7 @@ pub fn DpsgdResults() -> impl IntoView {
             <Stat label="PLD computed in (ms)" testid="dpsgd-pld-ms" value=pld_ms digits=3 />
             <Stat label="σ by PLD computed in (ms)" testid="dpsgd-sigma-pld-ms" value=sigma_pld_ms digits=3 />
         </Diagnostics>
-        <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" gap=Signal::derive(move || lab.params.with(|p| p.band_gap())) />
+        <crate::widgets::pld_band::PldBand band=Signal::derive(band) prefix="dpsgd" look_for="Look at the band's width: when narrow, the certified ε is almost the exact one; when wide, a finer grid may tighten it." gap=Signal::derive(move || lab.params.with(|p| p.band_gap())) />
         <p class="status" role="status" data-testid="dpsgd-status">{move || bg.with(Background::status)}</p>
         <div class="presets" hidden=move || url.options.with(|o| o.locked)>
             <button type="button" class="small" data-testid="use-sigma-for-target"
@@ -127,10 +127,10 @@ pub fn DpsgdResults() -> impl IntoView {
             <crate::labs::dpsgd::users::DpsgdUsers />
             <crate::labs::dpsgd::phases::DpsgdPhases />
             <div class="chart-grid">
-                <XyCanvas testid="dpsgd-chart-steps" title="ε as training goes on"
+                <XyCanvas testid="dpsgd-chart-steps" look_for="Watch ε grow ever more slowly with the steps (about like √T); the PLD points, the tighter accountant, usually sit below the RDP curve." title="ε as training goes on"
                     alt=Signal::derive(move || format!("After all steps, for Poisson sampling: ε ≤ {} (RDP), ≤ {} (PLD).", crate::format::sig_up(rdp(|r| r.eps).get(), 4), crate::format::sig_up(pld.get(), 4)))
                     chart=steps_chart csv_name="dpsgd-eps-by-steps.csv" />
-                <XyCanvas testid="dpsgd-chart-orders" title="Which Rényi order gives the best ε"
+                <XyCanvas testid="dpsgd-chart-orders" look_for="Notice the trade-off: T·ε_step(α) grows with the order α while −ln(δα)/(α − 1) shrinks; the marked order balances them." title="Which Rényi order gives the best ε"
                     alt=Signal::derive(move || format!("The conversion is best at order {}.", sig(rdp(|r| r.best_order).get(), 3)))
                     chart=order_chart csv_name="dpsgd-rdp-orders.csv" />
             </div>

@@ -67,10 +67,10 @@ pub fn MechEm() -> impl IntoView {
             <Stat label="guarantee ε" testid="mech-em-eps" value=eps />
         </div>
         <div class="chart-grid">
-            <XyCanvas testid="mech-chart-em" title="Selection probabilities under x and its worst neighbour"
+            <XyCanvas testid="mech-chart-em" look_for="Compare the likeliest candidate's two bars: its worst neighbour lowers that probability, but by a factor of at most e^ε." title="Selection probabilities under x and its worst neighbour"
                 alt=Signal::derive(move || format!("The likeliest candidate's probability changes by a log-ratio of {} ≤ ε.", sig(log_ratio.get(), 3)))
                 chart=bars csv_name="mech-exponential.csv" />
-            <XyCanvas testid="mech-chart-em-eps" title="Selection probability against ε"
+            <XyCanvas testid="mech-chart-em-eps" look_for="Watch the best-scoring candidate's line climb towards 1 as ε grows; near ε = 0 every candidate is about equally likely." title="Selection probability against ε"
                 alt="As ε grows the best candidate's probability rises towards 1." chart=by_eps csv_name="mech-exponential-by-eps.csv" />
         </div>
     }

@@ -57,6 +57,7 @@ pub fn MechPictures() -> impl IntoView {
         <div class="chart-grid">
             <XyCanvas
                 testid="mech-chart-densities"
+                look_for="Look for the shaded bad set, outputs M(x) makes over e^ε times likelier than M(x′) does: its probability under M(x) bounds δ."
                 title=Signal::derive(move || format!("Output densities; bad set at ε = {}", bad_eps()))
                 alt=Signal::derive(move || format!("Densities of M(x) and M(x′); the bad set has probability {} under x.", sig(value(|p| p.bad_probability).get(), 3)))
                 chart=densities
@@ -64,6 +65,7 @@ pub fn MechPictures() -> impl IntoView {
             />
             <XyCanvas
                 testid="mech-chart-loss"
+                look_for="Look at how much of the loss lies right of the ε marker: δ(ε) is at most that mass, and any mass at +∞ counts in full."
                 title="Privacy loss L = ln(p(Y)/q(Y)), Y ~ M(x)"
                 alt=Signal::derive(move || if is_gaussian() { "The privacy loss is normal with mean ρ and variance 2ρ.".to_string() } else { "The privacy loss has point masses and a continuous part.".to_string() })
                 chart=loss
@@ -71,6 +73,7 @@ pub fn MechPictures() -> impl IntoView {
             />
             <XyCanvas
                 testid="mech-chart-profile"
+                look_for="Watch δ(ε) fall as ε grows: Laplace's reaches 0 at ε = Δ/b, the Gaussian's never does, truncated Laplace's stops at its δ."
                 title="Privacy profile: the smallest δ for each ε"
                 alt=Signal::derive(move || format!("δ(ε) falls as ε grows; at ε = {} it is {}.", sig(value(|p| p.guarantee.0).get(), 3), sig(value(|p| p.guarantee.1).get(), 3)))
                 chart=profile
@@ -78,6 +81,7 @@ pub fn MechPictures() -> impl IntoView {
             />
             <XyCanvas
                 testid="mech-chart-tradeoff"
+                look_for="Notice how close the curve comes to the diagonal β = 1 − α (perfect privacy), and that it never dips below the (ε, δ) boundary."
                 title="Trade-off: telling x from x′ (f-DP)"
                 alt="Type II against type I error of the best test; the closer to the diagonal, the more private."
                 chart=tradeoff
@@ -86,6 +90,7 @@ pub fn MechPictures() -> impl IntoView {
         </div>
         <XyCanvas
             testid="mech-chart-samples"
+            look_for="Check the draws against the expected curve: the bars follow the density, off only by sampling noise that shrinks with more draws."
             title=Signal::derive(move || format!("{} draws of M(x) against its density", mech.params.with(|p| p.draws)))
             alt=Signal::derive(move || format!("Sample standard deviation {} against {} in theory.", sig(sample_stat(|s| s.sd).get(), 4), sig(sample_stat(|s| s.sd_theory).get(), 4)))
             chart=samples

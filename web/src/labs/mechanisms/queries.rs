@@ -37,6 +37,7 @@ pub fn MechQueries() -> impl IntoView {
             </div>
             <XyCanvas
                 testid="mech-chart-queries"
+                look_for="Compare the slopes on these log axes: Laplace's error grows about like k, the Gaussian's like √k, so the Gaussian ends up lower."
                 title=Signal::derive(move || format!("Expected largest error over k queries (simulated: {} repetitions)", reps()))
                 alt=Signal::derive(move || format!("Laplace error grows faster; the Gaussian is better from k = {}.", crossover.get()))
                 chart=chart

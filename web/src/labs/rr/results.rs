@@ -63,6 +63,7 @@ pub fn RrResults() -> impl IntoView {
         <p class="status" role="status" data-testid="rr-status">{move || rr.status.get()}</p>
         <ChartCanvas
             testid="rr-chart-frequencies"
+            look_for="Notice the reported bars pulled towards 1/K: the estimate undoes that, and its interval widens as ε falls or n shrinks."
             title=Signal::derive(move || format!("True, reported and estimated frequencies (n = {})", count(n())))
             alt=Signal::derive(move || frequencies_alt(&categories.get()))
             draw=move |root, scale| {
@@ -85,6 +86,7 @@ pub fn RrResults() -> impl IntoView {
         <AfterPaint frames=2>
             <ChartCanvas
                 testid="rr-chart-histogram"
+                look_for="Check that the estimates centre on the true frequency (no bias) and spread like the normal curve, narrowing as n or ε grows."
                 title=Signal::derive(move || format!(
                     "Estimate of category {} over {} repeated surveys",
                     cat(),
@@ -264,6 +266,7 @@ fn RespondentGrid(
     view! {
         <ChartCanvas
             testid="rr-chart-respondents"
+            look_for="Count the crosses, reports that are not the true answer: their expected share (K − 1)/(e^ε + K − 1) falls as ε grows."
             title=Signal::derive(move || "Every respondent: colour = reported category, × = not their true answer".to_string())
             alt=alt
             height=Signal::derive(move || (rows() as f64 * 22.0).clamp(44.0, 440.0))

@@ -176,7 +176,7 @@ pub fn RrShuffle() -> impl IntoView {
                     <Stat label="the bounds at the link's n took (ms, from the request, workers' start included)" testid="rr-shuffle-ms"
                         value=Signal::derive(move || progress.with(|g| if g.here.is_some() { g.here_ms } else { f64::NAN })) digits=3 />
                 </Diagnostics>
-                <XyCanvas testid="rr-shuffle-chart" title="Central ε against the number of respondents"
+                <XyCanvas testid="rr-shuffle-chart" look_for="Watch the central ε drop below the flat ε0 line as n grows, roughly like 1/√n: more respondents, a bigger crowd to hide in." title="Central ε against the number of respondents"
                     alt=Signal::derive(move || format!("At n = {}: central ε ≤ {}.", rr.params.with(|p| p.n), sig(value(|p| p.eps_krr).get(), 3)))
                     chart=chart csv_name="rr-shuffle.csv" />
             </div>

@@ -306,10 +306,10 @@ pub fn TrainAudit() -> impl IntoView {
                     }>"This audit's best threshold on the attack lab's certified trade-off curve, with its confidence box →"</a>
                 </p>
                 <div class="chart-grid">
-                    <XyCanvas testid="train-audit-chart-scores" title="The adversary's scores, with and without the canary"
+                    <XyCanvas testid="train-audit-chart-scores" look_for="Compare the two histograms: the further the with-canary scores sit to the right of the others, the easier the canary is to detect." title="The adversary's scores, with and without the canary"
                         alt=Signal::derive(move || format!("AUC {}.", sig(value(|s| s.auc).get(), 3)))
                         chart=hist csv_name="train-audit-scores.csv" />
-                    <XyCanvas testid="train-audit-chart-roc" title="The attack's ROC (log–log)"
+                    <XyCanvas testid="train-audit-chart-roc" look_for="Look at the low false-positive end: the further the curve rises above chance there, the larger the ε the audit can prove." title="The attack's ROC (log–log)"
                         alt=Signal::derive(move || format!("TPR at 0.1% FPR: {}.", sig(value(|s| s.tpr_low_fpr.0).get(), 3)))
                         chart=roc csv_name="train-audit-roc.csv" />
                 </div>

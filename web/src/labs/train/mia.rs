@@ -224,7 +224,7 @@ pub fn TrainMia() -> impl IntoView {
                 </p>
                 {table}
                 <div class="chart-grid">
-                    <XyCanvas testid="train-mia-chart-roc" title="The membership attack's ROC (log–log)"
+                    <XyCanvas testid="train-mia-chart-roc" look_for="Look at the low false-positive end: a curve well above the chance diagonal leaks membership; DP-SGD's should stay under the certified cap." title="The membership attack's ROC (log–log)"
                         alt=Signal::derive(move || format!("TPR at 0.1% FPR on DP-SGD's models: {}.", sig(attack(Variant::Private, |a| a.tpr_low_fpr.0).get(), 3)))
                         chart=roc csv_name="train-mia-roc.csv" />
                 </div>

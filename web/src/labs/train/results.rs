@@ -264,34 +264,34 @@ pub fn TrainResults() -> impl IntoView {
         </p>
         <AfterPaint>
             <div class="chart-grid">
-                <XyCanvas testid="train-chart-curves" title="Accuracy as training goes on"
+                <XyCanvas testid="train-chart-curves" look_for="Compare the test curves: the gap from non-private to clipping only is clipping's cost, from clipping only to DP-SGD the noise's." title="Accuracy as training goes on"
                     alt=Signal::derive(move || format!("Test accuracy: {} with DP-SGD, {} with clipping only, {} without privacy.",
                         sig(point(|p| p.test_acc[0]).get(), 3), sig(point(|p| p.test_acc[1]).get(), 3), sig(point(|p| p.test_acc[2]).get(), 3)))
                     chart=curves csv_name="train-accuracy.csv" />
-                <XyCanvas testid="train-chart-eps" title="ε as training goes on"
+                <XyCanvas testid="train-chart-eps" look_for="Watch ε grow with every step, ever more slowly; if it reaches the dashed target line, that step is where training should stop." title="ε as training goes on"
                     alt=Signal::derive(move || format!("After the planned steps ε ≤ {} (PLD), ≤ {} (RDP); spent so far ≤ {}.", crate::format::sig_up(eps_pld.get(), 4), crate::format::sig_up(eps_rdp.get(), 4), crate::format::sig_up(eps_now.get(), 4)))
                     chart=eps_chart csv_name="train-eps.csv" />
-                <XyCanvas testid="train-chart-norms" title="Per-example gradient norms and the clipping norm"
+                <XyCanvas testid="train-chart-norms" look_for="Notice where C sits among the gradient norms: every row to its right is clipped, so a C below the median clips most rows." title="Per-example gradient norms and the clipping norm"
                     alt=Signal::derive(move || format!("Median norm {}; {} of rows clipped.", sig(norms(|n| n.median).get(), 3), sig(norms(|n| n.clipped).get(), 3)))
                     chart=norms_chart csv_name="train-gradient-norms.csv" />
-                <XyCanvas testid="train-chart-loss" title="Log-loss as training goes on"
+                <XyCanvas testid="train-chart-loss" look_for="Watch each model's log-loss fall as it trains, and compare test (solid) with training (dashed): a widening gap means overfitting." title="Log-loss as training goes on"
                     alt=Signal::derive(move || format!("Test log-loss with DP-SGD: {}.", sig(point(|p| p.test_loss[0]).get(), 3)))
                     chart=losses csv_name="train-loss.csv" />
             </div>
         </AfterPaint>
         <AfterPaint frames=2>
             <div class="chart-grid" hidden=move || !is_2d()>
-                <HeatCanvas testid="train-chart-boundary" title="Decision regions, DP-SGD"
+                <HeatCanvas testid="train-chart-boundary" look_for="Look for the boundary where the colour flips (P(y = 1) = ½) and compare it with the non-private map: how far did noise and clipping move it?" title="Decision regions, DP-SGD"
                     alt=Signal::derive(|| "P(y = 1) − ½ of the private model over the standardised plane.".to_string())
                     map=private_map csv_name="train-boundary-private.csv" />
-                <HeatCanvas testid="train-chart-boundary-baseline" title="Decision regions, non-private"
+                <HeatCanvas testid="train-chart-boundary-baseline" look_for="Compare with the DP-SGD map: this model trains on the same batches with neither clipping nor noise, so the differences are privacy's price." title="Decision regions, non-private"
                     alt=Signal::derive(|| "P(y = 1) − ½ of the non-private model.".to_string())
                     map=baseline_map csv_name="train-boundary-non-private.csv" />
             </div>
             <section class="panel" aria-labelledby="utility-title" data-part="utility" hidden={let shown = crate::widgets::parts::use_part("utility", "Privacy–utility sweep", false); move || !shown()}>
                 <h3 id="utility-title">"What privacy costs: test accuracy against ε"</h3>
                 <p class="help">"Each σ of the sweep trained with every seed (data and split fixed by the link's seed) for the planned q, C, η and T, in the worker pool; ε is the PLD accountant's certified upper bound (with another sampler, that sampler's own statement: a lower bound for shuffled batches)."</p>
-                <XyCanvas testid="train-chart-utility" title="Test accuracy against ε"
+                <XyCanvas testid="train-chart-utility" look_for="Watch accuracy climb towards the non-private line as ε grows (less noise), with the ± 1 sd lines showing the spread over seeds." title="Test accuracy against ε"
                     alt=Signal::derive(move || format!("{} of {} σ's done.", lab.sweep.with(Vec::len), lab.params.with(|p| p.sweep.len())))
                     chart=utility csv_name="train-utility.csv" />
             </section>
