@@ -32,7 +32,7 @@ const hashed = (bin) => {
   renameSync(join(dir, wasm), join(dir, names[1]));
   return names;
 };
-const { preload, worker: workerOf, module: moduleOf } = JSON.parse(readFileSync(new URL('../web/labs.json', import.meta.url), 'utf8'));
+const { preload, worker: workerOf } = JSON.parse(readFileSync(new URL('../web/labs.json', import.meta.url), 'utf8'));
 // `worker`: the module of every job (the single-file build's); `workers`: one per group of labs, and
 // `workerOf` says which a lab uses.
 const files = { labs: {}, workers: {}, worker: hashed('dp-playground-worker'), workerOf, preload };
@@ -41,8 +41,6 @@ for (const f of readdirSync(dir).sort()) {
   const m = /^lab-([a-z]+)\.js$/.exec(f);
   if (m) files.labs[m[1]] = hashed(`lab-${m[1]}`);
 }
-// A lab shown by another lab's module (the landing view, by the About page's).
-for (const [lab, module] of Object.entries(moduleOf)) if (lab !== module && files.labs[module]) files.labs[lab] = files.labs[module];
 const manifest = JSON.stringify(files).replace(/</g, '\\u003c');
 writeFileSync(html, page.replace(placeholder, () => placeholder.replace('{}', manifest)));
 console.log(`hash-assets: ${Object.keys(files.labs).length} lab modules and ${Object.keys(files.workers).length + 1} worker modules renamed`);

@@ -11,7 +11,7 @@ fn json(s: &str) -> String {
 fn manifest() -> String {
     let lines: Vec<String> = Lab::ALL
         .iter()
-        .filter(|lab| !matches!(**lab, Lab::About | Lab::Start))
+        .filter(|lab| !matches!(**lab, Lab::About | Lab::Start | Lab::Teach))
         .map(|lab| {
             let defaults: Vec<String> = lab
                 .defaults()

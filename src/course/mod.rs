@@ -2,8 +2,9 @@
 //! answered in the page and checked by the core's own computation, and answer codes an instructor's
 //! page reads back ([`code`]) without a server and without a list of answers.
 //!
-//! A task lives in its lab's folder (`src/labs/<lab>/tasks.rs`, a [`TaskDef`] each); [`TASKS`] lists
-//! them all. A link names one task with its variant (`task=rr-truth:12`) in the lab it is about, or a
+//! A task lives in its lab's folder (`src/labs/<lab>/tasks.rs`, a [`TaskDef`] each, and `ALL`, the
+//! lab's list: all a lab's page links); [`TASKS`] lists them all, for the problem sets and the code
+//! reader, and [`KEYS`] names each task's lab without linking its maths. A link names one task with its variant (`task=rr-truth:12`) in the lab it is about, or a
 //! set (`tasks=rr-truth,mech-sigma&seed=7`) on the landing view's sheet, where the seed (and, with
 //! `vary=student`, the student's name) picks each task's variant.
 //!
@@ -23,6 +24,8 @@ use crate::link::query::Query;
 pub struct Task {
     /// The task's key (`rr-truth`).
     pub key: &'static str,
+    /// Its position in [`TASKS`] (what an answer code stores).
+    pub index: u8,
     /// The variant it was drawn in.
     pub variant: u32,
     /// The lab that answers it.
@@ -63,6 +66,8 @@ impl Task {
 pub struct TaskDef {
     /// The key links name it by.
     pub key: &'static str,
+    /// Its position in [`TASKS`] (append-only: an answer code stores it).
+    pub index: u8,
     /// The lab that answers it.
     pub lab: Lab,
     /// Draws the task in a variant.
@@ -75,13 +80,9 @@ impl TaskDef {
         let mut draw = Draw::new(variant);
         Task {
             variant,
+            index: self.index,
             ..(self.make)(&mut draw)
         }
-    }
-
-    /// This task's position in [`TASKS`] (what an answer code stores).
-    pub fn index(&self) -> usize {
-        TASKS.iter().position(|t| t.key == self.key).unwrap_or(0)
     }
 }
 
@@ -100,29 +101,61 @@ pub const TASKS: &[TaskDef] = &[
     crate::labs::attack::tasks::ADVANTAGE,
 ];
 
+/// Each task's key and lab, in [`TASKS`]' order (a test holds them equal): what a lab's page needs to
+/// name another lab's exercise without linking its maths.
+pub const KEYS: &[(&str, Lab)] = &[
+    ("rr-truth", Lab::RandomizedResponse),
+    ("rr-width", Lab::RandomizedResponse),
+    ("mech-sigma", Lab::Mechanisms),
+    ("mech-laplace", Lab::Mechanisms),
+    ("compose-tightest", Lab::Compose),
+    ("compose-budget", Lab::Compose),
+    ("dpsgd-steps", Lab::Dpsgd),
+    ("dpsgd-sigma", Lab::Dpsgd),
+    ("train-eps", Lab::Train),
+    ("attack-tpr", Lab::Attack),
+    ("attack-advantage", Lab::Attack),
+];
+
 /// The task a key names.
 pub fn find(key: &str) -> Option<&'static TaskDef> {
     TASKS.iter().find(|t| t.key == key.trim())
 }
 
-/// The task a `task=` value names (`rr-truth:12`, or `rr-truth` for variant 0), or a message.
-pub fn from_link(value: &str) -> Result<Task, String> {
+/// Why a `task=` value names no task of a lab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotHere {
+    /// An exercise of another lab.
+    OtherLab(Lab),
+    /// No exercise, or a malformed variant: the message says which.
+    Bad(String),
+}
+
+/// The task a `task=` value names (`rr-truth:12`, or `rr-truth` for variant 0) among `defs` (a lab's
+/// own list, or [`TASKS`]).
+pub fn from_link(value: &str, defs: &[TaskDef]) -> Result<Task, NotHere> {
     let (key, variant) = value.split_once(':').unwrap_or((value, "0"));
-    let def = find(key).ok_or_else(|| {
-        format!(
-            "task = \"{}\" is not an exercise of this playground (they are: {}).",
-            key.trim(),
-            TASKS.iter().map(|t| t.key).collect::<Vec<_>>().join(", ")
-        )
-    })?;
+    let key = key.trim();
+    let Some(def) = defs.iter().find(|t| t.key == key) else {
+        return Err(match KEYS.iter().find(|(k, _)| *k == key) {
+            Some((_, lab)) => NotHere::OtherLab(*lab),
+            None => NotHere::Bad(format!(
+                "task = \"{key}\" is not an exercise of this playground (they are: {}).",
+                KEYS.iter().map(|k| k.0).collect::<Vec<_>>().join(", ")
+            )),
+        });
+    };
     let variant = variant.trim().parse::<u32>().map_err(|_| {
-        format!("task = \"{value}\": the variant after ':' must be a whole number.")
+        NotHere::Bad(format!(
+            "task = \"{value}\": the variant after ':' must be a whole number."
+        ))
     })?;
     Ok(def.task(variant & code::VARIANT_MASK))
 }
 
 /// A sheet of tasks: the `tasks=` list in variants drawn from `seed` (and from the student's `name`
-/// when each student gets their own). Unknown keys are reported and skipped.
+/// when each student gets their own), or as named (`rr-truth:12`). Unknown keys are reported and
+/// skipped.
 pub fn sheet(list: &str, seed: &str, name: Option<&str>) -> (Vec<Task>, Vec<String>) {
     let mut tasks = Vec::new();
     let mut unknown = Vec::new();
@@ -130,14 +163,22 @@ pub fn sheet(list: &str, seed: &str, name: Option<&str>) -> (Vec<Task>, Vec<Stri
         Some(n) => format!("{}\u{1f}{}", seed.trim(), n.trim().to_lowercase()),
         None => seed.trim().to_owned(),
     };
-    for key in list.split(',').map(str::trim).filter(|k| !k.is_empty()) {
-        match find(key) {
+    for item in list.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+        // `key:variant` names its variant (a lab's exercise links to its own); `key` draws one.
+        if item.contains(':') {
+            match from_link(item, TASKS) {
+                Ok(task) => tasks.push(task),
+                Err(_) => unknown.push(item.to_owned()),
+            }
+            continue;
+        }
+        match find(item) {
             Some(def) => {
                 let variant =
-                    (code::hash64(&format!("{base}\u{1f}{key}")) as u32) & code::VARIANT_MASK;
+                    (code::hash64(&format!("{base}\u{1f}{item}")) as u32) & code::VARIANT_MASK;
                 tasks.push(def.task(variant));
             }
-            None => unknown.push(key.to_owned()),
+            None => unknown.push(item.to_owned()),
         }
     }
     (tasks, unknown)
@@ -229,13 +270,35 @@ mod tests {
                 // The lab reads every setting as the question states it (`1×10⁻⁵` once was not).
                 let refused = def.lab.link_notices(&t.link());
                 assert!(refused.is_empty(), "{} v{variant}: {refused:?}", t.key);
-                assert_eq!(from_link(t.link().get("task").unwrap()).unwrap(), t);
+                assert_eq!(from_link(t.link().get("task").unwrap(), TASKS).unwrap(), t);
             }
         }
-        let keys: Vec<&str> = TASKS.iter().map(|t| t.key).collect();
-        let mut unique = keys.clone();
-        unique.dedup();
-        assert_eq!(keys, unique);
+        let keys: Vec<(&str, Lab)> = TASKS.iter().map(|t| (t.key, t.lab)).collect();
+        assert_eq!(keys, KEYS);
+        for (i, def) in TASKS.iter().enumerate() {
+            assert_eq!(usize::from(def.index), i, "{}", def.key);
+            assert_eq!(TASKS.iter().filter(|t| t.key == def.key).count(), 1);
+        }
+        // Each lab's list is its own tasks, in order.
+        for (lab, list) in [
+            (Lab::RandomizedResponse, crate::labs::rr::tasks::ALL),
+            (Lab::Mechanisms, crate::labs::mechanisms::tasks::ALL),
+            (Lab::Compose, crate::labs::compose::tasks::ALL),
+            (Lab::Dpsgd, crate::labs::dpsgd::tasks::ALL),
+            (Lab::Train, crate::labs::train::tasks::ALL),
+            (Lab::Attack, crate::labs::attack::tasks::ALL),
+        ] {
+            let own: Vec<&str> = TASKS
+                .iter()
+                .filter(|t| t.lab == lab)
+                .map(|t| t.key)
+                .collect();
+            assert_eq!(list.iter().map(|t| t.key).collect::<Vec<_>>(), own);
+        }
+        assert_eq!(
+            from_link("mech-sigma:3", crate::labs::rr::tasks::ALL),
+            Err(NotHere::OtherLab(Lab::Mechanisms))
+        );
         assert!(TASKS.len() < 64, "an answer code stores a task in 6 bits");
     }
 
@@ -308,7 +371,11 @@ mod tests {
         let (ann, _) = sheet(list, "7", Some("Ann"));
         assert_eq!(ann, sheet(list, "7", Some(" ann ")).0);
         assert_ne!(ann, sheet(list, "7", Some("Bob")).0);
-        assert!(from_link("nope:1").is_err() && from_link("rr-truth:x").is_err());
-        assert_eq!(from_link("rr-truth").unwrap().variant, 0);
+        assert_eq!(
+            sheet("mech-sigma:12", "7", Some("Ann")).0,
+            [find("mech-sigma").unwrap().task(12)]
+        );
+        assert!(from_link("nope:1", TASKS).is_err() && from_link("rr-truth:x", TASKS).is_err());
+        assert_eq!(from_link("rr-truth", TASKS).unwrap().variant, 0);
     }
 }

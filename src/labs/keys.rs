@@ -67,7 +67,7 @@ mod tests {
             .is_empty());
         for lab in Lab::ALL {
             assert!(
-                matches!(lab, Lab::About | Lab::Start) || !lab.keys().is_empty(),
+                matches!(lab, Lab::About | Lab::Start | Lab::Teach) || !lab.keys().is_empty(),
                 "{lab:?}"
             );
         }

@@ -36,6 +36,7 @@ pub mod path;
 pub mod rr;
 pub mod start;
 pub mod tangent;
+pub mod teach;
 pub mod train;
 pub mod wdp;
 
@@ -114,6 +115,9 @@ labs! {
     tangent: Tangent = "tangent" => "Tangent DP",
     /// Every formula the playground uses, with its source (`lab=about`).
     about: About = "about" => "About",
+    /// The exercises for a course: problem sets and the answer-code reader (`lab=teach`, and the bare
+    /// address with `tasks=`).
+    teach: Teach = "teach" => "Teaching",
     /// The landing view (`lab=start`, and the bare address): what the playground is, and the course
     /// path ([`path`]).
     start: Start = "start" => "Start here",
@@ -139,8 +143,7 @@ impl Lab {
 
     /// The build's lab manifest (`web/labs.json`): for each lab key, when it starts the worker pool on
     /// load (`preload`: `true`, `false`, or `{"key": "value"}`) and which worker module it uses
-    /// (`worker`: a [`crate::jobs::WorkerModule`] key), and which lab's page module shows it
-    /// (`module`: [`Lab::page_module`]).
+    /// (`worker`: a [`crate::jobs::WorkerModule`] key).
     pub fn manifest() -> String {
         let preload: Vec<String> = Lab::ALL
             .iter()
@@ -160,26 +163,11 @@ impl Lab {
                 Some(format!("    \"{}\": \"{}\"", lab.key(), module.key()))
             })
             .collect();
-        let module: Vec<String> = Lab::ALL
-            .iter()
-            .map(|lab| format!("    \"{}\": \"{}\"", lab.key(), lab.page_module().key()))
-            .collect();
         format!(
-            "{{\n  \"preload\": {{\n{}\n  }},\n  \"worker\": {{\n{}\n  }},\n  \"module\": {{\n{}\n  }}\n}}\n",
+            "{{\n  \"preload\": {{\n{}\n  }},\n  \"worker\": {{\n{}\n  }}\n}}\n",
             preload.join(",\n"),
-            worker.join(",\n"),
-            module.join(",\n")
+            worker.join(",\n")
         )
-    }
-
-    /// The lab whose page module (`web/src/bin/lab-<key>.rs`) shows this one: its own, but the landing
-    /// view lives in the About page's module (two light pages; a module of its own would cost the
-    /// build a link step and the page nothing).
-    pub fn page_module(self) -> Lab {
-        match self {
-            Lab::Start => Lab::About,
-            lab => lab,
-        }
     }
 
     /// This lab's keys whose meaning is the same in every other lab that lists them, so that the
@@ -206,10 +194,11 @@ impl Lab {
         out
     }
 
-    /// Reads the `lab` key; a missing key opens the landing view, an unknown one the first lab, with
-    /// a notice.
+    /// Reads the `lab` key; a missing key opens the landing view (or, with `tasks=`, the problem set
+    /// it names), an unknown one the first lab, with a notice.
     pub fn from_query(query: &Query, notices: &mut Vec<Notice>) -> Lab {
         match query.get("lab").map(str::trim) {
+            None | Some("") if query.get("tasks").is_some() => Lab::Teach,
             None | Some("") => Lab::Start,
             Some(raw) => match Lab::ALL.into_iter().find(|lab| lab.key() == raw) {
                 Some(lab) => lab,

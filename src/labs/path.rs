@@ -12,7 +12,7 @@ pub enum Group {
     Course,
     /// The labs that reproduce research papers.
     Papers,
-    /// Reference pages (About).
+    /// Reference pages (About, Teaching).
     Reference,
 }
 
@@ -50,7 +50,7 @@ pub const GROUPS: [(Group, &[Lab]); 3] = [
         ],
     ),
     (Group::Papers, &[Lab::Wdp, Lab::Tangent]),
-    (Group::Reference, &[Lab::About]),
+    (Group::Reference, &[Lab::About, Lab::Teach]),
 ];
 
 impl Lab {
@@ -105,6 +105,10 @@ impl Lab {
             }
             Lab::About => {
                 "Every formula the playground uses, with its source, and which side each number errs on."
+            }
+            Lab::Teach => {
+                "For instructors: every exercise the page checks, problem sets drawn for a class or for \
+                 each student, and the reader for students' answer codes."
             }
             Lab::Start => "What the playground is, and where to start.",
         }

@@ -43,7 +43,7 @@ test('the landing view lists the course path in order, the papers apart; the nav
   assert.deepEqual(path, COURSE.map((l) => `start-${l}`));
   const papers = await page.locator('[data-testid="start-group-papers"] li').evaluateAll((lis) => lis.map((li) => li.dataset.testid));
   assert.deepEqual(papers, ['start-wdp', 'start-tangent']);
-  const nav = await page.locator('[data-testid="nav-group-course"] a').evaluateAll((as) => as.map((a) => a.dataset.testid));
+  const nav = await page.locator('nav a[data-group="course"]').evaluateAll((as) => as.map((a) => a.dataset.testid));
   assert.deepEqual(nav, COURSE.map((l) => `nav-${l}`));
   // The path's first link opens the lab.
   await page.click('[data-testid="start-rr"] a');
@@ -235,10 +235,16 @@ test('the keyboard: a skip link first, and the data panels take the focus', asyn
 
 const EXERCISES = JSON.parse(readFileSync(new URL('./exercises.json', import.meta.url)));
 
-test('every exercise, in its lab, accepts a right answer, refuses a wrong one, and its code reads back', async () => {
+/** Opens the problem set holding one exercise (as a lab's exercise line links to it). */
+async function sheetOf(ex) {
+  const task = new URL(ex.link, 'http://x/').searchParams.get('task');
+  return openLab(await newPage(browser), server.url, `?tasks=${task}`, `task-${ex.key}`);
+}
+
+test('every exercise accepts a right answer, refuses a wrong one, and its code reads back; its lab leads back to it', async () => {
   const codes = [];
   for (const ex of EXERCISES) {
-    const page = await openLab(await newPage(browser), server.url, ex.link, READY[ex.lab]);
+    const page = await sheetOf(ex);
     const id = `task-${ex.key}`;
     await page.fill('[data-testid="task-name"]', 'Ann Lee');
     await page.fill(`[data-testid="${id}-answer"]`, String(ex.wrong));
@@ -248,36 +254,44 @@ test('every exercise, in its lab, accepts a right answer, refuses a wrong one, a
     await page.press(`[data-testid="${id}-answer"]`, 'Enter');
     assert.equal(await page.getAttribute(`[data-testid="${id}-verdict"]`, 'data-value'), 'true', `${ex.link}: right refused`);
     codes.push(`Ann Lee, ${await page.textContent(`[data-testid="${id}-code"]`)}`);
-    // The hint brings its target into view.
     await page.click(`[data-testid="${id}-hint-button"]`);
     assert.ok(await page.isVisible(`[data-testid="${id}-hint"]`));
+    // The exercise's lab link opens its lab with its settings and a line back to the question.
+    const link = new URL(await page.getAttribute(`[data-testid="${id}-open"]`, 'href'), page.url());
+    assert.equal(link.searchParams.get('lab'), ex.lab);
     assert.deepEqual(page.problems, [], ex.link);
     await page.close();
   }
-  // The instructor's reader tells them right, and a code under another name apart.
-  const about = await openLab(await newPage(browser), server.url, '?lab=about', 'about-sides');
-  await about.fill('[data-testid="codes-in"]', [...codes, codes[0].replace('Ann Lee', 'Bob Ray'), 'ZZZZ'].join('\n'));
-  const verdicts = await about.locator('[data-testid="code-row"]').evaluateAll((rows) => rows.map((r) => r.dataset.value));
+  const lab = await openLab(await newPage(browser), server.url, EXERCISES[0].link, READY[EXERCISES[0].lab]);
+  const back = new URL(await lab.getAttribute('[data-testid="exercise-answer"]', 'href'), lab.url());
+  assert.equal(back.searchParams.get('tasks'), new URL(EXERCISES[0].link, 'http://x/').searchParams.get('task'));
+  await lab.close();
+  // The teacher's reader tells them right, and a code under another name apart.
+  const teach = await openLab(await newPage(browser), server.url, '?lab=teach', 'teach');
+  await teach.fill('[data-testid="codes-in"]', [...codes, codes[0].replace('Ann Lee', 'Bob Ray'), 'ZZZZ'].join('\n'));
+  const verdicts = await teach.locator('[data-testid="code-row"]').evaluateAll((rows) => rows.map((r) => r.dataset.value));
   assert.deepEqual(verdicts, [...codes.map(() => 'right'), 'right', 'unreadable']);
-  assert.match(await about.locator('[data-testid="code-row"]').nth(codes.length).innerText(), /another name/);
-  assert.deepEqual(about.problems, []);
+  assert.match(await teach.locator('[data-testid="code-row"]').nth(codes.length).innerText(), /another name/);
+  assert.deepEqual(teach.problems, []);
 });
 
 test('the page\'s own numbers answer its exercises', async () => {
-  // [exercise link, the result that answers it]
+  // [exercise, the result in its lab that answers it]
   const cases = [
     ['rr-truth', 'rr-p-truth'], ['mech-sigma', 'mech-sigma-analytic'], ['train-eps', 'train-eps-rdp'],
     ['attack-tpr', 'attack-tpr-at-fpr'], ['attack-advantage', 'attack-advantage'],
   ];
   for (const [key, result] of cases) {
     const ex = EXERCISES.find((e) => e.key === key);
-    const page = await openLab(await newPage(browser), server.url, ex.link, READY[ex.lab]);
-    await page.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), result, { timeout: 60_000 });
-    const shown = await page.textContent(`[data-testid="${result}"] .stat-value, [data-testid="${result}"]`);
-    const value = Number(await page.getAttribute(`[data-testid="${result}"]`, 'data-value'));
+    const lab = await openLab(await newPage(browser), server.url, ex.link, READY[ex.lab]);
+    await lab.waitForFunction((t) => Number.isFinite(parseFloat(document.querySelector(`[data-testid="${t}"]`)?.dataset.value)), result, { timeout: 60_000 });
+    const value = Number(await lab.getAttribute(`[data-testid="${result}"]`, 'data-value'));
+    assert.deepEqual(lab.problems, [], key);
+    await lab.close();
+    const page = await sheetOf(ex);
     await page.fill(`[data-testid="task-${key}-answer"]`, String(value));
     await page.click(`[data-testid="task-${key}-check"]`);
-    assert.equal(await page.getAttribute(`[data-testid="task-${key}-verdict"]`, 'data-value'), 'true', `${key}: the page shows ${shown} (${value})`);
+    assert.equal(await page.getAttribute(`[data-testid="task-${key}-verdict"]`, 'data-value'), 'true', `${key}: the lab shows ${value}`);
     await page.close();
   }
 });

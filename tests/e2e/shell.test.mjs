@@ -38,7 +38,7 @@ test('the bare address opens the landing view, which downloads no worker', async
   assert.ok(await page.locator('[data-testid="start-rr"]').isVisible());
   assert.equal(await page.getAttribute('[data-testid="nav-start"]', 'aria-current'), 'page');
   await page.waitForTimeout(300);
-  assert.deepEqual(wasm.filter((f) => !f.startsWith('lab-about-')), [], `${wasm}`);
+  assert.deepEqual(wasm.filter((f) => !f.startsWith('lab-start-')), [], `${wasm}`);
   assert.deepEqual(page.problems, []);
 });
 

@@ -32,7 +32,7 @@ mod tests {
         assert_eq!(ABOUT.len(), Lab::ALL.len());
         for (entry, lab) in ABOUT.iter().zip(Lab::ALL) {
             assert_eq!(entry.lab, lab);
-            if !matches!(lab, Lab::About | Lab::Start) {
+            if !matches!(lab, Lab::About | Lab::Start | Lab::Teach) {
                 assert!(
                     !entry.sides.is_empty() && !entry.formulas.is_empty(),
                     "{}",

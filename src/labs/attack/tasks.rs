@@ -6,9 +6,13 @@ use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::tradeoff_bound;
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[TPR, ADVANTAGE];
+
 /// The most TPR at FPR α an (ε, δ)-DP mechanism allows, 1 − f_{ε,δ}(α), to ±0.001.
 pub const TPR: TaskDef = TaskDef {
     key: "attack-tpr",
+    index: 9,
     lab: Lab::Attack,
     make: tpr,
 };
@@ -27,6 +31,7 @@ fn tpr(d: &mut Draw) -> Task {
     let best = 1.0 - tradeoff_bound(eps, delta, alpha);
     Task {
         key: TPR.key,
+        index: 0,
         variant: 0,
         lab: Lab::Attack,
         question: format!(
@@ -47,6 +52,7 @@ fn tpr(d: &mut Draw) -> Task {
 /// The largest advantage TPR − FPR at (ε, δ), (e^ε − 1 + 2δ)/(e^ε + 1), to ±0.001.
 pub const ADVANTAGE: TaskDef = TaskDef {
     key: "attack-advantage",
+    index: 10,
     lab: Lab::Attack,
     make: advantage,
 };
@@ -57,6 +63,7 @@ fn advantage(d: &mut Draw) -> Task {
     let best = approx_dp_advantage(eps, delta);
     Task {
         key: ADVANTAGE.key,
+        index: 0,
         variant: 0,
         lab: Lab::Attack,
         question: format!(

@@ -6,9 +6,13 @@ use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[TIGHTEST, BUDGET];
+
 /// Of the basic, advanced and RDP bounds for k Gaussian mechanisms, the smallest ε, to 0.5 %.
 pub const TIGHTEST: TaskDef = TaskDef {
     key: "compose-tightest",
+    index: 4,
     lab: Lab::Compose,
     make: tightest,
 };
@@ -28,6 +32,7 @@ fn tightest(d: &mut Draw) -> Task {
     });
     Task {
         key: TIGHTEST.key,
+        index: 0,
         variant: 0,
         lab: Lab::Compose,
         question: format!(
@@ -46,6 +51,7 @@ fn tightest(d: &mut Draw) -> Task {
 /// How many ε₀-DP releases fit a budget ε under basic composition (exactly).
 pub const BUDGET: TaskDef = TaskDef {
     key: "compose-budget",
+    index: 5,
     lab: Lab::Compose,
     make: budget,
 };
@@ -65,6 +71,7 @@ fn budget(d: &mut Draw) -> Task {
         .unwrap_or(0) as f64;
     Task {
         key: BUDGET.key,
+        index: 0,
         variant: 0,
         lab: Lab::Compose,
         question: format!(

@@ -7,10 +7,14 @@ use crate::link::query::Query;
 
 const DELTA: f64 = 1e-5;
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[STEPS, SIGMA];
+
 /// The most steps DP-SGD can take before the RDP ε at δ = 10⁻⁵ passes a target: T* or up to 1 %
 /// fewer, never more (more would spend beyond the budget).
 pub const STEPS: TaskDef = TaskDef {
     key: "dpsgd-steps",
+    index: 6,
     lab: Lab::Dpsgd,
     make: steps,
 };
@@ -34,6 +38,7 @@ fn steps(d: &mut Draw) -> Task {
     let t = lo as f64;
     Task {
         key: STEPS.key,
+        index: 0,
         variant: 0,
         lab: Lab::Dpsgd,
         question: format!(
@@ -58,6 +63,7 @@ fn steps(d: &mut Draw) -> Task {
 /// The smallest σ that keeps the RDP ε at δ = 10⁻⁵ within a target for T steps at rate q, to 1 %.
 pub const SIGMA: TaskDef = TaskDef {
     key: "dpsgd-sigma",
+    index: 7,
     lab: Lab::Dpsgd,
     make: sigma,
 };
@@ -71,6 +77,7 @@ fn sigma(d: &mut Draw) -> Task {
     });
     Task {
         key: SIGMA.key,
+        index: 0,
         variant: 0,
         lab: Lab::Dpsgd,
         question: format!(

@@ -5,10 +5,14 @@ use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::gaussian::sigma_analytic;
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[SIGMA, LAPLACE];
+
 /// The smallest σ of the Gaussian mechanism for (ε, δ) at sensitivity Δ (the analytic Gaussian
 /// mechanism), to 0.5 %: nothing below it is (ε, δ)-DP.
 pub const SIGMA: TaskDef = TaskDef {
     key: "mech-sigma",
+    index: 2,
     lab: Lab::Mechanisms,
     make: sigma,
 };
@@ -20,6 +24,7 @@ fn sigma(d: &mut Draw) -> Task {
     let s = sigma_analytic(eps, delta, sens).unwrap_or(f64::NAN);
     Task {
         key: SIGMA.key,
+        index: 0,
         variant: 0,
         lab: Lab::Mechanisms,
         question: format!(
@@ -44,6 +49,7 @@ fn sigma(d: &mut Draw) -> Task {
 /// The ε a Laplace mechanism of scale b gives at sensitivity Δ: ε = Δ/b, to 0.5 %.
 pub const LAPLACE: TaskDef = TaskDef {
     key: "mech-laplace",
+    index: 3,
     lab: Lab::Mechanisms,
     make: laplace,
 };
@@ -54,6 +60,7 @@ fn laplace(d: &mut Draw) -> Task {
     let eps = sens / scale;
     Task {
         key: LAPLACE.key,
+        index: 0,
         variant: 0,
         lab: Lab::Mechanisms,
         question: format!(

@@ -5,9 +5,13 @@ use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::randomized_response::{Population, RandomizedResponse};
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[TRUTH, WIDTH];
+
 /// The probability of a truthful report, p = e^ε/(e^ε + K − 1), read to three decimals.
 pub const TRUTH: TaskDef = TaskDef {
     key: "rr-truth",
+    index: 0,
     lab: Lab::RandomizedResponse,
     make: truth,
 };
@@ -18,6 +22,7 @@ fn truth(d: &mut Draw) -> Task {
     let p = RandomizedResponse::new(eps, k).map_or(f64::NAN, |m| m.p_truth());
     Task {
         key: TRUTH.key,
+        index: 0,
         variant: 0,
         lab: Lab::RandomizedResponse,
         question: format!(
@@ -39,6 +44,7 @@ fn truth(d: &mut Draw) -> Task {
 /// category of true frequency 0.3 is at most ±h, to 2 %.
 pub const WIDTH: TaskDef = TaskDef {
     key: "rr-width",
+    index: 1,
     lab: Lab::RandomizedResponse,
     make: width,
 };
@@ -55,6 +61,7 @@ fn width(d: &mut Draw) -> Task {
     let eps = smallest(1e-3, 20.0, 1e-9, |e| half_width(e) <= half);
     Task {
         key: WIDTH.key,
+        index: 0,
         variant: 0,
         lab: Lab::RandomizedResponse,
         question: format!(

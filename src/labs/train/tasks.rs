@@ -6,9 +6,13 @@ use crate::course::{num, val, Draw, Task, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::{LinkParams, Query};
 
+/// This lab's exercises, in [`crate::course::TASKS`]' order.
+pub const ALL: &[TaskDef] = &[EPSILON];
+
 /// The ε the RDP accountant certifies for a planned run on the breast-cancer data, to 0.5 %.
 pub const EPSILON: TaskDef = TaskDef {
     key: "train-eps",
+    index: 8,
     lab: Lab::Train,
     make: epsilon,
 };
@@ -31,6 +35,7 @@ fn epsilon(d: &mut Draw) -> Task {
         .map_or(f64::NAN, |r| r.eps);
     Task {
         key: EPSILON.key,
+        index: 0,
         variant: 0,
         lab: Lab::Train,
         question: format!(

@@ -1,12 +1,9 @@
-//! The page module for `?lab=about` and the landing view (see `labs.rs`).
+//! The page module for `?lab=about` alone (see `labs.rs`).
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
     dp_playground_web::start(dp_playground_web::labs::Labs::some(
-        &[
-            dp_playground::labs::Lab::About,
-            dp_playground::labs::Lab::Start,
-        ],
+        &[dp_playground::labs::Lab::About],
         dp_playground_web::labs::about,
     ));
 }

@@ -100,27 +100,10 @@ pub fn render_svg(size: (u32, u32), draw: impl FnOnce(&DrawingArea<SVGBackend, S
 /// Height (CSS pixels) of an exported figure's heading: its title and the link's parameters.
 pub const HEADING_HEIGHT: u32 = 44;
 
-/// Draws an exported figure's heading into `area`: the chart's `title`, and under it `params` (what
-/// the figure was computed from), shortened to fit.
-pub fn draw_heading<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    title: &str,
-    params: &str,
-    scale: f64,
-) -> DrawResult<DB> {
-    area.fill(&WHITE)?;
-    let px = |v: f64| (v * scale).round() as i32;
-    let big = ("sans-serif", 15.0 * scale)
-        .into_font()
-        .style(FontStyle::Bold);
-    let small = ("sans-serif", 11.0 * scale).into_font();
-    area.draw(&Text::new(
-        title.to_owned(),
-        (px(10.0), px(5.0)),
-        big.color(&BLACK),
-    ))?;
-    let room = ((area.dim_in_pixel().0 as f64 / scale - 20.0) / 6.0).max(10.0) as usize;
-    let params = if params.chars().count() > room {
+/// `params` cut to what fits `width` CSS pixels of 11 px text (an ellipsis where cut).
+pub fn fit_params(params: &str, width: u32) -> String {
+    let room = ((f64::from(width) - 20.0) / 6.0).max(10.0) as usize;
+    if params.chars().count() > room {
         format!(
             "{}…",
             params
@@ -130,34 +113,33 @@ pub fn draw_heading<DB: DrawingBackend>(
         )
     } else {
         params.to_owned()
-    };
-    area.draw(&Text::new(
-        params,
-        (px(10.0), px(25.0)),
-        small.color(&RGBColor(73, 80, 87)),
-    ))?;
-    Ok(())
+    }
 }
 
-/// An exported SVG figure: `heading` (drawn by [`draw_heading`]) above `chart`, both SVG documents
-/// `width` wide, nested in one.
-pub fn stack_svg(heading: &str, chart: &str, width: u32, chart_height: u32) -> String {
-    let body = |svg: &str| {
-        let svg = svg.trim_start();
-        match svg.strip_prefix("<?xml") {
-            Some(rest) => rest
-                .split_once("?>")
-                .map_or("", |(_, r)| r)
-                .trim_start()
-                .to_owned(),
-            None => svg.to_owned(),
-        }
+/// An exported SVG figure: a heading (`title` over `params`) written as SVG text, above `chart` (an
+/// SVG document `width` × `chart_height`), nested in one document. Written as text rather than drawn
+/// by plotters: the heading would otherwise instantiate plotters' text layout for a second backend
+/// in every lab's module.
+pub fn stack_svg(title: &str, params: &str, chart: &str, width: u32, chart_height: u32) -> String {
+    let esc = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
     };
-    let chart = body(chart).replacen("<svg ", &format!("<svg y=\"{HEADING_HEIGHT}\" "), 1);
+    let chart = chart.trim_start();
+    let chart = match chart.strip_prefix("<?xml") {
+        Some(rest) => rest.split_once("?>").map_or("", |(_, r)| r).trim_start(),
+        None => chart,
+    };
+    let chart = chart.replacen("<svg ", &format!("<svg y=\"{HEADING_HEIGHT}\" "), 1);
     let height = HEADING_HEIGHT + chart_height;
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">{}{chart}</svg>",
-        body(heading)
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\">\
+         <rect width=\"{width}\" height=\"{HEADING_HEIGHT}\" fill=\"#fff\"/>\
+         <text x=\"10\" y=\"18\" font-family=\"sans-serif\" font-size=\"15\" font-weight=\"bold\">{}</text>\
+         <text x=\"10\" y=\"36\" font-family=\"sans-serif\" font-size=\"11\" fill=\"#495057\">{}</text>{chart}</svg>",
+        esc(title),
+        esc(&fit_params(params, width))
     )
 }
 

@@ -12,6 +12,7 @@ mod mechanisms;
 mod rr;
 mod start;
 mod tangent;
+mod teach;
 mod train;
 mod wdp;
 
@@ -25,6 +26,7 @@ use mechanisms::MechLab;
 use rr::RrLab;
 use start::Start;
 use tangent::TangentLab;
+use teach::Teach;
 use train::TrainLab;
 use wdp::WdpLab;
 
@@ -71,7 +73,9 @@ pub fn any(lab: Lab) -> AnyView {
         Lab::Tangent => tangent(lab),
         Lab::Attack => attack(lab),
         Lab::Train => train(lab),
-        Lab::About | Lab::Start => about(lab),
+        Lab::About => about(lab),
+        Lab::Start => start(lab),
+        Lab::Teach => teach(lab),
     }
 }
 
@@ -115,11 +119,17 @@ pub fn train(_: Lab) -> AnyView {
     view! { <TrainLab /> }.into_any()
 }
 
-/// The formulas page, and the landing view (the same light module).
-pub fn about(lab: Lab) -> AnyView {
-    if lab == Lab::Start {
-        view! { <Start /> }.into_any()
-    } else {
-        view! { <About /> }.into_any()
-    }
+/// The formulas page.
+pub fn about(_: Lab) -> AnyView {
+    view! { <About /> }.into_any()
+}
+
+/// The landing view.
+pub fn start(_: Lab) -> AnyView {
+    view! { <Start /> }.into_any()
+}
+
+/// The teaching view (exercises, problem sets, the code reader).
+pub fn teach(_: Lab) -> AnyView {
+    view! { <Teach /> }.into_any()
 }

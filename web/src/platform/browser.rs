@@ -243,3 +243,28 @@ pub fn offscreen_canvas(width: u32, height: u32) -> Option<web_sys::HtmlCanvasEl
     canvas.set_height(height);
     Some(canvas)
 }
+
+/// Scrolls the element whose id or test id is `target` into view, opening any collapsed section
+/// around it, and gives it the focus where it can take it.
+pub fn bring_into_view(target: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let found = doc.get_element_by_id(target).or_else(|| {
+        doc.query_selector(&format!("[data-testid=\"{target}\"]"))
+            .ok()
+            .flatten()
+    });
+    let Some(el) = found else { return };
+    let mut up = el.parent_element();
+    while let Some(p) = up {
+        if let Ok(details) = p.clone().dyn_into::<web_sys::HtmlDetailsElement>() {
+            details.set_open(true);
+        }
+        up = p.parent_element();
+    }
+    el.scroll_into_view();
+    if let Ok(html) = el.dyn_into::<web_sys::HtmlElement>() {
+        let _ = html.focus();
+    }
+}

@@ -42,10 +42,34 @@ pub fn ChartCanvas<F>(
 where
     F: Fn(&DrawingArea<FastCanvas, Shift>, f64) + 'static,
 {
+    // The figure itself is not generic: one copy of its code in a lab's module, whatever the number
+    // of chart kinds (each kind's `draw` closure once made a copy of all of it).
+    let draw: Draw = std::rc::Rc::new(draw);
+    chart_figure(
+        testid, title, alt, height, ready, draw, csv, csv_name, svg, look_for,
+    )
+}
+
+/// A chart's drawing function, boxed.
+type Draw = std::rc::Rc<dyn Fn(&DrawingArea<FastCanvas, Shift>, f64)>;
+
+/// The figure of [`ChartCanvas`].
+#[allow(clippy::too_many_arguments)]
+fn chart_figure(
+    testid: &'static str,
+    title: Signal<String>,
+    alt: Signal<String>,
+    height: Signal<f64>,
+    ready: Signal<bool>,
+    draw: Draw,
+    csv: Signal<String>,
+    csv_name: &'static str,
+    svg: Callback<(u32, u32), String>,
+    look_for: &'static str,
+) -> impl IntoView {
     let node = NodeRef::<leptos::html::Canvas>::new();
     // A chart is a part the link can leave out (`show=`), listed by its title.
     let shown = crate::widgets::parts::use_part(testid, &title.get_untracked(), false);
-    let draw = std::rc::Rc::new(draw);
     let draw_png = draw.clone();
     // The CSS width, from a ResizeObserver: it reports after the browser's own layout, so drawing never
     // forces one (reading clientWidth in each chart's first draw forced a layout of the whole page per
@@ -134,15 +158,20 @@ where
     };
     let heading = crate::charts::HEADING_HEIGHT;
     let save_png = move |_| {
-        // Drawn again at twice the CSS size, whatever the screen's pixel ratio.
+        // Drawn again at twice the CSS size, whatever the screen's pixel ratio, under its heading
+        // (written with the canvas's own text: plotters' would be a second copy of its text code).
         let (w, h) = css_size();
         let Some(canvas) = offscreen_canvas(2 * w, 2 * (h + heading)) else {
             return;
         };
+        write_heading(
+            &canvas,
+            &title.get_untracked(),
+            &crate::charts::fit_params(&params(), w),
+        );
         if let Some(backend) = FastCanvas::new(canvas.clone()) {
             let root = backend.into_drawing_area();
-            let (top, chart) = root.split_vertically(2 * heading);
-            let _ = crate::charts::draw_heading(&top, &title.get_untracked(), &params(), 2.0);
+            let (_, chart) = root.split_vertically(2 * heading);
             draw_png(&chart, 2.0);
             let _ = root.present();
         }
@@ -153,14 +182,9 @@ where
     };
     let save_svg = move |_| {
         let (w, h) = css_size();
-        let top = crate::charts::render_svg((w, heading), |area| {
-            let _ = crate::charts::draw_heading(area, &title.get_untracked(), &params(), 1.0);
-        });
-        download(
-            &format!("{stem}.svg"),
-            "image/svg+xml",
-            &crate::charts::stack_svg(&top, &svg.run((w, h)), w, h),
-        )
+        let svg =
+            crate::charts::stack_svg(&title.get_untracked(), &params(), &svg.run((w, h)), w, h);
+        download(&format!("{stem}.svg"), "image/svg+xml", &svg)
     };
     let open = RwSignal::new(false);
     view! {
@@ -198,4 +222,31 @@ where
             </details>
         </figure>
     }
+}
+
+/// Writes an exported PNG's heading (at 2×) into the top of `canvas`: the title, and under it the
+/// parameters, on white.
+fn write_heading(canvas: &web_sys::HtmlCanvasElement, title: &str, params: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    ctx.set_fill_style_str("#fff");
+    ctx.fill_rect(
+        0.0,
+        0.0,
+        f64::from(canvas.width()),
+        f64::from(2 * crate::charts::HEADING_HEIGHT),
+    );
+    ctx.set_fill_style_str("#212529");
+    ctx.set_font("bold 30px sans-serif");
+    let _ = ctx.fill_text(title, 20.0, 36.0);
+    ctx.set_fill_style_str("#495057");
+    ctx.set_font("22px sans-serif");
+    let _ = ctx.fill_text(params, 20.0, 72.0);
 }

@@ -19,21 +19,6 @@ pub fn SiteHeader(
 ) -> impl IntoView {
     let url = use_url();
     let labs = use_context::<Labs>();
-    let link = move |lab: Lab| {
-        let href = move || url.href_with(|q| *q = Lab::link_to(q, lab));
-        let is_current = move || current.get() == lab;
-        view! {
-            <a
-                href=href
-                rel=labs.is_some_and(|l| !l.has(lab)).then_some("external")
-                data-testid=format!("nav-{}", lab.key())
-                class:current=is_current
-                aria-current=move || is_current().then_some("page")
-            >
-                {lab.title()}
-            </a>
-        }
-    };
     let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
     view! {
         <header class="site-header">
@@ -45,14 +30,28 @@ pub fn SiteHeader(
                     <span class="tagline">"Differential privacy you can move, in your browser."</span>
                 </span>
             </a>
+            // One list of links, each group's first marked (a rule before it): a nested view per group
+            // cost every lab's module a second copy of the link's code.
             <nav aria-label="Labs">
                 {GROUPS
                     .iter()
-                    .map(|&(group, members)| view! {
-                        <span class="nav-group" role="group" aria-label=group.title()
-                            data-testid=format!("nav-group-{}", group.key())>
-                            {members.iter().map(|&lab| link(lab)).collect_view()}
-                        </span>
+                    .flat_map(|(group, members)| members.iter().enumerate().map(move |(i, &lab)| (group.key(), i == 0, lab)))
+                    .map(|(group, first, lab)| {
+                        let href = move || url.href_with(|q| *q = Lab::link_to(q, lab));
+                        let is_current = move || current.get() == lab;
+                        view! {
+                            <a
+                                href=href
+                                rel=labs.is_some_and(|l| !l.has(lab)).then_some("external")
+                                data-testid=format!("nav-{}", lab.key())
+                                data-group=group
+                                class:group-start=first
+                                class:current=is_current
+                                aria-current=move || is_current().then_some("page")
+                            >
+                                {lab.title()}
+                            </a>
+                        }
                     })
                     .collect_view()}
             </nav>

@@ -92,44 +92,41 @@ pub fn LabPage(
     }
 }
 
-/// The exercise the link names (`task=key:variant`), when it is about this lab; a notice otherwise.
+/// A lab opened from a problem set's exercise (`task=key:variant`): a line leading back to it, where
+/// the question is and the answer is checked; with `look=`, what answers it brought into view. Nothing
+/// of the exercise is computed here, so no lab's module carries the exercises' code.
 #[component]
 fn Exercise() -> impl IntoView {
-    use crate::widgets::task_card::TaskCard;
-    use dp_playground::labs::Lab;
     let url = use_url();
-    let name = RwSignal::new(String::new());
-    move || {
-        let (lab, value) = url.query.with(|q| {
-            (
-                Lab::from_query(q, &mut Vec::new()),
-                q.get("task").map(str::to_owned),
-            )
-        });
-        let value = value?;
-        Some(match dp_playground::course::from_link(&value) {
-            Ok(task) if task.lab == lab => view! {
-                <div class="exercise" data-testid="exercise">
-                    <TaskCard task=task name=name ask_name=true />
-                </div>
-            }
-            .into_any(),
-            Ok(task) => {
-                let href = url.href_to(&task.link().to_query_string());
-                view! {
-                    <p class="notices" role="alert" data-testid="notice-task">
-                        {format!("This exercise is about the {} lab: ", task.lab.title())}
-                        <a href=href rel="external">"open it there"</a>"."
-                    </p>
-                }
-                .into_any()
-            }
-            Err(message) => {
-                view! { <p class="notices" role="alert" data-testid="notice-task">{message}</p> }
-                    .into_any()
-            }
-        })
+    // Read once, at load: a slider move must neither render it again nor scroll again.
+    let value = url
+        .query
+        .with_untracked(|q| q.get("task").map(|v| v.trim().to_owned()))?;
+    let key = value.split(':').next().unwrap_or_default().to_owned();
+    let known = dp_playground::course::KEYS.iter().any(|(k, _)| *k == key);
+    let back = url.href_to(&format!("tasks={value}"));
+    // A hint's link names what answers the question (`look=`): brought into view once the lab's
+    // staged sections are in.
+    if let Some(target) = url
+        .query
+        .with_untracked(|q| q.get("look").map(str::to_owned))
+    {
+        set_timeout(
+            move || crate::platform::browser::bring_into_view(&target),
+            std::time::Duration::from_millis(700),
+        );
     }
+    let says = if known {
+        "this lab starts from its settings. "
+    } else {
+        "this playground has no exercise of that name. "
+    };
+    Some(view! {
+        <p class="task" data-testid="exercise">
+            <strong>"Exercise "</strong><code>{value}</code>": "{says}
+            <a href=back rel="external" data-testid="exercise-answer" hidden=!known>"Back to the question, to answer it →"</a>
+        </p>
+    })
 }
 
 /// "Next: …", the lab after this one on the course path ([`dp_playground::labs::Lab::next`]), with
@@ -141,35 +138,39 @@ fn NextLab() -> impl IntoView {
     let lab = url
         .query
         .with_untracked(|q| Lab::from_query(q, &mut Vec::new()));
-    let embed = move || url.options.with(|o| o.embed);
-    // A lab another page module holds opens with a page load (as in the navigation).
-    let labs = use_context::<crate::labs::Labs>();
-    let external = move |to: Lab| labs.is_some_and(|l| !l.has(to)).then_some("external");
-    let next = match lab.next() {
-        Some(next) => {
-            let href = move || url.href_with(|q| *q = Lab::link_to(q, next));
-            view! {
-                <p>
-                    <a href=href rel=external(next) data-testid="next-lab">{format!("Next: {} →", next.title())}</a>
-                    " "{next.what_you_see()}
-                </p>
-            }
-            .into_any()
-        }
-        None if lab.group() == Some(dp_playground::labs::path::Group::Course) => {
-            let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
-            view! {
-                <p data-testid="next-lab-end">
-                    "This is the last lab of the course path. "
-                    <a href=start rel=external(Lab::Start)>"Back to the start"</a>
-                    ", or on to the papers' labs and the About page's formulas."
-                </p>
-            }
-            .into_any()
-        }
+    // The next lab, or after the last one the landing view; one view for both (each branch of a
+    // view is code in every lab's module).
+    let (to, testid, before, label, after) = match lab.next() {
+        Some(next) => (
+            next,
+            "next-lab",
+            "",
+            format!("Next: {} →", next.title()),
+            format!(" {}", next.what_you_see()),
+        ),
+        None if lab.group() == Some(dp_playground::labs::path::Group::Course) => (
+            Lab::Start,
+            "next-lab-end",
+            "This is the last lab of the course path. ",
+            "Back to the start".to_string(),
+            ", or on to the papers' labs and the About page's formulas.".to_string(),
+        ),
         None => return None,
     };
-    Some(view! { <nav class="next-lab" aria-label="Course path" hidden=embed>{next}</nav> })
+    // A lab another page module holds opens with a page load (as in the navigation).
+    let external = use_context::<crate::labs::Labs>()
+        .is_some_and(|l| !l.has(to))
+        .then_some("external");
+    // The link carries the view options, fixed at load like the lab.
+    let href = url
+        .query
+        .with_untracked(|q| url.href_to(&Lab::link_to(q, to).to_query_string()));
+    let embed = url.options.with_untracked(|o| o.embed);
+    Some(view! {
+        <nav class="next-lab" aria-label="Course path" hidden=embed>
+            <p>{before}<a href=href rel=external data-testid=testid>{label}</a>{after}</p>
+        </nav>
+    })
 }
 
 /// "Reset to defaults": every key but the lab and the view options goes, in one history entry (Back

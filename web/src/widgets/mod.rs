@@ -17,5 +17,4 @@ pub mod share_panel;
 pub mod slide_note;
 pub mod stat;
 pub mod statement_panel;
-pub mod task_card;
 pub mod xy_canvas;

@@ -56,34 +56,19 @@ pub fn SharePanel(
     };
     let controls = Signal::derive(move || registered(|p| p.controls));
     let sections = Signal::derive(move || registered(|p| p.parts));
-    // `None`: the default (every control; every part but the course material, unless kept).
+    // `None`: the default (every control; every part but the course material, unless the link
+    // keeps it: the author sees it in the full playground, but ticking it is a choice, not a default).
     let chosen_controls = RwSignal::new(url.options.with_untracked(|o| o.controls.clone()));
     let chosen_parts = RwSignal::new(url.options.with_untracked(|o| o.show.clone()));
-    // The course material is left out unless the link already keeps it (the author sees it in the
-    // full playground; ticking it is a choice to make, not a default).
     let keep_course = url.options.with_untracked(|o| o.course);
-    let control_ticked = move |key: &str| {
-        chosen_controls.with(|c| c.as_ref().is_none_or(|c| c.iter().any(|k| k == key)))
-    };
-    let part_ticked = move |e: &Entry| {
-        chosen_parts.with(|c| match c {
-            Some(c) => c.contains(&e.key),
-            None => !e.course || keep_course,
-        })
-    };
     let read_only = RwSignal::new(url.options.with_untracked(|o| o.locked));
     let embed_query = Signal::derive(move || {
-        let all: Vec<String> = controls.get().into_iter().map(|e| e.key).collect();
-        let shown: Vec<String> = all.iter().filter(|k| control_ticked(k)).cloned().collect();
+        let (all, shown) = ticked(&controls.get(), &chosen_controls.get(), keep_course);
         let q = with_embed_choices(&url.query.get(), &shown, &all, read_only.get());
         let every = sections.get();
-        let ticked: Vec<String> = every
-            .iter()
-            .filter(|e| part_ticked(e))
-            .map(|e| e.key.clone())
-            .collect();
+        let (_, shown) = ticked(&every, &chosen_parts.get(), keep_course);
         let all: Vec<(String, bool)> = every.into_iter().map(|e| (e.key, e.course)).collect();
-        with_part_choices(&q, &ticked, &all)
+        with_part_choices(&q, &shown, &all)
     });
     // The snippet's height: the embed's own, measured in a hidden iframe as wide as a course page's
     // column, a moment after the choices settle.
@@ -101,13 +86,12 @@ pub fn SharePanel(
         let mine = generation.get_value();
         set_timeout(
             move || {
-                if generation.try_get_value() != Some(mine) {
-                    return;
+                if generation.try_get_value() == Some(mine) {
+                    let seen = move |h: u32| {
+                        measured.try_set(Some(h));
+                    };
+                    probe.try_update_value(|p| *p = ColumnProbe::new(&src, COLUMN_WIDTH, seen));
                 }
-                let seen = move |h: u32| {
-                    measured.try_set(Some(h));
-                };
-                probe.try_update_value(|p| *p = ColumnProbe::new(&src, COLUMN_WIDTH, seen));
             },
             std::time::Duration::from_millis(400),
         );
@@ -123,73 +107,6 @@ pub fn SharePanel(
             format!("Its height, {h} px, is the embed's in a {COLUMN_WIDTH} px course column.")
         }
         None => format!("Measuring its height in a {COLUMN_WIDTH} px course column…"),
-    };
-    let check = move |testid: String,
-                      label: String,
-                      key: String,
-                      ticked: Signal<bool>,
-                      toggle: Callback<bool>| {
-        view! {
-            <label class="check" title=key>
-                <input type="checkbox" data-testid=testid prop:checked=move || ticked.get()
-                    on:change=move |ev| toggle.run(event_target_checked(&ev)) />
-                {label}
-            </label>
-        }
-    };
-    let flip = |list: &mut Vec<String>, key: &str, on: bool| {
-        list.retain(|x| x != key);
-        if on {
-            list.push(key.to_owned());
-        }
-    };
-    let control_list = move || {
-        controls
-            .get()
-            .into_iter()
-            .map(|e| {
-                let key = e.key.clone();
-                let k = key.clone();
-                let ticked = Signal::derive(move || control_ticked(&k));
-                let k = key.clone();
-                let toggle = Callback::new(move |on: bool| {
-                    let all: Vec<String> = controls
-                        .get_untracked()
-                        .into_iter()
-                        .map(|e| e.key)
-                        .collect();
-                    chosen_controls.update(|c| flip(c.get_or_insert(all), &k, on));
-                });
-                check(format!("share-control-{key}"), e.label, key, ticked, toggle)
-            })
-            .collect_view()
-    };
-    let part_list = move || {
-        sections
-            .get()
-            .into_iter()
-            .map(|e| {
-                let key = e.key.clone();
-                let entry = e.clone();
-                let ticked = Signal::derive(move || part_ticked(&entry));
-                let k = key.clone();
-                let toggle = Callback::new(move |on: bool| {
-                    let now: Vec<String> = sections
-                        .get_untracked()
-                        .iter()
-                        .filter(|e| part_ticked(e))
-                        .map(|e| e.key.clone())
-                        .collect();
-                    chosen_parts.update(|c| flip(c.get_or_insert(now), &k, on));
-                });
-                let label = if e.course {
-                    format!("{} (course material)", e.label)
-                } else {
-                    e.label
-                };
-                check(format!("share-part-{key}"), label, key, ticked, toggle)
-            })
-            .collect_view()
     };
     let controls_hint = "Tick what the embedded lab shows: the controls a student may move (the rest keep \
         their values from the link) and the sections and charts. Paste the snippet where the lab should appear.";
@@ -210,7 +127,7 @@ pub fn SharePanel(
                 <p class="help" data-testid="share-controls-hint">{controls_hint}</p>
                 <fieldset class="embed-choices" data-testid="share-controls">
                     <legend>"Controls shown in the embed"</legend>
-                    {control_list}
+                    <Checklist prefix="share-control" entries=controls chosen=chosen_controls keep_course=keep_course />
                     <label class="check read-only">
                         <input type="checkbox" data-testid="share-read-only"
                             prop:checked=move || read_only.get()
@@ -220,7 +137,7 @@ pub fn SharePanel(
                 </fieldset>
                 <fieldset class="embed-choices" data-testid="share-parts">
                     <legend>"Sections and charts shown in the embed"</legend>
-                    {part_list}
+                    <Checklist prefix="share-part" entries=sections chosen=chosen_parts keep_course=keep_course />
                 </fieldset>
                 <CopyBlock id="share-iframe" text=iframe rows=3 />
                 <p class="help" data-testid="share-iframe-height" data-value=move || measured.get().map(|h| h.to_string())>{height_note}</p>
@@ -242,6 +159,71 @@ pub fn SharePanel(
             <summary data-testid="share-open">"Share, embed and export"</summary>
             {contents}
         </details>
+    }
+}
+
+/// Every entry's key, and the ticked ones: those `chosen` lists, or by default all but the course
+/// material (unless `keep_course`).
+fn ticked(
+    entries: &[Entry],
+    chosen: &Option<Vec<String>>,
+    keep_course: bool,
+) -> (Vec<String>, Vec<String>) {
+    let all: Vec<String> = entries.iter().map(|e| e.key.clone()).collect();
+    let shown = entries
+        .iter()
+        .filter(|e| match chosen {
+            Some(c) => c.contains(&e.key),
+            None => !e.course || keep_course,
+        })
+        .map(|e| e.key.clone())
+        .collect();
+    (all, shown)
+}
+
+/// A checkbox per entry (its label; "(course material)" where it is), writing `chosen` (the first
+/// change fixes the list from the default ticks).
+#[component]
+fn Checklist(
+    /// Test id prefix (`share-control`: ids `share-control-{key}`).
+    prefix: &'static str,
+    /// What the page registered.
+    entries: Signal<Vec<Entry>>,
+    /// The ticked keys (`None`: the default).
+    chosen: RwSignal<Option<Vec<String>>>,
+    /// Whether course material is ticked by default.
+    keep_course: bool,
+) -> impl IntoView {
+    move || {
+        entries
+            .get()
+            .into_iter()
+            .map(|e| {
+                let key = e.key.clone();
+                let on = {
+                    let key = key.clone();
+                    move || ticked(&entries.get(), &chosen.get(), keep_course).1.contains(&key)
+                };
+                let toggle = {
+                    let key = key.clone();
+                    move |ev: leptos::ev::Event| {
+                        let now = ticked(&entries.get_untracked(), &chosen.get_untracked(), keep_course).1;
+                        let mut list: Vec<String> = now.into_iter().filter(|k| *k != key).collect();
+                        if event_target_checked(&ev) {
+                            list.push(key.clone());
+                        }
+                        chosen.set(Some(list));
+                    }
+                };
+                let label = if e.course { format!("{} (course material)", e.label) } else { e.label };
+                view! {
+                    <label class="check" title=key.clone()>
+                        <input type="checkbox" data-testid=format!("{prefix}-{key}") prop:checked=on on:change=toggle />
+                        {label}
+                    </label>
+                }
+            })
+            .collect_view()
     }
 }
 

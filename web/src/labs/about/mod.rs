@@ -1,12 +1,9 @@
 //! The About page: what the playground is, and every formula it uses with its source.
 
-mod exercises;
-
 use crate::platform::url::use_url;
 use crate::widgets::glossary::{Term, GLOSSARY};
 use dp_playground::labs::Lab;
 use dp_playground::labs::ABOUT;
-use exercises::Exercises;
 use leptos::prelude::*;
 
 /// Every formula, grouped by lab, from the core's list (so the page cannot drift from the code).
@@ -14,6 +11,7 @@ use leptos::prelude::*;
 pub fn About() -> impl IntoView {
     let url = use_url();
     let start = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Start));
+    let teach = move || url.href_with(|q| *q = Lab::link_to(q, Lab::Teach));
     view! {
         <section class="lab about" aria-labelledby="about-title">
             <h2 id="about-title">"About dp-playground"</h2>
@@ -35,7 +33,7 @@ pub fn About() -> impl IntoView {
                 "Where to start: the "<a href=start rel="external" data-testid="about-start">"course path"</a>
                 " runs from randomized response (a survey that protects each answer) through the mechanisms, "
                 "composition, DP-SGD and training labs to the attack lab (what the guarantee means for "
-                "someone trying to find you)."
+                "someone trying to find you). Teaching with it: the "<a href=teach rel="external" data-testid="about-teach">"exercises and problem sets"</a>"."
             </p>
             <h3>"Glossary"</h3>
             <dl class="glossary" data-testid="about-glossary">
@@ -84,7 +82,6 @@ pub fn About() -> impl IntoView {
                     }
                 })
                 .collect_view()}
-            <Exercises />
         </section>
     }
 }

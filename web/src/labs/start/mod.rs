@@ -42,12 +42,6 @@ pub fn Start() -> impl IntoView {
             }
         })
         .collect_view();
-    let sheet = url
-        .query
-        .with_untracked(|q| q.get("tasks").map(str::to_owned));
-    if let Some(list) = sheet {
-        return view! { <ProblemSet list=list /> }.into_any();
-    }
     view! {
         <section class="lab start" aria-labelledby="start-title" data-testid="start">
             <h2 id="start-title">"Differential privacy you can move"</h2>
@@ -61,58 +55,8 @@ pub fn Start() -> impl IntoView {
             <p class="help">
                 "Teaching with it? Every lab's \"Share, embed and export\" panel builds an embed for a course "
                 "page (with the controls and charts you choose) and a link that reproduces the view. The "
-                "About page lists exercises the page checks, builds problem sets and reads students' answer codes."
+                "Teaching page lists exercises the page checks, builds problem sets and reads students' answer codes."
             </p>
-        </section>
-    }
-    .into_any()
-}
-
-/// A problem set (`tasks=a,b&seed=7`, and `vary=student` for one per student): each exercise in the
-/// variant the seed (and the student's name) draws, answered and checked here, each with the code to
-/// hand in.
-#[component]
-fn ProblemSet(list: String) -> impl IntoView {
-    use crate::widgets::task_card::{StudentName, TaskCard};
-    let url = use_url();
-    let (seed, per_student) = url.query.with_untracked(|q| {
-        (
-            q.get("seed").unwrap_or("0").to_owned(),
-            q.get("vary").is_some_and(|v| v.trim() == "student"),
-        )
-    });
-    let name = RwSignal::new(String::new());
-    // The name draws the exercises only when each student gets their own (otherwise typing it must
-    // not draw the sheet again and clear the answers).
-    let drawn = Memo::new(move |_| {
-        let n = if per_student {
-            name.get()
-        } else {
-            String::new()
-        };
-        let who = (!n.trim().is_empty()).then_some(n.as_str());
-        dp_playground::course::sheet(&list, &seed, who)
-    });
-    let help = if per_student {
-        "Your exercises are drawn from your name: type it first. Your answer codes carry it."
-    } else {
-        "Your answer codes carry it, so that your teacher can tell they are yours."
-    };
-    view! {
-        <section class="lab start" aria-labelledby="sheet-title" data-testid="problem-set">
-            <h2 id="sheet-title">"Problem set"</h2>
-            <p>"Answer each exercise with the lab it names; the page checks your answer. Hand in the answer codes."</p>
-            <StudentName name=name help=help />
-            {move || drawn.with(|(_, unknown)| (!unknown.is_empty()).then(|| view! {
-                <p class="notices" role="alert" data-testid="notice-tasks">
-                    {format!("tasks = … names exercises this playground does not have: {}.", unknown.join(", "))}
-                </p>
-            }))}
-            {move || {
-                drawn.get().0.into_iter().enumerate().map(|(i, task)| view! {
-                    <TaskCard task=task number=i + 1 name=name link_to_lab=true />
-                }).collect_view()
-            }}
         </section>
     }
 }

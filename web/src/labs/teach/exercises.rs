@@ -65,7 +65,7 @@ pub fn Exercises() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <h3 id="exercises">"Exercises for a course"</h3>
+        <h3 id="exercises">"Exercises the page checks"</h3>
         <p>
             "Each exercise is answered in its lab and checked by the page with the playground's own computation. "
             "A problem set draws every exercise in a variant from its seed (the same for everyone), or from "

@@ -1,14 +1,13 @@
 //! An exercise ([`dp_playground::course`]): the question, an answer field the page checks with the
-//! core's computation, a hint that brings the control or result answering it into view, and the
-//! answer code to hand in. In a lab (`task=` in its link) above the results; on the landing view's
-//! problem set (`tasks=`), one per task.
+//! core's computation, the link to the lab that answers it, its hint, and the answer code to hand in:
+//! one per exercise on the teaching view's problem set (`tasks=`). A lab (`task=` in its link) shows
+//! only the question and links here, so that no lab's module carries the card and the codes.
 
 use crate::platform::url::use_url;
 use dp_playground::course::code::Answer;
 use dp_playground::course::Task;
 use dp_playground::link::format::read_shown;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// One exercise. `name` is the student's name, bound into the answer code.
 #[component]
@@ -20,12 +19,6 @@ pub fn TaskCard(
     number: Option<usize>,
     /// The student's name (the code carries 16 bits of it).
     name: RwSignal<String>,
-    /// Whether to offer the link to the lab that answers it (the sheet does; the lab is here already).
-    #[prop(optional)]
-    link_to_lab: bool,
-    /// Whether to ask for the name here (a lab's one exercise; a sheet asks once at its top).
-    #[prop(optional)]
-    ask_name: bool,
 ) -> impl IntoView {
     let url = use_url();
     let id = format!("task-{}", task.key);
@@ -55,27 +48,21 @@ pub fn TaskCard(
             task.with_value(|t| Answer::new(t, v, &n).code())
         })
     };
-    let show_hint = move |_| {
-        hint_open.set(true);
-        bring_into_view(task.with_value(|t| t.hint_target));
-    };
+    let show_hint = move |_| hint_open.set(true);
     let locked = move || url.options.with(|o| o.locked);
     let heading = task.with_value(|t| match number {
         Some(n) => format!("Exercise {n}: {}", t.lab.title()),
         None => "Exercise".to_string(),
     });
     let lab_href = task.with_value(|t| url.href_to(&t.link().to_query_string()));
+    let look_href =
+        task.with_value(|t| url.href_to(&t.link().with("look", t.hint_target).to_query_string()));
     view! {
         <section class="task" aria-labelledby=format!("{id}-title") data-testid=id.clone()
             data-variant=task.with_value(|t| t.variant.to_string())>
             <h3 id=format!("{id}-title")>{heading}</h3>
             <p class="task-question" data-testid=format!("{id}-question")>{task.with_value(|t| t.question.clone())}</p>
-            {link_to_lab.then(|| view! {
-                <p><a href=lab_href.clone() rel="external" data-testid=format!("{id}-open")>"Open it in the lab →"</a></p>
-            })}
-            {ask_name.then(|| view! {
-                <StudentName name=name help="Your answer code carries it, so that your teacher can tell it is yours." />
-            })}
+            <p><a href=lab_href rel="external" target="_blank" data-testid=format!("{id}-open")>"Open it in the lab ↗"</a></p>
             <div class="task-answer">
                 <label for=format!("{id}-answer")>{task.with_value(|t| format!("Your answer ({})", t.answer))}</label>
                 <input id=format!("{id}-answer") type="text" inputmode="decimal" autocomplete="off"
@@ -90,37 +77,15 @@ pub fn TaskCard(
                 data-value=move || checked.get().map(|(_, right)| right.to_string())>
                 {move || verdict().map(|v| v.1)}
             </p>
-            <p class="help" hidden=move || !hint_open.get() data-testid=format!("{id}-hint")>{task.with_value(|t| t.hint)}</p>
+            <p class="help" hidden=move || !hint_open.get() data-testid=format!("{id}-hint")>
+                {task.with_value(|t| t.hint)}" "
+                <a href=look_href rel="external" target="_blank">"Show me in the lab ↗"</a>
+            </p>
             <p class="task-code" hidden=move || checked.with(Option::is_none)>
                 "Answer code to hand in: "
                 <code data-testid=format!("{id}-code")>{answer_code}</code>
             </p>
         </section>
-    }
-}
-
-/// Scrolls the element whose id or test id is `target` into view, opening any collapsed section
-/// around it, and gives it the focus where it can take it.
-fn bring_into_view(target: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let found = doc.get_element_by_id(target).or_else(|| {
-        doc.query_selector(&format!("[data-testid=\"{target}\"]"))
-            .ok()
-            .flatten()
-    });
-    let Some(el) = found else { return };
-    let mut up = el.parent_element();
-    while let Some(p) = up {
-        if let Ok(details) = p.clone().dyn_into::<web_sys::HtmlDetailsElement>() {
-            details.set_open(true);
-        }
-        up = p.parent_element();
-    }
-    el.scroll_into_view();
-    if let Ok(html) = el.dyn_into::<web_sys::HtmlElement>() {
-        let _ = html.focus();
     }
 }
 

@@ -1,0 +1,20 @@
+//! The teaching view's descriptor: its keys (a problem set's), no numbers, no worker.
+
+use crate::labs::descriptor::{Formula, LabInfo, NumberSide};
+use crate::labs::WorkerOnLoad;
+
+/// This lab's descriptor: when it needs the worker, the keys it reads and shares, its embed height.
+pub const INFO: LabInfo = LabInfo {
+    worker_on_load: WorkerOnLoad::Never,
+    worker: None,
+    shared_keys: &[],
+    printed_keys: &[],
+    optional_keys: &["tasks", "seed", "vary"],
+    embed_height: 1600,
+};
+
+/// No formulas of its own.
+pub const FORMULAS: &[Formula] = &[];
+
+/// No numbers of its own.
+pub const SIDES: &[NumberSide] = &[];
