@@ -50,12 +50,9 @@ pub fn SharePanel(
     // The embed's choices start from what the page has (its controls=, show=, course= and lock=), and
     // write into the snippet only; the page itself keeps everything. The lists are what the page
     // registered (crate::widgets::parts): each control and part that exists, by its label.
-    let parts = use_context::<PageParts>();
-    let registered = move |pick: fn(&PageParts) -> RwSignal<Vec<Entry>>| {
-        parts.map(|p| pick(&p).get()).unwrap_or_default()
-    };
-    let controls = Signal::derive(move || registered(|p| p.controls));
-    let sections = Signal::derive(move || registered(|p| p.parts));
+    // The lab page provides the registry; a page without one (the WDP lab's figures) gets its own.
+    let parts = use_context::<PageParts>().unwrap_or_else(PageParts::provide);
+    let (controls, sections) = (parts.controls, parts.parts);
     // `None`: the default (every control; every part but the course material, unless the link
     // keeps it: the author sees it in the full playground, but ticking it is a choice, not a default).
     let chosen_controls = RwSignal::new(url.options.with_untracked(|o| o.controls.clone()));
@@ -72,7 +69,8 @@ pub fn SharePanel(
     });
     // The snippet's height: the embed's own, measured in a hidden iframe as wide as a course page's
     // column, a moment after the choices settle.
-    let measured = RwSignal::new(None::<u32>);
+    // `i32`, the chart canvases' width type: a signal of a type the module already has costs no code.
+    let measured = RwSignal::new(None::<i32>);
     let probe = StoredValue::new_local(None::<ColumnProbe>);
     let generation = StoredValue::new(0u32);
     Effect::new(move |_| {
@@ -88,7 +86,7 @@ pub fn SharePanel(
             move || {
                 if generation.try_get_value() == Some(mine) {
                     let seen = move |h: u32| {
-                        measured.try_set(Some(h));
+                        measured.try_set(i32::try_from(h).ok());
                     };
                     probe.try_update_value(|p| *p = ColumnProbe::new(&src, COLUMN_WIDTH, seen));
                 }
@@ -100,7 +98,12 @@ pub fn SharePanel(
         probe.try_update_value(|p| *p = None);
     });
     let iframe = when_open(Signal::derive(move || {
-        iframe_snippet(&url.page_url(), &embed_query.get(), lab, measured.get())
+        iframe_snippet(
+            &url.page_url(),
+            &embed_query.get(),
+            lab,
+            measured.get().map(|h| h.unsigned_abs()),
+        )
     }));
     let height_note = move || match measured.get() {
         Some(h) => {
@@ -188,7 +191,7 @@ fn Checklist(
     /// Test id prefix (`share-control`: ids `share-control-{key}`).
     prefix: &'static str,
     /// What the page registered.
-    entries: Signal<Vec<Entry>>,
+    entries: RwSignal<Vec<Entry>>,
     /// The ticked keys (`None`: the default).
     chosen: RwSignal<Option<Vec<String>>>,
     /// Whether course material is ticked by default.
