@@ -67,15 +67,16 @@ pub fn Exercises() -> impl IntoView {
     view! {
         <h3 id="exercises">"Exercises the page checks"</h3>
         <p>
-            "Each exercise is answered in its lab and checked by the page with the playground's own computation. "
-            "A problem set draws every exercise in a variant from its seed (the same for everyone), or from "
+            "Each exercise is answered on a problem set, which links to the lab that answers it and checks "
+            "the answer with the playground's own computation. A problem set draws every exercise in a "
+            "variant from its seed (the same for everyone), or from "
             "each student's name as well (one per student). Students hand in short answer codes; paste them "
             "below to see which answers are right. The codes are not a proof: without a server a student who "
             "reads the source can write one, and the page's Check button can be tried until it says right. "
             "They suit homework, not exams."
         </p>
         <div class="table-wrap" tabindex="0">
-            <table class="results-table" data-testid="about-exercises">
+            <table class="results-table text-table" data-testid="about-exercises">
                 <thead><tr><th scope="col">"exercise"</th><th scope="col">"lab"</th><th scope="col">"in its textbook variant"</th></tr></thead>
                 <tbody>
                     {TASKS.iter().map(|def| {
