@@ -61,6 +61,23 @@ impl Task {
     }
 }
 
+/// What a task's maker draws for a variant: everything of a [`Task`] but what its [`TaskDef`] knows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawn {
+    /// The question.
+    pub question: String,
+    /// What the answer is.
+    pub answer: &'static str,
+    /// The lab's settings the question starts from (without `lab`).
+    pub setup: Query,
+    /// Where to look, in one sentence.
+    pub hint: &'static str,
+    /// The id of the element the hint brings into view.
+    pub hint_target: &'static str,
+    /// The right answers: a closed interval.
+    pub accept: (f64, f64),
+}
+
 /// A task: its key, its lab, and how it is drawn in a variant.
 #[derive(Debug, Clone, Copy)]
 pub struct TaskDef {
@@ -70,18 +87,25 @@ pub struct TaskDef {
     pub index: u8,
     /// The lab that answers it.
     pub lab: Lab,
-    /// Draws the task in a variant.
-    pub make: fn(&mut Draw) -> Task,
+    /// Draws the task's question, settings and answers in a variant.
+    pub make: fn(&mut Draw) -> Drawn,
 }
 
 impl TaskDef {
     /// The task in `variant` (its parameters drawn from it).
     pub fn task(&self, variant: u32) -> Task {
-        let mut draw = Draw::new(variant);
+        let d = (self.make)(&mut Draw::new(variant));
         Task {
-            variant,
+            key: self.key,
             index: self.index,
-            ..(self.make)(&mut draw)
+            variant,
+            lab: self.lab,
+            question: d.question,
+            answer: d.answer,
+            setup: d.setup,
+            hint: d.hint,
+            hint_target: d.hint_target,
+            accept: d.accept,
         }
     }
 }
@@ -220,21 +244,6 @@ pub fn num(x: f64) -> String {
 /// `x` written for a link (every lab's parser reads it back exactly: `0.00001`, never `1×10⁻⁵`).
 pub fn val(x: f64) -> String {
     format!("{x}")
-}
-
-/// The smallest `x` in `[lo, hi]` with `ok(x)` (which must be monotone: false, then true), to a
-/// relative `tol`, never below the true boundary (the returned `x` has `ok(x)`).
-pub fn smallest(lo: f64, hi: f64, tol: f64, ok: impl Fn(f64) -> bool) -> f64 {
-    let (mut lo, mut hi) = (lo, hi);
-    while (hi - lo) > tol * hi {
-        let mid = 0.5 * (lo + hi);
-        if ok(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    hi
 }
 
 #[cfg(test)]

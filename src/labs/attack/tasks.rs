@@ -1,7 +1,7 @@
 //! The attack lab's exercises ([`crate::course`]): the (ε, δ) region's bounds on an attacker.
 
 use crate::attacks::approx_dp_advantage;
-use crate::course::{num, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::tradeoff_bound;
@@ -24,16 +24,12 @@ fn setup(eps: f64, delta: f64, alpha: f64) -> Query {
         .with("alpha", val(alpha))
 }
 
-fn tpr(d: &mut Draw) -> Task {
+fn tpr(d: &mut Draw) -> Drawn {
     let eps = d.pick(&[1.0, 0.5, 2.0, 3.0]);
     let delta = d.pick(&[1e-5, 1e-3, 1e-2]);
     let alpha = d.pick(&[0.01, 0.05, 0.001, 0.1]);
     let best = 1.0 - tradeoff_bound(eps, delta, alpha);
-    Task {
-        key: TPR.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Attack,
+    Drawn {
         question: format!(
             "A release is ({}, {})-differentially private. What is the highest true-positive rate a \
              membership-inference attack can reach at a false-positive rate of {}? (Three decimals.)",
@@ -57,15 +53,11 @@ pub const ADVANTAGE: TaskDef = TaskDef {
     make: advantage,
 };
 
-fn advantage(d: &mut Draw) -> Task {
+fn advantage(d: &mut Draw) -> Drawn {
     let eps = d.pick(&[1.0, 0.1, 0.5, 2.0, 4.0]);
     let delta = d.pick(&[1e-5, 1e-3]);
     let best = approx_dp_advantage(eps, delta);
-    Task {
-        key: ADVANTAGE.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Attack,
+    Drawn {
         question: format!(
             "At ε = {} and δ = {}, what is the largest advantage TPR − FPR any attack can have? \
              (Three decimals.)",

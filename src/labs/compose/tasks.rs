@@ -2,7 +2,7 @@
 
 use crate::accounting::composed::accountants;
 use crate::accounting::entry::parse_list;
-use crate::course::{num, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 
@@ -17,7 +17,7 @@ pub const TIGHTEST: TaskDef = TaskDef {
     make: tightest,
 };
 
-fn tightest(d: &mut Draw) -> Task {
+fn tightest(d: &mut Draw) -> Drawn {
     let k = d.pick(&[10u64, 20, 50, 100, 5]);
     let sigma = d.pick(&[3.0, 5.0, 10.0, 2.0]);
     let delta = 1e-5;
@@ -30,11 +30,7 @@ fn tightest(d: &mut Draw) -> Task {
             .filter(|e| e.is_finite())
             .fold(f64::INFINITY, f64::min)
     });
-    Task {
-        key: TIGHTEST.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Compose,
+    Drawn {
         question: format!(
             "{k} releases, each with Gaussian noise σ = {} (sensitivity 1), at δ = 10⁻⁵: of the basic, \
              advanced and RDP composition bounds, which gives the smallest ε, and what is that ε?",
@@ -56,7 +52,7 @@ pub const BUDGET: TaskDef = TaskDef {
     make: budget,
 };
 
-fn budget(d: &mut Draw) -> Task {
+fn budget(d: &mut Draw) -> Drawn {
     let eps0 = d.pick(&[0.1, 0.2, 0.25, 0.3, 0.05]);
     let total = d.pick(&[1.0, 2.0, 3.0, 0.5]);
     // The largest k whose basic bound (the accountants' own sum) stays within the budget.
@@ -69,11 +65,7 @@ fn budget(d: &mut Draw) -> Task {
         .rev()
         .find(|&k| k == 0 || basic(k) <= total)
         .unwrap_or(0) as f64;
-    Task {
-        key: BUDGET.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Compose,
+    Drawn {
         question: format!(
             "Each release is a Laplace mechanism with ε₀ = {}. Under basic composition, how many \
              releases fit a total budget of ε = {}?",

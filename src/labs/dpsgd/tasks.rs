@@ -1,9 +1,10 @@
 //! The DP-SGD lab's exercises ([`crate::course`]), by the RDP accountant the lab shows.
 
 use crate::accounting::training::StepRdp;
-use crate::course::{num, smallest, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
+use crate::numerics::roots::{bisect, bisect_integer, Split, Until};
 
 const DELTA: f64 = 1e-5;
 
@@ -19,28 +20,15 @@ pub const STEPS: TaskDef = TaskDef {
     make: steps,
 };
 
-fn steps(d: &mut Draw) -> Task {
+fn steps(d: &mut Draw) -> Drawn {
     let q = d.pick(&[0.01, 0.005, 0.02]);
     let sigma = d.pick(&[1.0, 1.2, 0.8, 1.5]);
     let target = d.pick(&[2.0, 1.0, 3.0, 4.0]);
     let rdp = StepRdp::new(q, sigma);
     let within = |t: u64| rdp.epsilon(t, DELTA) <= target;
-    // ε grows with the steps: the last T within the target, by bisection over whole steps.
-    let (mut lo, mut hi) = (0u64, 1u64 << 30);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if within(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let t = lo as f64;
-    Task {
-        key: STEPS.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Dpsgd,
+    // ε grows with the steps: the first T past the target, less one.
+    let t = (bisect_integer(0, 1 << 30, |t| !within(t as u64)) - 1) as f64;
+    Drawn {
         question: format!(
             "With sampling rate q = {} and noise multiplier σ = {}, how many steps can DP-SGD take \
              before the RDP accountant's ε at δ = 10⁻⁵ exceeds {}? (The most steps, to 1 %.)",
@@ -68,18 +56,16 @@ pub const SIGMA: TaskDef = TaskDef {
     make: sigma,
 };
 
-fn sigma(d: &mut Draw) -> Task {
+fn sigma(d: &mut Draw) -> Drawn {
     let q = d.pick(&[0.01, 0.004, 0.02]);
     let steps = d.pick(&[10_000u64, 5000, 20_000]);
     let target = d.pick(&[2.0, 1.0, 4.0, 8.0]);
-    let s = smallest(0.3, 100.0, 1e-9, |s| {
+    // The upper end of the bracket: it meets the target.
+    let s = bisect(0.3, 100.0, Split::Middle, Until::Ratio(1e-9), |s| {
         StepRdp::new(q, s).epsilon(steps, DELTA) <= target
-    });
-    Task {
-        key: SIGMA.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Dpsgd,
+    })
+    .hi;
+    Drawn {
         question: format!(
             "DP-SGD runs {} steps at sampling rate q = {}. What is the smallest noise multiplier σ that \
              keeps the RDP accountant's ε at δ = 10⁻⁵ within {}?",

@@ -1,6 +1,6 @@
 //! The mechanisms lab's exercises ([`crate::course`]).
 
-use crate::course::{num, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
 use crate::mechanisms::gaussian::sigma_analytic;
@@ -17,16 +17,12 @@ pub const SIGMA: TaskDef = TaskDef {
     make: sigma,
 };
 
-fn sigma(d: &mut Draw) -> Task {
+fn sigma(d: &mut Draw) -> Drawn {
     let eps = d.pick(&[1.0, 0.5, 2.0, 0.3, 3.0]);
     let delta = d.pick(&[1e-5, 1e-6, 1e-4]);
     let sens = d.pick(&[1.0, 2.0, 0.5]);
     let s = sigma_analytic(eps, delta, sens).unwrap_or(f64::NAN);
-    Task {
-        key: SIGMA.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Mechanisms,
+    Drawn {
         question: format!(
             "Find the smallest noise σ that makes the Gaussian mechanism with sensitivity Δ = {} \
              ({}, {})-differentially private.",
@@ -54,15 +50,11 @@ pub const LAPLACE: TaskDef = TaskDef {
     make: laplace,
 };
 
-fn laplace(d: &mut Draw) -> Task {
+fn laplace(d: &mut Draw) -> Drawn {
     let sens = d.pick(&[1.0, 2.0, 5.0]);
     let scale = d.pick(&[2.0, 0.5, 1.0, 4.0, 10.0]);
     let eps = sens / scale;
-    Task {
-        key: LAPLACE.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Mechanisms,
+    Drawn {
         question: format!(
             "A Laplace mechanism with sensitivity Δ = {} adds noise of scale b = {}. For which ε is it \
              ε-differentially private (the smallest)?",

@@ -1,9 +1,10 @@
 //! The randomized-response lab's exercises ([`crate::course`]).
 
-use crate::course::{num, smallest, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::Query;
-use crate::mechanisms::randomized_response::{Population, RandomizedResponse};
+use crate::mechanisms::randomized_response::{Population, RandomizedResponse, Z_95};
+use crate::numerics::roots::{bisect, Split, Until};
 
 /// This lab's exercises, in [`crate::course::TASKS`]' order.
 pub const ALL: &[TaskDef] = &[TRUTH, WIDTH];
@@ -16,15 +17,11 @@ pub const TRUTH: TaskDef = TaskDef {
     make: truth,
 };
 
-fn truth(d: &mut Draw) -> Task {
+fn truth(d: &mut Draw) -> Drawn {
     let k = d.pick(&[2usize, 3, 4, 5, 10]);
     let eps = d.pick(&[1.0, 0.5, 1.5, 2.0, 3.0]);
     let p = RandomizedResponse::new(eps, k).map_or(f64::NAN, |m| m.p_truth());
-    Task {
-        key: TRUTH.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::RandomizedResponse,
+    Drawn {
         question: format!(
             "With K = {k} answer categories and ε = {}, with what probability does a respondent \
              report their true answer? (Three decimals.)",
@@ -40,7 +37,7 @@ fn truth(d: &mut Draw) -> Task {
     }
 }
 
-/// The smallest ε whose 95 % interval (1.96 closed-form i.i.d. standard errors either side) for a
+/// The smallest ε whose 95 % interval (z₀.₉₇₅ = 1.96 closed-form i.i.d. standard errors either side, as the lab's table) for a
 /// category of true frequency 0.3 is at most ±h, to 2 %.
 pub const WIDTH: TaskDef = TaskDef {
     key: "rr-width",
@@ -49,21 +46,21 @@ pub const WIDTH: TaskDef = TaskDef {
     make: width,
 };
 
-fn width(d: &mut Draw) -> Task {
+fn width(d: &mut Draw) -> Drawn {
     let n = d.pick(&[1000u64, 500, 2000, 5000, 10_000]);
     let half = d.pick(&[0.05, 0.04, 0.06, 0.08]);
     let half_width = |eps: f64| {
         RandomizedResponse::new(eps, 2).map_or(f64::INFINITY, |m| {
-            1.96 * m.stderr_for(Population::Iid, 0.3, n)
+            Z_95 * m.stderr_for(Population::Iid, 0.3, n)
         })
     };
     // The floor: even ε = 20 cannot beat the sampling error √(0.3·0.7/n).
-    let eps = smallest(1e-3, 20.0, 1e-9, |e| half_width(e) <= half);
-    Task {
-        key: WIDTH.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::RandomizedResponse,
+    // The upper end of the bracket: its half-width is within the bound.
+    let eps = bisect(1e-3, 20.0, Split::Middle, Until::Ratio(1e-9), |e| {
+        half_width(e) <= half
+    })
+    .hi;
+    Drawn {
         question: format!(
             "A yes/no survey (K = 2) of n = {} people, 30 % of whom would answer 0: what is the \
              smallest ε for which the 95 % interval of category 0's estimate is at most ±{}? Take the \

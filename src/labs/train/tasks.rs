@@ -2,7 +2,7 @@
 
 use super::TrainParams;
 use crate::accounting::training::rdp_report;
-use crate::course::{num, val, Draw, Task, TaskDef};
+use crate::course::{num, val, Draw, Drawn, TaskDef};
 use crate::labs::Lab;
 use crate::link::query::{LinkParams, Query};
 
@@ -17,7 +17,7 @@ pub const EPSILON: TaskDef = TaskDef {
     make: epsilon,
 };
 
-fn epsilon(d: &mut Draw) -> Task {
+fn epsilon(d: &mut Draw) -> Drawn {
     let batch = d.pick(&[32u64, 16, 64]);
     let sigma = d.pick(&[2.0, 1.0, 1.5, 3.0]);
     let epochs = d.pick(&[30u64, 10, 20, 50]);
@@ -33,11 +33,7 @@ fn epsilon(d: &mut Draw) -> Task {
         .ok()
         .and_then(|t| rdp_report(&p.event(0, t), p.delta).ok())
         .map_or(f64::NAN, |r| r.eps);
-    Task {
-        key: EPSILON.key,
-        index: 0,
-        variant: 0,
-        lab: Lab::Train,
+    Drawn {
         question: format!(
             "Training logistic regression on the breast-cancer data with an expected batch of {batch} \
              records, σ = {} and {epochs} epochs: what ε does the RDP accountant certify at δ = 10⁻⁵ \
