@@ -209,6 +209,87 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
     })
 }
 
+/// One lab's jobs as a page posts them, without the other labs' code: a page that named [`Job`] and
+/// [`Update`] compiled every lab's (de)serialisation (40 KB of the training lab's module before
+/// wasm-opt). The bytes are the same: postcard writes an enum's variant position, then its content,
+/// so `TAG` followed by the job's bytes is the [`Job`] a worker decodes (a test holds every kind equal).
+pub trait JobKind: Serialize {
+    /// Its variant's position in [`Job`], and its updates' in [`Update`].
+    const TAG: u8;
+    /// What its jobs send back: the content of the matching [`Update`] variant.
+    type Update: DeserializeOwned;
+}
+
+macro_rules! job_kinds {
+    ($($job:ty => $update:ty = $tag:literal),* $(,)?) => {
+        $(impl JobKind for $job {
+            const TAG: u8 = $tag;
+            type Update = $update;
+        })*
+    };
+}
+
+job_kinds! {
+    AccountingJob => AccountingUpdate = 0,
+    RrJob => RrUpdate = 1,
+    MechJob => MechUpdate = 2,
+    ComposeJob => ComposeUpdate = 3,
+    DpsgdJob => DpsgdUpdate = 4,
+    AttackJob => AttackUpdate = 5,
+    WdpJob => WdpUpdate = 6,
+    TangentJob => TangentUpdate = 7,
+    TrainJob => TrainJobUpdate = 8,
+    StatementJob => StatementUpdate = 9,
+}
+
+/// [`Update::Error`]'s position.
+const ERROR_TAG: u8 = 10;
+/// [`Update::Done`]'s position.
+const DONE_TAG: u8 = 11;
+
+/// `job` as the [`Job`] bytes a worker decodes.
+pub fn encode_job<J: JobKind>(job: &J) -> Vec<u8> {
+    let mut bytes = vec![J::TAG];
+    bytes.extend(encode(job));
+    bytes
+}
+
+/// A worker's message to the page that posted a `J` job: [`Update`] with only `J`'s variant decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Received<U> {
+    /// One of the job's updates.
+    Update(U),
+    /// The job could not run.
+    Error(Error),
+    /// The job is over.
+    Done,
+}
+
+/// Whether `bytes` are an update that ends its job ([`Update::Done`] or [`Update::Error`]), or bytes
+/// no [`Update`] starts with (`None`: a worker from another build).
+pub fn ends_job(bytes: &[u8]) -> Option<bool> {
+    match bytes.first() {
+        Some(&t) if t < ERROR_TAG => Some(false),
+        Some(&t) if t <= DONE_TAG => Some(true),
+        _ => None,
+    }
+}
+
+/// The [`Update`] in `bytes`, sent by a `J` job.
+///
+/// # Errors
+/// Bytes that are not an encoded [`Update`] of `J`'s (a worker built from other sources).
+pub fn decode_update<J: JobKind>(bytes: &[u8]) -> Result<Received<J::Update>> {
+    match bytes.split_first() {
+        Some((&t, rest)) if t == J::TAG => decode(rest).map(Received::Update),
+        Some((&ERROR_TAG, rest)) => decode(rest).map(Received::Error),
+        Some((&DONE_TAG, [])) => Ok(Received::Done),
+        _ => Err(Error::Wire {
+            reason: "an update of another kind of job".into(),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,7 +314,48 @@ mod tests {
             out.push(decode::<Update>(&encode(&u)).unwrap())
         });
         assert_eq!(out.last(), Some(&Update::Done), "{out:?}");
+        macro_rules! page_sides {
+            ($($kind:ident),*) => {
+                match &job {
+                    $(Job::$kind(j) => page_side(j, &job, &out, |u| match u {
+                        Update::$kind(x) => Some(x),
+                        _ => None,
+                    }),)*
+                }
+            };
+        }
+        page_sides!(
+            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement
+        );
         out
+    }
+
+    /// The page's typed side of the wire ([`encode_job`], [`decode_update`]) reads and writes the
+    /// whole enums' bytes.
+    fn page_side<J: JobKind>(
+        job: &J,
+        whole: &Job,
+        updates: &[Update],
+        inner: impl Fn(&Update) -> Option<&J::Update>,
+    ) where
+        J::Update: PartialEq + std::fmt::Debug + Clone,
+    {
+        assert_eq!(encode_job(job), encode(whole));
+        for u in updates {
+            let bytes = encode(u);
+            let expected = match u {
+                Update::Done => Received::Done,
+                Update::Error(e) => Received::Error(e.clone()),
+                other => {
+                    Received::Update(inner(other).expect("an update of the job's kind").clone())
+                }
+            };
+            assert_eq!(decode_update::<J>(&bytes).unwrap(), expected);
+            assert_eq!(
+                ends_job(&bytes),
+                Some(matches!(u, Update::Done | Update::Error(_)))
+            );
+        }
     }
 
     /// The tangent lab's jobs, run as the page runs them (split, encoded, merged), give the one-thread
@@ -301,6 +423,20 @@ mod tests {
             u,
             Update::Tangent(TangentUpdate::Extra(Extra::LangevinR(_)))
         )));
+    }
+
+    /// The kinds no other test runs: each tag is its variant's position; the last two are fixed.
+    #[test]
+    fn every_kind_is_tagged_by_its_position() {
+        let dpsgd = DpsgdJob::Schedule(DpsgdParams::from_query(&Query::default()).0);
+        assert_eq!(encode_job(&dpsgd), encode(&Job::Dpsgd(dpsgd.clone())));
+        assert_eq!(encode(&Update::Done), [DONE_TAG]);
+        assert_eq!(
+            decode_update::<DpsgdJob>(&[DONE_TAG]).unwrap(),
+            Received::Done
+        );
+        assert!(decode_update::<DpsgdJob>(&[TrainJob::TAG]).is_err());
+        assert_eq!(ends_job(&[DONE_TAG + 1]), None);
     }
 
     /// Every accountant job runs through the wire format and ends with Done, its results equal to the

@@ -181,5 +181,8 @@ mod tests {
         let wire = crate::jobs::encode(&crate::jobs::Update::Statement(got[1].clone()));
         let back: crate::jobs::Update = crate::jobs::decode(&wire).unwrap();
         assert_eq!(back, crate::jobs::Update::Statement(got[1].clone()));
+        // The page's typed side reads the same bytes.
+        let back = crate::jobs::decode_update::<StatementJob>(&wire).unwrap();
+        assert_eq!(back, crate::jobs::Received::Update(got[1].clone()));
     }
 }

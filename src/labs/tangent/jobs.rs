@@ -154,34 +154,30 @@ impl Protocol {
     }
 
     /// Stage 1: the risk at each range of parameters ([`TangentUpdate::Risk`] each; concatenate in order).
-    pub fn risk_jobs(&self) -> Vec<Job> {
+    pub fn risk_jobs(&self) -> Vec<TangentJob> {
         self.plan
             .risk_ranges()
             .into_iter()
-            .map(|r| {
-                Job::Tangent(TangentJob::Risk {
-                    params: Box::new(self.params.clone()),
-                    from: r.start,
-                    to: r.end,
-                })
+            .map(|r| TangentJob::Risk {
+                params: Box::new(self.params.clone()),
+                from: r.start,
+                to: r.end,
             })
             .collect()
     }
 
     /// Stage 2: ln q from the whole risk, and the norms' column ranges ([`TangentUpdate::NormsPart`] each;
     /// keep them in order).
-    pub fn column_jobs(&self, risk: &[f64]) -> (Columns, Vec<Job>) {
+    pub fn column_jobs(&self, risk: &[f64]) -> (Columns, Vec<TangentJob>) {
         let columns = self.plan.columns(risk);
         let jobs = columns
             .ranges()
             .into_iter()
-            .map(|r| {
-                Job::Tangent(TangentJob::Columns {
-                    params: Box::new(self.params.clone()),
-                    log_q: columns.log_q.clone(),
-                    from: r.start,
-                    to: r.end,
-                })
+            .map(|r| TangentJob::Columns {
+                params: Box::new(self.params.clone()),
+                log_q: columns.log_q.clone(),
+                from: r.start,
+                to: r.end,
             })
             .collect();
         (columns, jobs)
@@ -189,37 +185,38 @@ impl Protocol {
 
     /// Stage 3: the report from the parts ([`TangentUpdate::Report`]), then the sweeps and the grid
     /// Monte Carlo in the same worker.
-    pub fn finish_job(&self, risk: Vec<f64>, log_q: Vec<f64>, parts: Vec<Vec<u8>>) -> Job {
-        Job::Tangent(TangentJob::Finish {
+    pub fn finish_job(&self, risk: Vec<f64>, log_q: Vec<f64>, parts: Vec<Vec<u8>>) -> TangentJob {
+        TangentJob::Finish {
             params: Box::new(self.params.clone()),
             risk,
             log_q,
             parts: parts.into_iter().map(ByteBuf::from).collect(),
-        })
+        }
     }
 
     /// For a report the page computed itself: the sweeps and the grid Monte Carlo.
-    pub fn sweeps_job(&self, report: Report) -> Job {
-        Job::Tangent(TangentJob::Sweeps {
+    pub fn sweeps_job(&self, report: Report) -> TangentJob {
+        TangentJob::Sweeps {
             params: Box::new(self.params.clone()),
             report: Box::new(report),
-        })
+        }
     }
 
     /// Beside stage 3 (or the sweeps): the Langevin chain for the report.
-    pub fn langevin_job(&self, report: Report) -> Job {
-        Job::Tangent(TangentJob::Langevin {
+    pub fn langevin_job(&self, report: Report) -> TangentJob {
+        TangentJob::Langevin {
             params: Box::new(self.params.clone()),
             report: Box::new(report),
-        })
+        }
     }
 
     /// Runs every stage here, each job through the wire format as a worker runs it, and returns
     /// every update in the order the page would fold them (the report first, then the extras).
     pub fn run_here(&self) -> Vec<Update> {
-        let wired = |job: &Job| {
+        let wired = |job: &TangentJob| {
             let mut out = Vec::new();
-            let job: Job = decode(&encode(job)).unwrap_or_else(|_| job.clone());
+            let job = Job::Tangent(job.clone());
+            let job: Job = decode(&encode(&job)).unwrap_or(job);
             run_wired(job, &mut |u| {
                 out.push(decode::<Update>(&encode(&u)).unwrap_or(Update::Done))
             });

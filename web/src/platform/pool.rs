@@ -14,7 +14,7 @@
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
 
-use dp_playground::jobs::{decode, encode, Job, Update};
+use dp_playground::jobs::{decode_update, encode_job, ends_job, JobKind, Received};
 use futures::channel::mpsc::{unbounded, UnboundedReceiver, UnboundedSender};
 use futures::StreamExt;
 use std::cell::RefCell;
@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 /// Most workers, whatever the machine reports.
 const MAX_WORKERS: usize = 8;
 
-/// How a job ended without [`Update::Done`].
+/// How a job ended without its last update (`Done`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobEnd {
     /// A newer link (or leaving the lab) cancelled it.
@@ -40,18 +40,26 @@ pub enum JobEnd {
 /// # Errors
 /// The future gives [`JobEnd::Cancelled`] when [`cancel`] stopped the job, [`JobEnd::Failed`] when it
 /// failed.
-pub fn run(
+///
+/// Only `J`'s updates are decoded: a page compiles the (de)serialisation of the jobs it posts, not
+/// every lab's (`dp_playground::jobs::JobKind`).
+pub fn run<J: JobKind>(
     group: &'static str,
-    job: &Job,
-    mut on_update: impl FnMut(Update),
+    job: &J,
+    mut on_update: impl FnMut(J::Update),
 ) -> impl std::future::Future<Output = Result<(), JobEnd>> {
-    let mut rx = submit(group, job);
+    let mut rx = submit(group, encode_job(job));
     async move {
-        while let Some(update) = rx.next().await {
-            match update {
-                Update::Done => return Ok(()),
-                Update::Error(e) => return Err(JobEnd::Failed(e.to_string())),
-                u => on_update(u),
+        while let Some(reply) = rx.next().await {
+            let bytes = match reply {
+                Reply::Wire(bytes) => bytes,
+                Reply::Failed(e) => return Err(JobEnd::Failed(worker_error(e).to_string())),
+            };
+            match decode_update::<J>(&bytes) {
+                Ok(Received::Update(u)) => on_update(u),
+                Ok(Received::Done) => return Ok(()),
+                Ok(Received::Error(e)) => return Err(JobEnd::Failed(e.to_string())),
+                Err(e) => return Err(JobEnd::Failed(worker_error(e.to_string()).to_string())),
             }
         }
         Err(JobEnd::Cancelled)
@@ -60,10 +68,10 @@ pub fn run(
 
 /// Runs `job` to its end and returns its one result: the last update `pick` takes from it, or the
 /// job's failure; `None` when the job was cancelled or gave no such update.
-pub async fn outcome<T, E: ToString>(
+pub async fn outcome<J: JobKind, T, E: ToString>(
     group: &'static str,
-    job: &Job,
-    mut pick: impl FnMut(Update) -> Option<Result<T, E>>,
+    job: &J,
+    mut pick: impl FnMut(J::Update) -> Option<Result<T, E>>,
 ) -> Option<Result<T, String>> {
     let mut got = None;
     match run(group, job, |u| {
@@ -82,10 +90,10 @@ pub async fn outcome<T, E: ToString>(
 /// Runs `jobs` side by side (the chunks of one computation), handing each one's result to
 /// `on_each(k, result)` as it arrives (for progress, or a failure); resolves to every result in the
 /// jobs' order once all have succeeded, or `None` when any failed or was cancelled.
-pub async fn gather<T: Clone, E: ToString>(
+pub async fn gather<J: JobKind, T: Clone, E: ToString>(
     group: &'static str,
-    jobs: Vec<Job>,
-    pick: impl Fn(Update) -> Option<Result<T, E>> + Copy,
+    jobs: Vec<J>,
+    pick: impl Fn(J::Update) -> Option<Result<T, E>> + Copy,
     on_each: impl Fn(usize, &Result<T, String>) + Copy,
 ) -> Option<Vec<T>> {
     let runs = jobs.iter().enumerate().map(|(k, job)| async move {
@@ -98,7 +106,7 @@ pub async fn gather<T: Clone, E: ToString>(
     futures::future::join_all(runs).await.into_iter().collect()
 }
 
-/// Stops every job of `group`, queued or running (their streams end without [`Update::Done`]).
+/// Stops every job of `group`, queued or running (their streams end without their `Done`).
 pub fn cancel(group: &'static str) {
     POOL.with_borrow_mut(|pool| {
         pool.queue.retain(|q| q.group != group);
@@ -146,11 +154,11 @@ impl LabJobs {
     /// `shown`, then sets it to what `pick` takes from the job's updates, or to the job's failure. A
     /// cancelled or superseded job leaves `shown` alone; `None` (nothing to run for this link) leaves it
     /// cleared.
-    pub fn show_latest<T: Send + Sync + 'static>(
+    pub fn show_latest<J: JobKind + 'static, T: Send + Sync + 'static>(
         self,
-        job: Option<Job>,
+        job: Option<J>,
         shown: leptos::prelude::RwSignal<Option<Result<T, String>>>,
-        pick: impl FnMut(Update) -> Option<Result<T, String>> + 'static,
+        pick: impl FnMut(J::Update) -> Option<Result<T, String>> + 'static,
     ) {
         use leptos::prelude::Set;
         let current = self.restart();
@@ -186,13 +194,20 @@ pub fn threads_from_link() -> Option<usize> {
 struct Slot {
     id: u64,
     worker: web_sys::Worker,
-    busy: Option<(&'static str, UnboundedSender<Update>)>,
+    busy: Option<(&'static str, UnboundedSender<Reply>)>,
 }
 
 struct Queued {
     group: &'static str,
     bytes: Vec<u8>,
-    tx: UnboundedSender<Update>,
+    tx: UnboundedSender<Reply>,
+}
+
+/// What reaches a job's run: a worker's message (decoded by the run, which knows its kind), or a
+/// failure the page saw.
+enum Reply {
+    Wire(Vec<u8>),
+    Failed(String),
 }
 
 enum Source {
@@ -217,9 +232,8 @@ thread_local! {
     }) };
 }
 
-fn submit(group: &'static str, job: &Job) -> UnboundedReceiver<Update> {
+fn submit(group: &'static str, bytes: Vec<u8>) -> UnboundedReceiver<Reply> {
     let (tx, rx) = unbounded();
-    let bytes = encode(job);
     POOL.with_borrow_mut(|pool| pool.queue.push_back(Queued { group, bytes, tx }));
     pump();
     rx
@@ -233,7 +247,7 @@ fn pump() {
         }
         if let Err(e) = pool.start() {
             for q in pool.queue.drain(..) {
-                let _ = q.tx.unbounded_send(Update::Error(worker_error(e.clone())));
+                let _ = q.tx.unbounded_send(Reply::Failed(e.clone()));
             }
             return;
         }
@@ -251,7 +265,7 @@ fn pump() {
                         pool.slots.len() - 1
                     }
                     Err(e) => {
-                        let _ = q.tx.unbounded_send(Update::Error(worker_error(e)));
+                        let _ = q.tx.unbounded_send(Reply::Failed(e));
                         continue;
                     }
                 },
@@ -264,8 +278,7 @@ fn pump() {
             let data = js_sys::Uint8Array::from(&q.bytes[..]);
             let transfer = js_sys::Array::of1(&data.buffer());
             if let Err(e) = slot.worker.post_message_with_transfer(&data, &transfer) {
-                let _ =
-                    q.tx.unbounded_send(Update::Error(worker_error(format!("{e:?}"))));
+                let _ = q.tx.unbounded_send(Reply::Failed(format!("{e:?}")));
                 continue;
             }
             slot.busy = Some((q.group, q.tx));
@@ -322,11 +335,11 @@ impl Pool {
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
-                match decode::<Update>(&bytes) {
-                    Ok(update) => finish_or_forward(id, update),
+                match ends_job(&bytes) {
+                    Some(over) => finish_or_forward(id, bytes, over),
                     // A worker that speaks another protocol (a stale cached module) may still be
                     // running its job: it is stopped, never given another one.
-                    Err(e) => drop_worker(id, e.to_string()),
+                    None => drop_worker(id, "a message that is no update".into()),
                 }
             });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -353,22 +366,21 @@ fn drop_worker(id: u64, message: String) {
             let slot = pool.slots.remove(i);
             slot.worker.terminate();
             if let Some((_, tx)) = slot.busy {
-                let _ = tx.unbounded_send(Update::Error(worker_error(message)));
+                let _ = tx.unbounded_send(Reply::Failed(message));
             }
         }
     });
     pump();
 }
 
-/// Sends a worker's update to its job; frees the worker when the job is over.
-fn finish_or_forward(id: u64, update: Update) {
-    let over = matches!(update, Update::Done | Update::Error(_));
+/// Sends a worker's update to its job; frees the worker when the job is `over`.
+fn finish_or_forward(id: u64, bytes: Vec<u8>, over: bool) {
     POOL.with_borrow_mut(|pool| {
         let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) else {
             return;
         };
         if let Some((_, tx)) = &slot.busy {
-            let _ = tx.unbounded_send(update);
+            let _ = tx.unbounded_send(Reply::Wire(bytes));
         }
         if over {
             slot.busy = None;

@@ -11,7 +11,6 @@ use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Guarantee;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::link::format::sig_up;
 use dp_playground::statement::jobs::{Axes, StatementJob, StatementUpdate};
 use dp_playground::statement::RunFacts;
@@ -54,10 +53,10 @@ pub fn StatementPanel(
         };
         let current = jobs.restart();
         spawn_local(async move {
-            let job = Job::Statement(StatementJob::Render(g, f));
+            let job = StatementJob::Render(g, f);
             let ended = pool::run(GROUP, &job, |u| match u {
-                JobUpdate::Statement(StatementUpdate::Html(h)) if current() => html.set(h),
-                JobUpdate::Statement(StatementUpdate::Axes(a)) if current() => axes.set(Some(a)),
+                StatementUpdate::Html(h) if current() => html.set(h),
+                StatementUpdate::Axes(a) if current() => axes.set(Some(a)),
                 _ => {}
             })
             .await;

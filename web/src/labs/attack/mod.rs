@@ -13,7 +13,6 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::attack::claims::headline;
 use dp_playground::labs::attack::jobs::Calibration;
 use dp_playground::labs::attack::jobs::{AttackJob, AttackUpdate};
@@ -97,22 +96,18 @@ pub fn AttackLab() -> impl IntoView {
         spawn_local(async move {
             // The report and both calibrations are independent: up to three workers at once.
             let start = now_ms();
-            let report = pool::run(
-                GROUP,
-                &Job::Attack(AttackJob::Report(p.clone())),
-                move |u| {
-                    if let JobUpdate::Attack(AttackUpdate::Report(r)) = u {
-                        background.update(|b| {
-                            b.report =
-                                Some(r.map(|r| (*r, now_ms() - start)).map_err(|e| e.to_string()))
-                        });
-                    }
-                },
-            );
+            let report = pool::run(GROUP, &AttackJob::Report(p.clone()), move |u| {
+                if let AttackUpdate::Report(r) = u {
+                    background.update(|b| {
+                        b.report =
+                            Some(r.map(|r| (*r, now_ms() - start)).map_err(|e| e.to_string()))
+                    });
+                }
+            });
             let calibration = |which: Calibration| {
-                let job = Job::Attack(AttackJob::Calibration(p.clone(), which));
+                let job = AttackJob::Calibration(p.clone(), which);
                 pool::run(GROUP, &job, move |u| {
-                    let JobUpdate::Attack(AttackUpdate::Calibrated(Some(c))) = u else {
+                    let AttackUpdate::Calibrated(Some(c)) = u else {
                         return;
                     };
                     background.update(|b| {

@@ -17,7 +17,6 @@ use crate::widgets::share_panel::SharePanel;
 use crate::widgets::statement_panel::StatementPanel;
 use dp_playground::accounting::entry::format_list;
 use dp_playground::accounting::pld::EpsilonBand;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::compose::claims::{guarantee as statement_guarantee, statement_facts};
 use dp_playground::labs::compose::claims::{headline, PldState};
 use dp_playground::labs::compose::jobs::{ComposeJob, ComposeUpdate};
@@ -78,13 +77,10 @@ pub fn ComposeLab() -> impl IntoView {
         let (list, grid) = list_only.get();
         let start = now_ms();
         jobs.show_latest(
-            Some(Job::Compose(ComposeJob::Pld(list, grid))),
+            Some(ComposeJob::Pld(list, grid)),
             pld,
-            move |u| match u {
-                JobUpdate::Compose(ComposeUpdate::Pld(r)) => {
-                    Some(r.map(|c| (*c, now_ms() - start)).map_err(|e| e.to_string()))
-                }
-                _ => None,
+            move |ComposeUpdate::Pld(r)| {
+                Some(r.map(|c| (*c, now_ms() - start)).map_err(|e| e.to_string()))
             },
         );
     });

@@ -23,7 +23,6 @@ use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::accounting::training::jobs::{Background, PldJob};
 use dp_playground::accounting::training::phases::ScheduleReport;
 use dp_playground::accounting::training::{rdp_report, RdpReport};
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::claims::{headline, statement_facts, statement_guarantee};
 use dp_playground::labs::dpsgd::{library_snippet, markdown, DpsgdParams, ShareInputs};
 use dp_playground::labs::Lab;
@@ -101,15 +100,9 @@ pub fn DpsgdLab() -> impl IntoView {
         let current = pld_jobs.restart();
         background.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
-            let ended = pool::run(
-                PLD_GROUP,
-                &Job::Accounting(AccountingJob::Pld(job)),
-                |u: JobUpdate| {
-                    if let JobUpdate::Accounting(u) = u {
-                        background.update(|b| b.apply(u, now_ms()))
-                    }
-                },
-            )
+            let ended = pool::run(PLD_GROUP, &AccountingJob::Pld(job), |u| {
+                background.update(|b| b.apply(u, now_ms()))
+            })
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}
@@ -133,15 +126,9 @@ pub fn DpsgdLab() -> impl IntoView {
         let current = sigma_jobs.restart();
         background.update(|b| b.start_sigma(now_ms()));
         spawn_local(async move {
-            let ended = pool::run(
-                SIGMA_GROUP,
-                &Job::Accounting(AccountingJob::Sigma(p)),
-                |u: JobUpdate| {
-                    if let JobUpdate::Accounting(u) = u {
-                        background.update(|b| b.apply(u, now_ms()))
-                    }
-                },
-            )
+            let ended = pool::run(SIGMA_GROUP, &AccountingJob::Sigma(p), |u| {
+                background.update(|b| b.apply(u, now_ms()))
+            })
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}

@@ -9,7 +9,6 @@ use crate::widgets::stat::Stat;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::schedule::format_schedule;
 use dp_playground::accounting::training::phases::{tuning_report, ScheduleReport, TuningReport};
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::{DpsgdJob, DpsgdUpdate};
 use dp_playground::labs::dpsgd::phases::describe_tuning;
 use leptos::prelude::*;
@@ -51,10 +50,10 @@ pub fn DpsgdPhases() -> impl IntoView {
         if on.is_none() {
             return;
         }
-        let job = Job::Dpsgd(DpsgdJob::Schedule(lab.params.get_untracked()));
+        let job = DpsgdJob::Schedule(lab.params.get_untracked());
         spawn_local(async move {
             let got = pool::outcome(GROUP, &job, |u| match u {
-                JobUpdate::Dpsgd(DpsgdUpdate::Schedule(r)) => Some(r),
+                DpsgdUpdate::Schedule(r) => Some(r),
                 _ => None,
             })
             .await;

@@ -12,7 +12,6 @@ use crate::widgets::stat::Stat;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use dp_playground::accounting::training::jobs::Background;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::{DpsgdJob, DpsgdUpdate};
 use dp_playground::labs::dpsgd::samplers::{describe, shuffle_warning, statement};
 use leptos::prelude::*;
@@ -48,16 +47,11 @@ pub fn DpsgdSamplers() -> impl IntoView {
                 continue;
             }
             spawn_local(async move {
-                let got =
-                    pool::outcome(
-                        GROUP,
-                        &Job::Dpsgd(DpsgdJob::Sampler(s, sampler)),
-                        |u| match u {
-                            JobUpdate::Dpsgd(DpsgdUpdate::Sampler(r)) => Some(r),
-                            _ => None,
-                        },
-                    )
-                    .await;
+                let got = pool::outcome(GROUP, &DpsgdJob::Sampler(s, sampler), |u| match u {
+                    DpsgdUpdate::Sampler(r) => Some(r),
+                    _ => None,
+                })
+                .await;
                 if got.is_some() && current() {
                     rows.update(|r| {
                         if let Some(row) = r.get_mut(k) {
@@ -78,9 +72,9 @@ pub fn DpsgdSamplers() -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            let job = Job::Dpsgd(DpsgdJob::SamplerSigma(s, sampler, target));
+            let job = DpsgdJob::SamplerSigma(s, sampler, target);
             let got = pool::outcome(SIGMA_GROUP, &job, |u| match u {
-                JobUpdate::Dpsgd(DpsgdUpdate::SamplerSigma(r)) => Some(r),
+                DpsgdUpdate::SamplerSigma(r) => Some(r),
                 _ => None,
             })
             .await;

@@ -8,7 +8,6 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::users::UserEpsilon;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::dpsgd::jobs::{DpsgdJob, DpsgdUpdate};
 use dp_playground::labs::dpsgd::samplers::users_note;
 use leptos::prelude::*;
@@ -48,10 +47,10 @@ pub fn DpsgdUsers() -> impl IntoView {
         if on.is_none() {
             return;
         }
-        let job = Job::Dpsgd(DpsgdJob::Users(lab.params.get_untracked()));
+        let job = DpsgdJob::Users(lab.params.get_untracked());
         spawn_local(async move {
             let got = pool::outcome(GROUP, &job, |u| match u {
-                JobUpdate::Dpsgd(DpsgdUpdate::Users(r)) => Some(r),
+                DpsgdUpdate::Users(r) => Some(r),
                 _ => None,
             })
             .await;

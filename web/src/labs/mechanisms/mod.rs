@@ -22,7 +22,6 @@ use crate::widgets::glossary::Term;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
 use crate::widgets::statement_panel::StatementPanel;
-use dp_playground::jobs::{Job, Update};
 use dp_playground::labs::mechanisms::claims::headline;
 use dp_playground::labs::mechanisms::claims::{statement_facts, statement_guarantee};
 use dp_playground::labs::mechanisms::jobs::{MechJob, MechUpdate};
@@ -104,13 +103,8 @@ pub fn MechLab() -> impl IntoView {
         sim.set(None);
         leptos::task::spawn_local(async move {
             let mut out = None;
-            let job = Job::Mechanisms(MechJob::ManyQueries(kmax, seed));
-            let ended = pool::run(SIM_GROUP, &job, |u| {
-                if let Update::Mechanisms(MechUpdate::ManyQueries(r)) = u {
-                    out = r.ok();
-                }
-            })
-            .await;
+            let job = MechJob::ManyQueries(kmax, seed);
+            let ended = pool::run(SIM_GROUP, &job, |MechUpdate::ManyQueries(r)| out = r.ok()).await;
             if ended.is_ok() && current() {
                 sim.set(out);
             }

@@ -15,7 +15,6 @@ use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::rr::jobs::{RrJob, RrUpdate};
 use dp_playground::labs::rr::{
     repetitions_fit_on_page, run, run_without_repetitions, Repetitions, RrParams, RrReport,
@@ -75,9 +74,9 @@ pub fn RrLab() -> impl IntoView {
     let repeated = RwSignal::new(None::<Result<Repetitions, String>>);
     let jobs = LabJobs::new(GROUP);
     Effect::new(move |_| {
-        let job = (!on_page.get()).then(|| params.with(|p| Job::Rr(RrJob::Repetitions(p.clone()))));
+        let job = (!on_page.get()).then(|| params.with(|p| RrJob::Repetitions(p.clone())));
         jobs.show_latest(job, repeated, |u| match u {
-            JobUpdate::Rr(RrUpdate::Repetitions(r)) => Some(r.map_err(|e| e.to_string())),
+            RrUpdate::Repetitions(r) => Some(r.map_err(|e| e.to_string())),
             _ => None,
         });
     });

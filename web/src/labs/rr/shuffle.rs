@@ -12,7 +12,6 @@ use crate::widgets::number_field::NumberField;
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Side;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::rr::jobs::{RrJob, RrUpdate};
 use dp_playground::labs::rr::shuffle::{curve_sizes, ShufflePoint};
 use dp_playground::link::query::fmt_f64;
@@ -56,11 +55,11 @@ pub fn RrShuffle() -> impl IntoView {
         let p = rr.params.get_untracked();
         let sizes = curve_sizes();
         progress.update(|g| g.curve = vec![None; sizes.len()]);
-        let here = Job::Rr(RrJob::Shuffle(p.clone(), p.n));
+        let here = RrJob::Shuffle(p.clone(), p.n);
         let start = now_ms();
         spawn_local(async move {
             let got = pool::outcome(GROUP, &here, |u| match u {
-                JobUpdate::Rr(RrUpdate::Shuffle(r)) => Some(r),
+                RrUpdate::Shuffle(r) => Some(r),
                 _ => None,
             })
             .await;
@@ -75,10 +74,10 @@ pub fn RrShuffle() -> impl IntoView {
             // other core, and its cold first run took 93 ms against 82 (n = 10⁷, medians of 5); the
             // curve is done no later (213 against 236 ms after navigation).
             for (k, n) in sizes.into_iter().enumerate() {
-                let job = Job::Rr(RrJob::Shuffle(p.clone(), n));
+                let job = RrJob::Shuffle(p.clone(), n);
                 spawn_local(async move {
                     let got = pool::outcome(GROUP, &job, |u| match u {
-                        JobUpdate::Rr(RrUpdate::Shuffle(r)) => Some(r),
+                        RrUpdate::Shuffle(r) => Some(r),
                         _ => None,
                     })
                     .await;

@@ -18,7 +18,6 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::jobs::Update as JobUpdate;
 use dp_playground::labs::tangent::background::{Extra, Extras};
 use dp_playground::labs::tangent::jobs::Protocol;
 use dp_playground::labs::tangent::jobs::TangentUpdate;
@@ -151,7 +150,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
             .status
             .set("Sampling the tangent map for its picture…".into());
         let on_extra = move |u| {
-            if let JobUpdate::Tangent(TangentUpdate::Extra(e)) = u {
+            if let TangentUpdate::Extra(e) = u {
                 apply_extra(state, e)
             }
         };
@@ -188,8 +187,8 @@ async fn compute(p: &TangentParams, state: TangentState) {
         .map(|(i, job)| async move {
             let mut out = Vec::new();
             pool::run(GROUP, &job, |u| match u {
-                JobUpdate::Tangent(TangentUpdate::Progress(x)) => progress(i, 0.0, x),
-                JobUpdate::Tangent(TangentUpdate::Risk(r)) => out = r,
+                TangentUpdate::Progress(x) => progress(i, 0.0, x),
+                TangentUpdate::Risk(r) => out = r,
                 _ => {}
             })
             .await
@@ -205,8 +204,8 @@ async fn compute(p: &TangentParams, state: TangentState) {
     let column_jobs = jobs.into_iter().enumerate().map(|(i, job)| async move {
         let mut out = Vec::new();
         pool::run(GROUP, &job, |u| match u {
-            JobUpdate::Tangent(TangentUpdate::Progress(x)) => progress(i, risk_evals, x),
-            JobUpdate::Tangent(TangentUpdate::NormsPart(b)) => out = b,
+            TangentUpdate::Progress(x) => progress(i, risk_evals, x),
+            TangentUpdate::NormsPart(b) => out = b,
             _ => {}
         })
         .await
@@ -222,11 +221,11 @@ async fn compute(p: &TangentParams, state: TangentState) {
     // The Langevin chain starts in another worker as soon as the report is here.
     let langevin = std::cell::RefCell::new(None);
     let ended = pool::run(GROUP, &job, |u| match u {
-        JobUpdate::Tangent(TangentUpdate::Report(r)) => {
+        TangentUpdate::Report(r) => {
             state.report_ms.set(now_ms() - start);
             let chain = protocol.langevin_job((*r).clone());
             *langevin.borrow_mut() = Some(pool::run(GROUP, &chain, move |u| {
-                if let JobUpdate::Tangent(TangentUpdate::Extra(e)) = u {
+                if let TangentUpdate::Extra(e) = u {
                     apply_extra(state, e)
                 }
             }));
@@ -235,7 +234,7 @@ async fn compute(p: &TangentParams, state: TangentState) {
                 .status
                 .set("Sampling the tangent map for its picture…".into());
         }
-        JobUpdate::Tangent(TangentUpdate::Extra(e)) => apply_extra(state, e),
+        TangentUpdate::Extra(e) => apply_extra(state, e),
         _ => {}
     })
     .await;

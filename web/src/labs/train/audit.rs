@@ -13,7 +13,6 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::accounting::samplers::{Kind, Sampler};
 use dp_playground::attacks::audit_summary::AuditSummary;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::audit::{
     theory_label, AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind,
 };
@@ -62,13 +61,13 @@ pub fn TrainAudit() -> impl IntoView {
             return;
         }
         if p.audit.mode == AuditMode::OneRun {
-            let job = Job::Train(TrainJob::AuditOneRun {
+            let job = TrainJob::AuditOneRun {
                 params: Box::new(p),
                 csv: csv.map(Box::new),
-            });
+            };
             spawn_local(async move {
                 let got = pool::outcome(GROUP, &job, |u| match u {
-                    JobUpdate::Train(TrainJobUpdate::AuditOneRun(r)) => Some(r),
+                    TrainJobUpdate::AuditOneRun(r) => Some(r),
                     _ => None,
                 })
                 .await;
@@ -87,20 +86,16 @@ pub fn TrainAudit() -> impl IntoView {
         let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
         let jobs = chunks
             .into_iter()
-            .map(|(first, count)| {
-                Job::Train(TrainJob::Audit {
-                    params: Box::new(p.clone()),
-                    csv: csv.clone().map(Box::new),
-                    first,
-                    count,
-                })
+            .map(|(first, count)| TrainJob::Audit {
+                params: Box::new(p.clone()),
+                csv: csv.clone().map(Box::new),
+                first,
+                count,
             })
             .collect();
         spawn_local(async move {
             let pick = |u| match u {
-                JobUpdate::Train(TrainJobUpdate::Audit(r)) => {
-                    Some(r.map(|(_, ins, outs)| (ins, outs)))
-                }
+                TrainJobUpdate::Audit(r) => Some(r.map(|(_, ins, outs)| (ins, outs))),
                 _ => None,
             };
             let each = move |k: usize, r: &Result<(Vec<f64>, Vec<f64>), String>| {
@@ -120,14 +115,14 @@ pub fn TrainAudit() -> impl IntoView {
                 ins.extend_from_slice(i);
                 outs.extend_from_slice(o);
             }
-            let job = Job::Train(TrainJob::AuditReport {
+            let job = TrainJob::AuditReport {
                 params: Box::new(p),
                 csv_rows,
                 ins,
                 outs,
-            });
+            };
             let got = pool::outcome(GROUP, &job, |u| match u {
-                JobUpdate::Train(TrainJobUpdate::AuditReport(r)) => Some(r.map(|b| *b)),
+                TrainJobUpdate::AuditReport(r) => Some(r.map(|b| *b)),
                 _ => None,
             })
             .await;

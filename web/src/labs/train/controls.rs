@@ -7,7 +7,6 @@ use crate::platform::url::use_url;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::accounting::samplers::Sampler;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::{DataKind, ModelKind, TrainParams};
 use dp_playground::learning::data::MAX_BYTES;
@@ -132,14 +131,10 @@ pub fn TrainControls() -> impl IntoView {
                     "The browser could not read the file as text.".to_string()
                 )),
                 Some(text) => {
-                    pool::outcome(
-                        CSV_GROUP,
-                        &Job::Train(TrainJob::ParseCsv(text)),
-                        |u| match u {
-                            JobUpdate::Train(TrainJobUpdate::Csv(r)) => Some(r),
-                            _ => None,
-                        },
-                    )
+                    pool::outcome(CSV_GROUP, &TrainJob::ParseCsv(text), |u| match u {
+                        TrainJobUpdate::Csv(r) => Some(r),
+                        _ => None,
+                    })
                     .await
                 }
             };

@@ -11,7 +11,6 @@ use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Side;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::mia::{MiaMode, MiaReport, ATTACKS};
 use dp_playground::labs::train::{DataKind, TrainParams};
@@ -62,18 +61,16 @@ pub fn TrainMia() -> impl IntoView {
         let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
         let jobs = chunks
             .into_iter()
-            .map(|(first, count)| {
-                Job::Train(TrainJob::Mia {
-                    params: Box::new(p.clone()),
-                    csv: csv.clone().map(Box::new),
-                    first,
-                    count,
-                })
+            .map(|(first, count)| TrainJob::Mia {
+                params: Box::new(p.clone()),
+                csv: csv.clone().map(Box::new),
+                first,
+                count,
             })
             .collect();
         spawn_local(async move {
             let pick = |u| match u {
-                JobUpdate::Train(TrainJobUpdate::Mia(r)) => Some(r.map(|(_, phi)| phi)),
+                TrainJobUpdate::Mia(r) => Some(r.map(|(_, phi)| phi)),
                 _ => None,
             };
             let each = move |k: usize, r: &Result<[Vec<f64>; 3], String>| {
@@ -92,13 +89,13 @@ pub fn TrainMia() -> impl IntoView {
                 return;
             };
             // Every model in: the report.
-            let job = Job::Train(TrainJob::MiaReport {
+            let job = TrainJob::MiaReport {
                 params: Box::new(p),
                 csv_rows,
                 chunks,
-            });
+            };
             let got = pool::outcome(GROUP, &job, |u| match u {
-                JobUpdate::Train(TrainJobUpdate::MiaReport(r)) => Some(r.map(|b| *b)),
+                TrainJobUpdate::MiaReport(r) => Some(r.map(|b| *b)),
                 _ => None,
             })
             .await;

@@ -22,7 +22,6 @@ use dp_playground::accounting::samplers::Sampler;
 use dp_playground::accounting::training::jobs::AccountingJob;
 use dp_playground::accounting::training::jobs::{Background, PldJob};
 use dp_playground::accounting::training::{rdp_report, RdpReport};
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::train::jobs::SweepPoint;
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::report::{
@@ -100,12 +99,12 @@ impl TrainState {
         self.run.update(RunState::start_job);
         self.failure.set(None);
         self.playing.set(true);
-        let job = Job::Train(TrainJob::Run {
+        let job = TrainJob::Run {
             params: Box::new(self.params.get_untracked()),
             csv: self.csv.get_untracked().map(Box::new),
             from,
             until,
-        });
+        };
         // Updates arrive faster than frames: they are stamped on arrival (the speed read-out times the
         // worker from its first message to its last) and folded in once per animation frame.
         let pending: Rc<RefCell<Vec<(TrainUpdate, f64)>>> = Rc::default();
@@ -123,8 +122,8 @@ impl TrainState {
         };
         spawn_local(async move {
             let on_frame = flush.clone();
-            let ended = pool::run(RUN_GROUP, &job, move |u: JobUpdate| {
-                if let JobUpdate::Train(TrainJobUpdate::Run(u)) = u {
+            let ended = pool::run(RUN_GROUP, &job, move |u| {
+                if let TrainJobUpdate::Run(u) = u {
                     let now = now_ms();
                     let since_first = now - first_at.get().unwrap_or(now);
                     first_at.set(Some(first_at.get().unwrap_or(now)));
@@ -240,15 +239,9 @@ pub fn TrainLab() -> impl IntoView {
         };
         state.pld.update(|b| b.start_pld(&job, now_ms()));
         spawn_local(async move {
-            let ended = pool::run(
-                PLD_GROUP,
-                &Job::Accounting(AccountingJob::Pld(job)),
-                |u: JobUpdate| {
-                    if let JobUpdate::Accounting(u) = u {
-                        state.pld.update(|b| b.apply(u, now_ms()))
-                    }
-                },
-            )
+            let ended = pool::run(PLD_GROUP, &AccountingJob::Pld(job), |u| {
+                state.pld.update(|b| b.apply(u, now_ms()))
+            })
             .await;
             match ended {
                 Err(JobEnd::Cancelled) => {}
@@ -279,14 +272,14 @@ pub fn TrainLab() -> impl IntoView {
         }
         state.sweep_status.set((p.sweep.len(), None));
         for &sigma in &p.sweep {
-            let job = Job::Train(TrainJob::Sweep {
+            let job = TrainJob::Sweep {
                 params: Box::new(p.clone()),
                 csv: data.clone().map(Box::new),
                 sigma,
-            });
+            };
             spawn_local(async move {
                 let got = pool::outcome(SWEEP_GROUP, &job, |u| match u {
-                    JobUpdate::Train(TrainJobUpdate::Sweep(r)) => Some(r),
+                    TrainJobUpdate::Sweep(r) => Some(r),
                     _ => None,
                 })
                 .await;

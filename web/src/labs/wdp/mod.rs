@@ -15,7 +15,6 @@ use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::{Headline, ResetButton};
 use crate::widgets::notices::Notices;
 use crate::widgets::share_panel::SharePanel;
-use dp_playground::jobs::{Job, Update as JobUpdate};
 use dp_playground::labs::wdp::jobs::{WdpJob, WdpUpdate};
 use dp_playground::labs::wdp::{markdown, Figure, WdpParams};
 use dp_playground::labs::Lab;
@@ -111,24 +110,25 @@ pub fn WdpLab() -> impl IntoView {
         });
         spawn_local(async move {
             let start = now_ms();
-            let ended = pool::run(GROUP, &Job::Wdp(WdpJob::Fig2(seed)), move |u| {
-                let JobUpdate::Wdp(WdpUpdate::Curves(done, total, curves)) = u else {
-                    return;
-                };
-                let Ok(curves) = <[[Curves; 2]; 4]>::try_from(curves) else {
-                    return;
-                };
-                if current() {
-                    run.set(RunState {
-                        seed: Some(seed),
-                        done,
-                        total,
-                        ms: now_ms() - start,
-                        curves,
-                        failed: None,
-                    });
-                }
-            })
+            let ended = pool::run(
+                GROUP,
+                &WdpJob::Fig2(seed),
+                move |WdpUpdate::Curves(done, total, curves)| {
+                    let Ok(curves) = <[[Curves; 2]; 4]>::try_from(curves) else {
+                        return;
+                    };
+                    if current() {
+                        run.set(RunState {
+                            seed: Some(seed),
+                            done,
+                            total,
+                            ms: now_ms() - start,
+                            curves,
+                            failed: None,
+                        });
+                    }
+                },
+            )
             .await;
             if let (Err(JobEnd::Failed(e)), true) = (ended, current()) {
                 // Shown in place of the progress; a later change of the link tries again.
