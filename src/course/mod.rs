@@ -40,14 +40,50 @@ pub struct Task {
     pub hint: &'static str,
     /// The id of the element the hint brings into view (a control's field id or a result's test id).
     pub hint_target: &'static str,
-    /// The right answers: a closed interval.
+    /// The right answers: a closed interval (empty, NaN, until [`Task::settle`] for a task
+    /// answered by a training run).
     pub accept: (f64, f64),
+    /// The seeded training run that answers it, when its answer is a run's result.
+    pub after_run: Option<AfterRun>,
+}
+
+/// A task answered by a seeded training run's result: the page runs the run (in its workers, the
+/// training lab's job), and [`Task::settle`] sets the accepted interval from its last test
+/// accuracies. The run is the one the lab runs at the task's settings: the same sampler, seed and
+/// data, so the numbers the student reads are the ones checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AfterRun {
+    /// The run's settings: the training lab's parameters at the task's link.
+    pub params: crate::labs::train::TrainParams,
+    /// Half-width of the accepted interval around the run's answer.
+    pub tolerance: f64,
+}
+
+impl AfterRun {
+    /// The answer from the run's last test accuracies (DP-SGD, clipping only, non-private): what
+    /// privacy cost, the non-private model's accuracy minus DP-SGD's.
+    pub fn answer(&self, test_acc: [f64; 3]) -> f64 {
+        test_acc[2] - test_acc[0]
+    }
 }
 
 impl Task {
     /// Whether `answer` is right: finite and inside [`Task::accept`].
     pub fn is_right(&self, answer: f64) -> bool {
         answer.is_finite() && answer >= self.accept.0 && answer <= self.accept.1
+    }
+
+    /// Whether the task still waits for its training run ([`Task::settle`]).
+    pub fn needs_run(&self) -> bool {
+        self.after_run.is_some() && self.accept.0.is_nan()
+    }
+
+    /// Sets the accepted interval of a task answered by a run, from the run's last test accuracies.
+    pub fn settle(&mut self, test_acc: [f64; 3]) {
+        if let Some(run) = &self.after_run {
+            let a = run.answer(test_acc);
+            self.accept = (a - run.tolerance, a + run.tolerance);
+        }
     }
 
     /// The link to this task in its lab: the lab, the setup and `task=key:variant`.
@@ -74,8 +110,10 @@ pub struct Drawn {
     pub hint: &'static str,
     /// The id of the element the hint brings into view.
     pub hint_target: &'static str,
-    /// The right answers: a closed interval.
+    /// The right answers: a closed interval (NaN for a task answered by a run).
     pub accept: (f64, f64),
+    /// The training run that answers it, if a run does.
+    pub after_run: Option<AfterRun>,
 }
 
 /// A task: its key, its lab, and how it is drawn in a variant.
@@ -106,6 +144,7 @@ impl TaskDef {
             hint: d.hint,
             hint_target: d.hint_target,
             accept: d.accept,
+            after_run: d.after_run,
         }
     }
 }
@@ -123,6 +162,7 @@ pub const TASKS: &[TaskDef] = &[
     crate::labs::train::tasks::EPSILON,
     crate::labs::attack::tasks::TPR,
     crate::labs::attack::tasks::ADVANTAGE,
+    crate::labs::train::tasks::COST,
 ];
 
 /// Each task's key and lab, in [`TASKS`]' order (a test holds them equal): what a lab's page needs to
@@ -139,6 +179,7 @@ pub const KEYS: &[(&str, Lab)] = &[
     ("train-eps", Lab::Train),
     ("attack-tpr", Lab::Attack),
     ("attack-advantage", Lab::Attack),
+    ("train-cost", Lab::Train),
 ];
 
 /// The task a key names.
@@ -246,6 +287,31 @@ pub fn val(x: f64) -> String {
     format!("{x}")
 }
 
+/// `task` with its accepted interval, running its training run here if it needs one (the tests'
+/// way; the page runs it in its workers). Runs are remembered by settings: each is seconds' work.
+#[cfg(test)]
+pub(crate) fn settled(mut task: Task) -> Task {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static RUNS: OnceLock<Mutex<HashMap<String, [f64; 3]>>> = OnceLock::new();
+    if let Some(run) = task.after_run.clone() {
+        let key = format!("{:?}", run.params);
+        let known = RUNS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap()
+            .get(&key)
+            .copied();
+        let acc = known.unwrap_or_else(|| {
+            let acc = crate::labs::train::tasks::run_here(&run).unwrap();
+            RUNS.get().unwrap().lock().unwrap().insert(key, acc);
+            acc
+        });
+        task.settle(acc);
+    }
+    task
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +322,7 @@ mod tests {
     fn every_task_accepts_its_answers_and_refuses_wrong_ones() {
         for def in TASKS {
             for variant in [0, 1, 2, 3, 17, 1234, code::VARIANT_MASK] {
-                let t = def.task(variant);
+                let t = settled(def.task(variant));
                 let (lo, hi) = t.accept;
                 assert!(
                     lo.is_finite() && hi.is_finite() && lo <= hi,
@@ -279,7 +345,10 @@ mod tests {
                 // The lab reads every setting as the question states it (`1×10⁻⁵` once was not).
                 let refused = def.lab.link_notices(&t.link());
                 assert!(refused.is_empty(), "{} v{variant}: {refused:?}", t.key);
-                assert_eq!(from_link(t.link().get("task").unwrap(), TASKS).unwrap(), t);
+                assert_eq!(
+                    settled(from_link(t.link().get("task").unwrap(), TASKS).unwrap()),
+                    t
+                );
             }
         }
         let keys: Vec<(&str, Lab)> = TASKS.iter().map(|t| (t.key, t.lab)).collect();
@@ -345,7 +414,7 @@ mod tests {
         let mut lines = Vec::new();
         for def in TASKS {
             for variant in [0, 7] {
-                let t = def.task(variant);
+                let t = settled(def.task(variant));
                 let right = 0.5 * (t.accept.0 + t.accept.1);
                 let wrong = t.accept.1 + (0.1 * t.accept.1.abs()).max(1.0);
                 assert!(t.is_right(right) && !t.is_right(wrong));

@@ -249,10 +249,13 @@ test('every exercise accepts a right answer, refuses a wrong one, and its code r
     await page.fill('[data-testid="task-name"]', 'Ann Lee');
     await page.fill(`[data-testid="${id}-answer"]`, String(ex.wrong));
     await page.click(`[data-testid="${id}-check"]`);
-    assert.equal(await page.getAttribute(`[data-testid="${id}-verdict"]`, 'data-value'), 'false', `${ex.link}: wrong accepted`);
+    // An exercise answered by a training run checks once the run is over.
+    const verdict = () => page.waitForSelector(`[data-testid="${id}-verdict"][data-value]`, { timeout: 60_000 })
+      .then((el) => el.getAttribute('data-value'));
+    assert.equal(await verdict(), 'false', `${ex.link}: wrong accepted`);
     await page.fill(`[data-testid="${id}-answer"]`, String(ex.right));
     await page.press(`[data-testid="${id}-answer"]`, 'Enter');
-    assert.equal(await page.getAttribute(`[data-testid="${id}-verdict"]`, 'data-value'), 'true', `${ex.link}: right refused`);
+    assert.equal(await verdict(), 'true', `${ex.link}: right refused`);
     codes.push(`Ann Lee, ${await page.textContent(`[data-testid="${id}-code"]`)}`);
     await page.click(`[data-testid="${id}-hint-button"]`);
     assert.ok(await page.isVisible(`[data-testid="${id}-hint"]`));
@@ -269,6 +272,8 @@ test('every exercise accepts a right answer, refuses a wrong one, and its code r
   // The teacher's reader tells them right, and a code under another name apart.
   const teach = await openLab(await newPage(browser), server.url, '?lab=teach', 'teach');
   await teach.fill('[data-testid="codes-in"]', [...codes, codes[0].replace('Ann Lee', 'Bob Ray'), 'ZZZZ'].join('\n'));
+  await teach.waitForFunction(() => ![...document.querySelectorAll('[data-testid="code-row"]')]
+    .some((r) => r.dataset.value.startsWith('checking')), null, { timeout: 60_000 });
   const verdicts = await teach.locator('[data-testid="code-row"]').evaluateAll((rows) => rows.map((r) => r.dataset.value));
   assert.deepEqual(verdicts, [...codes.map(() => 'right'), 'right', 'unreadable']);
   assert.match(await teach.locator('[data-testid="code-row"]').nth(codes.length).innerText(), /another name/);
@@ -311,4 +316,23 @@ test('a problem set gives everyone the same exercises for one seed, and one per 
   assert.deepEqual(await variants(list, 'Bob'), ann);
   const annOwn = await variants(`${list}&vary=student`, 'Ann');
   assert.notDeepEqual(await variants(`${list}&vary=student`, 'Bob'), annOwn);
+});
+
+test('the accuracy exercise checks what the training lab shows: its run, in the page, to the end', async () => {
+  const ex = EXERCISES.find((e) => e.key === 'train-cost');
+  const lab = await openLab(await newPage(browser), server.url, ex.link, READY.train);
+  await lab.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.textContent === ''
+    && Number(document.querySelector('[data-testid="train-steps"]')?.dataset.value) > 0, null, { timeout: 60_000 });
+  // As the cards show them (four significant digits), as a student reads them.
+  const shown = async (id) => Number(await lab.textContent(`[data-testid="${id}"]`));
+  const cost = (await shown('train-acc-baseline')) - (await shown('train-acc-test'));
+  assert.ok(Number.isFinite(cost), 'the cards give the accuracies');
+  await lab.close();
+  const page = await sheetOf(ex);
+  const id = `task-${ex.key}`;
+  await page.fill(`[data-testid="${id}-answer"]`, cost.toFixed(4));
+  await page.click(`[data-testid="${id}-check"]`);
+  const verdict = await page.waitForSelector(`[data-testid="${id}-verdict"][data-value]`, { timeout: 60_000 });
+  assert.equal(await verdict.getAttribute('data-value'), 'true', `the cards' difference ${cost} refused`);
+  assert.deepEqual(page.problems, []);
 });

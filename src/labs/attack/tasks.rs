@@ -40,6 +40,7 @@ fn tpr(d: &mut Draw) -> Drawn {
         answer: "TPR",
         setup: setup(eps, delta, alpha),
         hint: "The card \"TPR at FPR α\" gives it for the α in the controls.",
+        after_run: None,
         hint_target: "attack-tpr-at-fpr",
         accept: (best - 1e-3, best + 1e-3),
     }
@@ -67,6 +68,7 @@ fn advantage(d: &mut Draw) -> Drawn {
         answer: "advantage",
         setup: setup(eps, delta, 0.01),
         hint: "The card \"advantage TPR − FPR\" gives it.",
+        after_run: None,
         hint_target: "attack-advantage",
         accept: (best - 1e-3, best + 1e-3),
     }

@@ -39,6 +39,7 @@ fn tightest(d: &mut Draw) -> Drawn {
         answer: "smallest ε",
         setup: Query::default().with("list", list).with("delta", "0.00001"),
         hint: "The table of accountants lists each bound's ε at the link's δ.",
+        after_run: None,
         hint_target: "compose-eps-basic",
         accept: (best * 0.995, best * 1.005),
     }
@@ -77,6 +78,7 @@ fn budget(d: &mut Draw) -> Drawn {
             .with("list", format!("lap:{}*1", val(eps0)))
             .with("delta", "0.00001"),
         hint: "Change the count after * in the list and read the basic bound.",
+        after_run: None,
         hint_target: "field-list",
         accept: (k, k),
     }

@@ -43,6 +43,7 @@ fn steps(d: &mut Draw) -> Drawn {
             .with("steps", "1000")
             .with("delta", "0.00001"),
         hint: "Change the steps and read the RDP accountant's ε; the chart of ε against the steps shows the whole curve.",
+        after_run: None,
         hint_target: "dpsgd-chart-steps",
         accept: ((t * 0.99).ceil(), t),
     }
@@ -80,6 +81,7 @@ fn sigma(d: &mut Draw) -> Drawn {
             .with("target_eps", val(target))
             .with("delta", "0.00001"),
         hint: "Move σ until the RDP accountant's ε meets the target.",
+        after_run: None,
         hint_target: "field-sigma",
         accept: (s, s * 1.01),
     }

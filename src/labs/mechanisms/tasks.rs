@@ -37,6 +37,7 @@ fn sigma(d: &mut Draw) -> Drawn {
             .with("delta", val(delta))
             .with("sens", val(sens)),
         hint: "The calibration table compares the formulas: the smallest σ is the analytic one (the classical formula's is larger).",
+        after_run: None,
         hint_target: "mech-calibration",
         accept: (s, s * 1.005),
     }
@@ -67,6 +68,7 @@ fn laplace(d: &mut Draw) -> Drawn {
             .with("sens", val(sens))
             .with("scale", val(scale)),
         hint: "Type the scale into the Scale b field: the headline gives the ε it is private for.",
+        after_run: None,
         hint_target: "field-scale",
         accept: (eps * 0.995, eps * 1.005),
     }

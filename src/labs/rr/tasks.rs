@@ -32,6 +32,7 @@ fn truth(d: &mut Draw) -> Drawn {
             .with("k", k.to_string())
             .with("eps", val(eps)),
         hint: "The headline says it, for the ε and K in the controls.",
+        after_run: None,
         hint_target: "lab-headline",
         accept: (p - 5e-4, p + 5e-4),
     }
@@ -74,6 +75,7 @@ fn width(d: &mut Draw) -> Drawn {
             .with("n", n.to_string())
             .with("truth", "0.3,0.7"),
         hint: "Move ε and watch the per-category table: the half-width is 1.96 times its i.i.d. standard error.",
+        after_run: None,
         hint_target: "field-eps",
         accept: (eps, eps * 1.02),
     }

@@ -4,7 +4,7 @@
 
 use crate::platform::url::use_url;
 use dp_playground::course::code::{name_tag, Answer};
-use dp_playground::course::TASKS;
+use dp_playground::course::{Task, TASKS};
 use dp_playground::link::query::Query;
 use leptos::prelude::*;
 
@@ -25,6 +25,35 @@ pub fn Exercises() -> impl IntoView {
         format!("{}?{}", url.page_url(), q.to_query_string())
     };
     let codes = RwSignal::new(String::new());
+    // Exercises answered by a training run, settled by their runs (or the run's failure), and the
+    // runs under way: each exercise's run runs once, whatever the number of codes that name it.
+    let settled = RwSignal::new(Vec::<(Task, Option<String>)>::new());
+    let pending = StoredValue::new(Vec::<(u8, u32)>::new());
+    let read = move |line: &str| {
+        // "Name, CODE" or "CODE".
+        let (who, code) = line
+            .rsplit_once(',')
+            .map_or(("", line), |(n, c)| (n.trim(), c.trim()));
+        (who.to_owned(), code.to_owned(), Answer::decode(code))
+    };
+    Effect::new(move |_| {
+        for line in codes.get().lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let Ok(a) = read(line).2 else { continue };
+            let task = a.task();
+            let id = (task.index, task.variant);
+            if !task.needs_run() || pending.with_value(|p| p.contains(&id)) {
+                continue;
+            }
+            pending.update_value(|p| p.push(id));
+            leptos::task::spawn_local(async move {
+                let done = match super::runs::settle(task.clone()).await {
+                    Ok(t) => (t, None),
+                    Err(e) => (task, Some(e)),
+                };
+                settled.update(|s| s.push(done));
+            });
+        }
+    });
     let rows = move || {
         codes
             .get()
@@ -32,12 +61,20 @@ pub fn Exercises() -> impl IntoView {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .map(|line| {
-                // "Name, CODE" or "CODE".
-                let (who, code) = line.rsplit_once(',').map_or(("", line), |(n, c)| (n.trim(), c.trim()));
-                let decoded = Answer::decode(code);
+                let (who, code, decoded) = read(line);
+                let (who, code) = (who.as_str(), code.as_str());
                 let cells = match &decoded {
                     Ok(a) => {
-                        let task = a.task();
+                        let drawn = a.task();
+                        let run = settled.with(|s| {
+                            s.iter()
+                                .find(|(t, _)| (t.index, t.variant) == (drawn.index, drawn.variant))
+                                .cloned()
+                        });
+                        let (task, failed) = match run {
+                            Some((t, e)) => (t, e),
+                            None => (drawn, None),
+                        };
                         let name = if who.is_empty() {
                             "—".to_string()
                         } else if name_tag(who) == a.name {
@@ -48,7 +85,15 @@ pub fn Exercises() -> impl IntoView {
                         (
                             format!("{}:{}", task.key, task.variant),
                             a.value.to_string(),
-                            if a.is_right() { "right" } else { "wrong" }.to_string(),
+                            if let Some(e) = failed {
+                                format!("not checked: {e}")
+                            } else if task.needs_run() {
+                                "checking (training run)…".to_string()
+                            } else if a.is_right(&task) {
+                                "right".to_string()
+                            } else {
+                                "wrong".to_string()
+                            },
                             name,
                         )
                     }

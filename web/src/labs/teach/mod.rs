@@ -3,6 +3,7 @@
 //! it links every exercise's maths, which no other page needs.
 
 mod exercises;
+mod runs;
 mod task_card;
 
 use crate::platform::url::use_url;

@@ -25,13 +25,52 @@ pub fn TaskCard(
     let typed = RwSignal::new(String::new());
     // The answer checked last, and whether it was right.
     let checked = RwSignal::new(None::<(f64, bool)>);
+    // A task answered by a training run: the run is under way, or it failed.
+    let running = RwSignal::new(false);
+    let failed = RwSignal::new(None::<String>);
     let hint_open = RwSignal::new(false);
     let task = StoredValue::new(task);
     let check = move || {
-        let value = read_shown(&typed.get_untracked());
-        checked.set(value.map(|v| (v, task.with_value(|t| t.is_right(v)))));
+        let Some(v) = read_shown(&typed.get_untracked()) else {
+            checked.set(None);
+            return;
+        };
+        if !task.with_value(Task::needs_run) {
+            checked.set(Some((v, task.with_value(|t| t.is_right(v)))));
+            return;
+        }
+        if running.get_untracked() {
+            return;
+        }
+        running.set(true);
+        failed.set(None);
+        leptos::task::spawn_local(async move {
+            match super::runs::settle(task.get_value()).await {
+                Ok(t) => {
+                    let right = t.is_right(v);
+                    task.set_value(t);
+                    // The answer may have changed while the run ran: check the one typed now.
+                    if read_shown(&typed.get_untracked()) == Some(v) {
+                        checked.set(Some((v, right)));
+                    }
+                }
+                Err(e) => failed.set(Some(e)),
+            }
+            running.set(false);
+        });
     };
     let verdict = move || match checked.get() {
+        _ if running.get() => Some((
+            "task-verdict",
+            "Running the exercise's training run to check your answer…".to_string(),
+        )),
+        _ if failed.with(Option::is_some) => Some((
+            "task-verdict wrong",
+            format!(
+                "The check's training run failed: {}",
+                failed.get().unwrap_or_default()
+            ),
+        )),
         None if !typed.with(|t| t.trim().is_empty()) && read_shown(&typed.get()).is_none() => {
             Some(("task-verdict wrong", "That is not a number.".to_string()))
         }

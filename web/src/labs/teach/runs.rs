@@ -1,0 +1,36 @@
+//! Exercises answered by a training run ([`dp_playground::course::AfterRun`]): the run, in the
+//! training lab's workers, before the answer is checked. The run is the lab's own job at the
+//! exercise's settings, so the check reads the numbers the student read.
+
+use crate::platform::pool::{self, JobEnd};
+use dp_playground::course::Task;
+use dp_playground::labs::train::jobs::TrainJobUpdate;
+use dp_playground::labs::train::tasks::{last_test_accuracy, run_job};
+
+/// The worker pool's group of the teaching view's runs.
+const GROUP: &str = "teach-runs";
+
+/// `task` ready to check: as drawn, or settled by its training run.
+///
+/// # Errors
+/// The run's failure (a worker that could not load), in words.
+pub async fn settle(mut task: Task) -> Result<Task, String> {
+    let Some(run) = task.after_run.clone().filter(|_| task.needs_run()) else {
+        return Ok(task);
+    };
+    let job = run_job(&run).map_err(|e| e.to_string())?;
+    let mut last = None;
+    let ended = pool::run(GROUP, &job, |u| {
+        if let TrainJobUpdate::Run(u) = u {
+            last = last_test_accuracy(&u).or(last);
+        }
+    })
+    .await;
+    match ended {
+        Ok(()) => {}
+        Err(JobEnd::Failed(e)) => return Err(e),
+        Err(JobEnd::Cancelled) => return Err("the run was stopped".into()),
+    }
+    task.settle(last.ok_or("the run gave no accuracy")?);
+    Ok(task)
+}
