@@ -13,6 +13,7 @@ pub mod exponential;
 pub mod gaussian;
 pub mod laplace;
 pub mod many_queries;
+pub mod mf;
 pub mod randomized_response;
 pub mod truncated_laplace;
 

@@ -1,0 +1,270 @@
+//! The strategies against jax_privacy 2.0.0 (`tests/refs/mf_jax_privacy.json`, written by
+//! `tests/refs/mf_jax_privacy.py`; the tree against the same script's numpy evaluation, since
+//! jax_privacy has no tree).
+
+use super::*;
+use serde_json::Value;
+
+fn refs() -> Value {
+    serde_json::from_str(include_str!("../../../tests/refs/mf_jax_privacy.json")).unwrap()
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn close(a: f64, b: f64, rel: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= rel * b.abs().max(1e-300),
+        "{what}: {a} against {b}"
+    );
+}
+
+#[test]
+fn the_square_root_is_binomials_over_four_to_the_k() {
+    let r = &refs()["toeplitz_sqrt_coefficients"];
+    let c = toeplitz::sqrt_coefs(16);
+    for (a, b) in c.iter().zip(floats(&r["strategy_coefs"])) {
+        close(*a, b, 1e-15, "c_k");
+    }
+    let d: Vec<f64> = (0..16)
+        .map(|k| if k == 0 { 1.0 } else { c[k] - c[k - 1] })
+        .collect();
+    for (a, b) in toeplitz::inverse(&c, 16).iter().zip(&d) {
+        close(*a, *b, 1e-12, "C⁻¹ by the recurrence and in closed form");
+    }
+    for (a, b) in d.iter().zip(floats(&r["noising_coefs"])) {
+        close(*a, b, 1e-14, "(1 − x)^(1/2)");
+    }
+}
+
+/// Each strategy's losses (sensitivity² × mean and max per-step error) and single-participation
+/// sensitivity, for T = 16, 64, 256 and 2000, to 1e-9 relative.
+#[test]
+fn strategies_match_jax_privacy() {
+    let refs = refs();
+    let mut seen = 0;
+    for (n, by_n) in refs["strategies_by_n"].as_object().unwrap() {
+        let n: usize = n.parse().unwrap();
+        for s in by_n["strategies"].as_array().unwrap() {
+            let name = s["strategy"].as_str().unwrap();
+            let strategy = match name {
+                "identity" => Strategy::Independent,
+                "toeplitz_sqrt" => Strategy::SquareRoot,
+                "binary_tree_plain" => Strategy::Tree,
+                b if b.starts_with("banded_sqrt_toeplitz_b") => Strategy::Banded {
+                    bands: b
+                        .trim_start_matches("banded_sqrt_toeplitz_b")
+                        .parse()
+                        .unwrap(),
+                },
+                _ => continue,
+            };
+            let e = strategy.evaluate(n, Participation::ONCE).unwrap();
+            let what = format!("{name}, T = {n}");
+            let mean = e.rmse().powi(2);
+            close(
+                mean,
+                s["loss_mean"].as_f64().unwrap(),
+                1e-9,
+                &format!("{what}: mean loss"),
+            );
+            close(
+                e.max_error().powi(2),
+                s["loss_max"].as_f64().unwrap(),
+                1e-9,
+                &format!("{what}: max loss"),
+            );
+            if let Some(per) = s["per_query_error"].as_array().filter(|_| n <= 64) {
+                let scale = s["sens_single_squared"].as_f64().unwrap();
+                for (i, x) in per.iter().enumerate() {
+                    close(
+                        e.per_step[i],
+                        scale * x.as_f64().unwrap(),
+                        1e-9,
+                        &format!("{what}: step {i}"),
+                    );
+                }
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 20, "{seen} strategies compared");
+}
+
+/// Sensitivity under k participations at least b apart: the Toeplitz formula on jax_privacy's cases,
+/// and the strategies' (the tree's bound equals the brute force's maximum on these settings).
+#[test]
+fn several_participations_match_jax_privacy() {
+    let refs = refs();
+    for case in refs["minsep_sensitivity_formula"]["cases"]
+        .as_array()
+        .unwrap()
+    {
+        let n = case["n"].as_u64().unwrap() as usize;
+        let k = case["k"].as_u64().map(|k| k as usize);
+        let b = case["b"].as_u64().unwrap() as usize;
+        let s = toeplitz::minsep_sensitivity(&toeplitz::sqrt_coefs(n), n, k, b).unwrap();
+        close(s, case["sens"].as_f64().unwrap(), 1e-12, &format!("{case}"));
+    }
+    for (n, by_n) in refs["strategies_by_n"].as_object().unwrap() {
+        let m = &by_n["multi_participation_sensitivity"];
+        if m.is_null() {
+            continue;
+        }
+        let n: usize = n.parse().unwrap();
+        let p = Participation {
+            k: Some(m["k_max_participations"].as_u64().unwrap() as usize),
+            b: m["b_min_sep"].as_u64().unwrap() as usize,
+        };
+        for (name, v) in m["per_strategy"].as_object().unwrap() {
+            let strategy = match name.as_str() {
+                "identity" => Strategy::Independent,
+                "toeplitz_sqrt" => Strategy::SquareRoot,
+                "binary_tree" => Strategy::Tree,
+                b if b.starts_with("banded_sqrt_toeplitz_b") => Strategy::Banded {
+                    bands: b
+                        .trim_start_matches("banded_sqrt_toeplitz_b")
+                        .parse()
+                        .unwrap(),
+                },
+                _ => continue,
+            };
+            let want = v["brute_force_minsep_numpy"]
+                .as_f64()
+                .or(v["toeplitz_minsep"].as_f64())
+                .or(v["minsep_upper_bound"].as_f64())
+                .unwrap();
+            let got = strategy.evaluate(n, p).unwrap().sensitivity;
+            // Scale-free: a band is normalised here, not there.
+            let scale = match &strategy {
+                Strategy::Banded { bands } => {
+                    toeplitz::single_sensitivity(&toeplitz::sqrt_coefs(*bands), n)
+                }
+                _ => 1.0,
+            };
+            close(got * scale, want, 1e-9, &format!("{name}, T = {n}, {p:?}"));
+        }
+    }
+}
+
+/// A BLT: its coefficients, its inverse (a BLT too: jax_privacy's eigen-decomposition, here a
+/// recurrence), its closed-form sensitivity and its errors.
+#[test]
+fn blts_match_jax_privacy() {
+    let refs = refs();
+    for (name, ex) in refs["blt"]["fixed_examples"].as_object().unwrap() {
+        let blt = Blt {
+            decay: floats(&ex["buf_decay"]),
+            scale: floats(&ex["output_scale"]),
+        };
+        let n = ex["n"].as_u64().unwrap() as usize;
+        for (a, b) in blt
+            .coefs(16)
+            .iter()
+            .zip(floats(&ex["toeplitz_coefs_first16"]))
+        {
+            close(*a, b, 1e-12, &format!("{name}: c"));
+        }
+        for (a, b) in blt
+            .inverse_coefs(16)
+            .iter()
+            .zip(floats(&ex["inverse_toeplitz_coefs_first16"]))
+        {
+            assert!((a - b).abs() < 1e-12, "{name}: C⁻¹ {a} against {b}");
+        }
+        close(
+            blt.sensitivity_squared(n),
+            ex["sens_squared_single_closed_form"].as_f64().unwrap(),
+            1e-12,
+            name,
+        );
+        let e = Strategy::Blt(blt.clone())
+            .evaluate(n, Participation::ONCE)
+            .unwrap();
+        let s2 = e.sensitivity.powi(2);
+        close(
+            s2,
+            ex["sens_squared_single_from_coefs"].as_f64().unwrap(),
+            1e-12,
+            name,
+        );
+        close(
+            e.max_error().powi(2) / s2,
+            ex["max_error_closed_form"].as_f64().unwrap(),
+            1e-9,
+            name,
+        );
+        close(
+            e.rmse().powi(2) / s2,
+            ex["mean_error_from_inverse_coefs"].as_f64().unwrap(),
+            1e-9,
+            name,
+        );
+        if let Some(k) = ex["max_participations"].as_u64() {
+            let p = Participation {
+                k: Some(k as usize),
+                b: ex["min_sep"].as_u64().unwrap() as usize,
+            };
+            let e = Strategy::Blt(blt).evaluate(n, p).unwrap();
+            close(
+                e.sensitivity.powi(2),
+                ex["sens_squared_minsep"].as_f64().unwrap(),
+                1e-12,
+                name,
+            );
+            close(
+                e.max_error().powi(2),
+                ex["loss_max_minsep"].as_f64().unwrap(),
+                1e-9,
+                name,
+            );
+            close(
+                e.rmse().powi(2),
+                ex["loss_mean_minsep"].as_f64().unwrap(),
+                1e-9,
+                name,
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_settings_are_refused_and_long_streams_are_cheap() {
+    assert!(Strategy::SquareRoot
+        .evaluate(0, Participation::ONCE)
+        .is_err());
+    assert!(Strategy::Banded { bands: 0 }
+        .evaluate(8, Participation::ONCE)
+        .is_err());
+    // An increasing BLT has no bound here under several participations.
+    let rising = Strategy::Blt(Blt {
+        decay: vec![0.5],
+        scale: vec![2.0],
+    });
+    assert!(rising
+        .evaluate(16, Participation { k: Some(2), b: 4 })
+        .is_err());
+    // T = 10⁵ for the Toeplitz square root in closed form: Δ² and the max error both grow like
+    // 1 + ln(T)/π (Fichtenberger et al. 2023), 4.66 here, so the max error std is about 4.7σ.
+    let e = Strategy::SquareRoot
+        .evaluate(100_000, Participation::ONCE)
+        .unwrap();
+    let grows = 1.0 + (1e5f64).ln() / std::f64::consts::PI;
+    assert!(
+        (e.max_error() / grows - 1.0).abs() < 0.05,
+        "{}",
+        e.max_error()
+    );
+    assert!(
+        Strategy::Independent
+            .evaluate(100_000, Participation::ONCE)
+            .unwrap()
+            .max_error()
+            > 300.0
+    );
+}
