@@ -4,7 +4,7 @@
 //! correlate the noise over steps so that the prefix sums' error grows slower.
 //!
 //! What each number rests on:
-//! - the error of the released prefix sums, per step, under unit-variance noise: e[i] = ‖B[i, :]‖²
+//! - the error of the released prefix sums, per step, under unit-variance noise: e\[i\] = ‖B\[i, :\]‖²
 //!   (exact; [`toeplitz::per_step_error`], [`tree::per_step_error`]);
 //! - the sensitivity of C·x when a record's gradient (clipped to norm 1) enters once: C's largest
 //!   column norm (exact), or k times at least b steps apart: Kalinin & Lampert (2024, Theorem 2) for
@@ -13,7 +13,7 @@
 //!   sensitivity (Denisov et al. 2022, Theorem 2.1: releasing B(Cx + z) is post-processing).
 //!
 //! The noise multiplier σ is, as everywhere, noise std over the clipping norm: z ~ N(0, σ² Δ²) with
-//! Δ the strategy's sensitivity, so the released sums' error std at step i is σ·Δ·√e[i]. Reference
+//! Δ the strategy's sensitivity, so the released sums' error std at step i is σ·Δ·√e\[i\]. Reference
 //! values: jax_privacy 2.0.0 (`tests/refs/mf_jax_privacy.json`, made by `mf_jax_privacy.py`).
 
 pub mod blt;
@@ -64,19 +64,19 @@ impl Participation {
 /// A strategy's numbers over n steps under unit noise multiplier.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
-    /// Per step, the released prefix sum's error variance in units of σ²: Δ²·e[i].
+    /// Per step, the released prefix sum's error variance in units of σ²: Δ²·e\[i\].
     pub per_step: Vec<f64>,
     /// The sensitivity Δ of C·x under the participation.
     pub sensitivity: f64,
 }
 
 impl Evaluation {
-    /// The root mean squared error of the released prefix sums, per unit σ: √(mean of Δ²·e[i]).
+    /// The root mean squared error of the released prefix sums, per unit σ: √(mean of Δ²·e\[i\]).
     pub fn rmse(&self) -> f64 {
         (self.per_step.iter().sum::<f64>() / self.per_step.len().max(1) as f64).sqrt()
     }
 
-    /// The largest error std over the steps, per unit σ: √(max of Δ²·e[i]).
+    /// The largest error std over the steps, per unit σ: √(max of Δ²·e\[i\]).
     pub fn max_error(&self) -> f64 {
         self.per_step.iter().fold(0.0f64, |m, &x| m.max(x)).sqrt()
     }

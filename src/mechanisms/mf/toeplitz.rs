@@ -1,11 +1,11 @@
 //! Lower-triangular Toeplitz strategies for the prefix-sum workload: a strategy C is its first column
-//! `c` (C[i][j] = c[i − j]), and so are its inverse and the decoder B = A·C⁻¹ (A, the prefix sums,
+//! `c` (C\[i\]\[j\] = c\[i − j\]), and so are its inverse and the decoder B = A·C⁻¹ (A, the prefix sums,
 //! is the Toeplitz matrix of ones). Products of such matrices are truncated convolutions, so every
 //! quantity here is O(n·m) for m non-zero coefficients, never an n × n matrix.
 //!
 //! Conventions (those of jax_privacy 2.0.0's `matrix_factorization.toeplitz`, against which
 //! `tests/refs/mf_jax_privacy.json` holds these functions): unit-variance noise; the per-step error
-//! e[i] = ‖B[i, :]‖²; the loss = sensitivity² × (mean or max of e). No function rounds on purpose;
+//! e\[i\] = ‖B\[i, :\]‖²; the loss = sensitivity² × (mean or max of e). No function rounds on purpose;
 //! each is a sum of positive terms or a recurrence with the stated error.
 
 /// The first `n` coefficients of the optimal Toeplitz square root of A (Fichtenberger, Henzinger &
@@ -24,8 +24,8 @@ pub fn sqrt_coefs(n: usize) -> Vec<f64> {
     c
 }
 
-/// The first `n` coefficients of C⁻¹ for C with first column `c` (c[0] ≠ 0): d[0] = 1/c[0],
-/// d[k] = −(Σ_{j=1..k} c[j]·d[k − j])/c[0], the power series of 1/C(x). O(n·m) for m coefficients
+/// The first `n` coefficients of C⁻¹ for C with first column `c` (c\[0\] ≠ 0): d\[0\] = 1/c\[0\],
+/// d\[k\] = −(Σ_{j=1..k} c\[j\]·d\[k − j\])/c\[0\], the power series of 1/C(x). O(n·m) for m coefficients
 /// (a banded C's inverse is not banded: it decays).
 pub fn inverse(c: &[f64], n: usize) -> Vec<f64> {
     let mut d = Vec::with_capacity(n);
@@ -42,7 +42,7 @@ pub fn inverse(c: &[f64], n: usize) -> Vec<f64> {
     d
 }
 
-/// The decoder B = A·C⁻¹'s first column from C⁻¹'s (`noising`): b[k] = Σ_{j ≤ k} d[j].
+/// The decoder B = A·C⁻¹'s first column from C⁻¹'s (`noising`): b\[k\] = Σ_{j ≤ k} d\[j\].
 pub fn decoder(noising: &[f64]) -> Vec<f64> {
     noising
         .iter()
@@ -53,7 +53,7 @@ pub fn decoder(noising: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// The per-step error e[i] = ‖B[i, :]‖² = Σ_{k ≤ i} b[k]² under unit-variance noise, from B's first
+/// The per-step error e\[i\] = ‖B\[i, :\]‖² = Σ_{k ≤ i} b\[k\]² under unit-variance noise, from B's first
 /// column (jax_privacy's `toeplitz.per_query_error`). Non-decreasing in i, so the max is the last.
 pub fn per_step_error(decoder: &[f64]) -> Vec<f64> {
     decoder
@@ -66,7 +66,7 @@ pub fn per_step_error(decoder: &[f64]) -> Vec<f64> {
 }
 
 /// The sensitivity of C (first column `c`) over `n` steps when a record takes part once: the largest
-/// column norm, C's first column's, ‖c[..n]‖.
+/// column norm, C's first column's, ‖c\[..n\]‖.
 pub fn single_sensitivity(c: &[f64], n: usize) -> f64 {
     c.iter().take(n).map(|x| x * x).sum::<f64>().sqrt()
 }
