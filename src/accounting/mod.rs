@@ -16,6 +16,7 @@
 
 pub mod composed;
 pub mod composition;
+pub mod correlated;
 pub mod entry;
 pub mod event;
 pub mod guarantee;
