@@ -65,6 +65,25 @@ impl AfterRun {
     pub fn answer(&self, test_acc: [f64; 3]) -> f64 {
         test_acc[2] - test_acc[0]
     }
+
+    /// The training lab's job that runs it, from its start to its end, as the lab runs it.
+    ///
+    /// # Errors
+    /// Settings the trainer refuses.
+    pub fn job(&self) -> crate::error::Result<crate::labs::train::jobs::TrainJob> {
+        crate::labs::train::tasks::run_job(self)
+    }
+
+    /// The test accuracies one of [`AfterRun::job`]'s updates reports, if it reports them (the last
+    /// such update's are the run's answer).
+    pub fn accuracy_in(update: &crate::labs::train::jobs::TrainJobUpdate) -> Option<[f64; 3]> {
+        match update {
+            crate::labs::train::jobs::TrainJobUpdate::Run(u) => {
+                crate::labs::train::tasks::last_test_accuracy(u)
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Task {

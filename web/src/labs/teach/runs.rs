@@ -3,9 +3,7 @@
 //! exercise's settings, so the check reads the numbers the student read.
 
 use crate::platform::pool::{self, JobEnd};
-use dp_playground::course::Task;
-use dp_playground::labs::train::jobs::TrainJobUpdate;
-use dp_playground::labs::train::tasks::{last_test_accuracy, run_job};
+use dp_playground::course::{AfterRun, Task};
 
 /// The worker pool's group of the teaching view's runs.
 const GROUP: &str = "teach-runs";
@@ -18,14 +16,9 @@ pub async fn settle(mut task: Task) -> Result<Task, String> {
     let Some(run) = task.after_run.clone().filter(|_| task.needs_run()) else {
         return Ok(task);
     };
-    let job = run_job(&run).map_err(|e| e.to_string())?;
+    let job = run.job().map_err(|e| e.to_string())?;
     let mut last = None;
-    let ended = pool::run(GROUP, &job, |u| {
-        if let TrainJobUpdate::Run(u) = u {
-            last = last_test_accuracy(&u).or(last);
-        }
-    })
-    .await;
+    let ended = pool::run(GROUP, &job, |u| last = AfterRun::accuracy_in(&u).or(last)).await;
     match ended {
         Ok(()) => {}
         Err(JobEnd::Failed(e)) => return Err(e),
