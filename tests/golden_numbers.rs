@@ -85,7 +85,7 @@ fn fnv(parts: &[String]) -> u64 {
 /// (name, Debug text) for every piece the labs compute for the recorded links.
 fn pieces() -> Vec<(String, String)> {
     use dp_playground::labs::{
-        compose as compose_lab, dpsgd as dpsgd_lab, mechanisms as mech_lab, rr,
+        compose as compose_lab, dpsgd as dpsgd_lab, mechanisms as mech_lab, mf as mf_lab, rr,
         tangent as tangent_lab, wdp as wdp_lab,
     };
     let mut out: Vec<(String, String)> = Vec::new();
@@ -264,6 +264,12 @@ fn pieces() -> Vec<(String, String)> {
             sigma: 2.0,
         })),
     );
+
+    // Correlated noise: the default link and four passes with wider bands.
+    for link in ["", "steps=1000&epochs=4&bands=16&eps=3&delta=0.00001"] {
+        let (p, _) = mf_lab::MfParams::from_query(&q(link));
+        add(&format!("mf {link}"), show(mf_lab::report(&p)));
+    }
 
     // Tangent DP: the default link and a 2-D model, with the work that follows the report.
     for link in ["", "model=linear2d&n=40&wgrid=-3:3:15&samples=200"] {

@@ -32,6 +32,7 @@ pub mod descriptor;
 pub mod dpsgd;
 mod keys;
 pub mod mechanisms;
+pub mod mf;
 pub mod path;
 pub mod rr;
 pub mod start;
@@ -113,6 +114,8 @@ labs! {
     wdp: Wdp = "wdp" => "Wasserstein DP",
     /// Tangent DP of the Gibbs distribution (`lab=tangent`).
     tangent: Tangent = "tangent" => "Tangent DP",
+    /// Correlated noise: matrix-factorization mechanisms for a stream (`lab=mf`).
+    mf: Mf = "mf" => "Correlated noise",
     /// Every formula the playground uses, with its source (`lab=about`).
     about: About = "about" => "About",
     /// The exercises for a course: problem sets and the answer-code reader (`lab=teach`, and the bare

@@ -49,7 +49,7 @@ pub const GROUPS: [(Group, &[Lab]); 3] = [
             Lab::Attack,
         ],
     ),
-    (Group::Papers, &[Lab::Wdp, Lab::Tangent]),
+    (Group::Papers, &[Lab::Wdp, Lab::Tangent, Lab::Mf]),
     (Group::Reference, &[Lab::About, Lab::Teach]),
 ];
 
@@ -102,6 +102,10 @@ impl Lab {
             Lab::Tangent => {
                 "Tangent differential privacy of the Gibbs distribution: how far a posterior moves when \
                  one record changes."
+            }
+            Lab::Mf => {
+                "Correlated noise (DP-FTRL, BandMF, BLT): how much less error a stream's prefix sums \
+                 carry at the same ε when the noise is correlated across steps."
             }
             Lab::About => {
                 "Every formula the playground uses, with its source, and which side each number errs on."

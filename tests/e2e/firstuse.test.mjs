@@ -14,7 +14,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 const LABS = [
   ['rr', 'rr-p-truth'], ['mechanisms', 'mech-sigma-analytic'], ['compose', 'compose-eps-basic'],
   ['dpsgd', 'dpsgd-eps-rdp'], ['attack', 'attack-beta-at-alpha'], ['train', 'train-q'],
-  ['tangent', 'tdp-ms'], ['wdp', 'lab-headline'],
+  ['tangent', 'tdp-ms'], ['wdp', 'lab-headline'], ['mf', 'mf-sigma-gaussian'],
 ];
 
 /** The chart's SVG export, as text. */

@@ -9,6 +9,7 @@ mod attack;
 mod compose;
 mod dpsgd;
 mod mechanisms;
+mod mf;
 mod rr;
 mod start;
 mod tangent;
@@ -23,6 +24,7 @@ use dp_playground::labs::Lab;
 use dpsgd::DpsgdLab;
 use leptos::prelude::*;
 use mechanisms::MechLab;
+use mf::MfLab;
 use rr::RrLab;
 use start::Start;
 use tangent::TangentLab;
@@ -71,6 +73,7 @@ pub fn any(lab: Lab) -> AnyView {
         Lab::Dpsgd => dpsgd(lab),
         Lab::Wdp => wdp(lab),
         Lab::Tangent => tangent(lab),
+        Lab::Mf => mf(lab),
         Lab::Attack => attack(lab),
         Lab::Train => train(lab),
         Lab::About => about(lab),
@@ -107,6 +110,11 @@ pub fn wdp(_: Lab) -> AnyView {
 /// The tangent DP lab.
 pub fn tangent(_: Lab) -> AnyView {
     view! { <TangentLab /> }.into_any()
+}
+
+/// The correlated-noise lab.
+pub fn mf(_: Lab) -> AnyView {
+    view! { <MfLab /> }.into_any()
 }
 
 /// The attack lab.

@@ -6,6 +6,7 @@ pub mod attack;
 pub mod compose;
 pub mod dpsgd;
 pub mod mechanisms;
+pub mod mf;
 pub mod rr;
 pub mod tangent;
 pub mod train;

@@ -1,0 +1,44 @@
+// The correlated-noise lab (`?lab=mf`): its numbers are jax_privacy's (tests/refs/mf_jax_privacy.json)
+// at the Gaussian mechanism's σ, its chart draws, bad values fall back with a message, and T = 10⁵
+// stays responsive.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn } from './harness.mjs';
+
+const REFS = JSON.parse(readFileSync(new URL('../refs/mf_jax_privacy.json', import.meta.url)));
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the default link: each strategy\'s RMSE is σ_G × √(jax_privacy\'s mean loss), and correlation pays', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=mf', 'mf-sigma-gaussian');
+  const sigma = await valueOf(page, 'mf-sigma-gaussian');
+  assert.ok(sigma > 3.5 && sigma < 5.5, `σ_G ${sigma}`);
+  const loss = (name) => REFS.strategies_by_n['256'].strategies.find((s) => s.strategy === name).loss_mean;
+  for (const [key, name] of [['independent', 'identity'], ['sqrt', 'toeplitz_sqrt'], ['tree', 'binary_tree_plain']]) {
+    const rmse = await valueOf(page, `mf-rmse-${key}`);
+    assert.ok(Math.abs(rmse / (sigma * Math.sqrt(loss(name))) - 1) < 1e-9, `${key}: ${rmse}`);
+  }
+  assert.ok(await valueOf(page, 'mf-rmse-sqrt') < 0.25 * await valueOf(page, 'mf-rmse-independent'));
+  await waitDrawn(page, 'mf-error-chart');
+  assert.match(await page.textContent('[data-testid="lab-headline"]'), /less\.$/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('several passes raise the sensitivity; bad values fall back with a message; T = 10⁵ answers', async () => {
+  let page = await openLab(await newPage(browser), server.url, '?lab=mf&steps=1024&epochs=4', 'mf-sigma-gaussian');
+  assert.equal(await valueOf(page, 'mf-sens-independent'), 2);
+  assert.ok(await valueOf(page, 'mf-sigma-sqrt') > await valueOf(page, 'mf-sigma-gaussian'));
+  await page.close();
+  page = await openLab(await newPage(browser), server.url, '?lab=mf&steps=abc&eps=-1&bands=0', 'mf-sigma-gaussian');
+  const notices = await page.textContent('body');
+  assert.match(notices, /steps/);
+  assert.ok(Number.isFinite(await valueOf(page, 'mf-rmse-banded')));
+  await page.close();
+  page = await openLab(await newPage(browser), server.url, '?lab=mf&steps=100000', 'mf-sigma-gaussian');
+  await page.waitForFunction(() => Number.isFinite(Number(document.querySelector('[data-testid="mf-rmse-blt"]')?.dataset.value)), null, { timeout: 20_000 });
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
