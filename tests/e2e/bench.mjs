@@ -36,6 +36,8 @@ const CASES = [
   ['train (spiral, MLP 16,16)', '?lab=train&data=spiral&n=1000&model=mlp&hidden=16,16&steps=2000', 'train-q', 'train-status'],
   ['train audit (1,000 + 1,000 runs)', '?lab=train&audit=runs&runs=1000', 'train-q', 'value:train-audit-eps-cp'],
   ['train LiRA (64 shadow models)', '?lab=train&mia=lira&shadows=64', 'train-q', 'value:train-mia-auc'],
+  ['mf', '?lab=mf', 'mf-sigma-gaussian', null],
+  ['mf (T = 10⁵, 4 passes)', '?lab=mf&steps=100000&epochs=4', 'mf-sigma-gaussian', null],
   ['about', '?lab=about', 'about-sides', null],
 ];
 
@@ -227,6 +229,8 @@ const sliderRows = [];
 for (const [name, query, ready, chart] of [
   ['rr (default)', '?lab=rr&seed=1', 'rr-p-truth', 'rr-chart-histogram'],
   ...['gaussian', 'laplace', 'tlap', 'exponential'].map((mech) => [`mechanisms, ${mech}`, `?lab=mechanisms&mech=${mech}&seed=1`, 'mech-sigma-analytic', 'mech-chart-queries']),
+  ['correlated noise, T = 2000', '?lab=mf&steps=2000', 'mf-sigma-gaussian', 'mf-error-chart'],
+  ['correlated noise, T = 10⁵', '?lab=mf&steps=100000', 'mf-sigma-gaussian', 'mf-error-chart'],
 ]) {
   const m = await sliderMoves(query, ready, chart);
   sliderRows.push({
