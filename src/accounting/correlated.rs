@@ -91,6 +91,19 @@ mod tests {
         serde_json::from_str(include_str!("../../tests/refs/mf_jax_privacy.json")).unwrap()
     }
 
+    /// A recorded case's BandMF run (its bands, iterations and sampling probability) at `sigma`.
+    fn banded_run(c: &Value, sigma: f64) -> CorrelatedEvent {
+        let f = |k: &str| c[k].as_f64().unwrap();
+        let bands = f("num_bands") as usize;
+        CorrelatedEvent {
+            strategy: Strategy::Banded { bands },
+            steps: f("iterations") as u64,
+            sigma,
+            participation: Participation { k: None, b: bands },
+            sampling: Some(f("sampling_prob")),
+        }
+    }
+
     /// Amplified BandMF's ε against jax_privacy's `amplified_bandmf_event` under dp_accounting 0.6.0:
     /// the PLD from both sides brackets dp_accounting's PLD (discretised at 1e-4, so to 2e-3), and
     /// RDP is at most dp_accounting's (the order grids differ).
@@ -102,14 +115,7 @@ mod tests {
             .unwrap()
         {
             let f = |k: &str| c[k].as_f64().unwrap();
-            let bands = f("num_bands") as usize;
-            let run = CorrelatedEvent {
-                strategy: Strategy::Banded { bands },
-                steps: f("iterations") as u64,
-                sigma: f("noise_multiplier"),
-                participation: Participation { k: None, b: bands },
-                sampling: Some(f("sampling_prob")),
-            };
+            let run = banded_run(c, f("noise_multiplier"));
             let e = run.amplified().unwrap();
             assert_eq!(e.steps, f("composed_rounds") as u64);
             let band = pld_epsilon(&e, f("delta"), 1e-4).unwrap();
@@ -146,14 +152,7 @@ mod tests {
             .unwrap()
         {
             let f = |k: &str| c[k].as_f64().unwrap();
-            let bands = f("num_bands") as usize;
-            let run = CorrelatedEvent {
-                strategy: Strategy::Banded { bands },
-                steps: f("iterations") as u64,
-                sigma: 1.0,
-                participation: Participation { k: None, b: bands },
-                sampling: Some(f("sampling_prob")),
-            };
+            let run = banded_run(c, 1.0);
             let goal = SigmaGoal {
                 event: run.amplified().unwrap(),
                 delta: f("target_delta"),

@@ -30,13 +30,7 @@ fn epsilon(d: &mut Draw) -> Drawn {
         .with("batch", batch.to_string())
         .with("sigma", val(sigma))
         .with("epochs", epochs.to_string());
-    // The lab's own reading of these settings: its steps, its event, its accountant.
-    let p = TrainParams::from_query(&setup).0;
-    let eps = p
-        .planned_steps(0)
-        .ok()
-        .and_then(|t| rdp_report(&p.event(0, t), p.delta).ok())
-        .map_or(f64::NAN, |r| r.eps);
+    let (_, eps) = planned_rdp_eps(&setup);
     Drawn {
         question: format!(
             "Training logistic regression on the breast-cancer data with an expected batch of {batch} \
@@ -76,12 +70,7 @@ fn cost(d: &mut Draw) -> Drawn {
         .with("sigma", val(sigma))
         .with("epochs", epochs.to_string())
         .with("seed", seed.to_string());
-    let p = TrainParams::from_query(&setup).0;
-    let eps = p
-        .planned_steps(0)
-        .ok()
-        .and_then(|t| rdp_report(&p.event(0, t), p.delta).ok())
-        .map_or(f64::NAN, |r| r.eps);
+    let (p, eps) = planned_rdp_eps(&setup);
     Drawn {
         question: format!(
             "Train logistic regression on the Adult census data with an expected batch of {batch} \
@@ -101,6 +90,18 @@ fn cost(d: &mut Draw) -> Drawn {
             tolerance: 1.5e-4,
         }),
     }
+}
+
+/// The lab's own reading of `setup` (its steps, its event, its accountant): its parameters and the
+/// ε the RDP accountant certifies at δ for the planned steps (NaN for settings it refuses).
+fn planned_rdp_eps(setup: &Query) -> (TrainParams, f64) {
+    let p = TrainParams::from_query(setup).0;
+    let eps = p
+        .planned_steps(0)
+        .ok()
+        .and_then(|t| rdp_report(&p.event(0, t), p.delta).ok())
+        .map_or(f64::NAN, |r| r.eps);
+    (p, eps)
 }
 
 /// The training lab's job that answers `run`: the whole run from its start, as the lab runs it.

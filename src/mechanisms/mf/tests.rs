@@ -9,6 +9,18 @@ fn refs() -> Value {
     serde_json::from_str(include_str!("../../../tests/refs/mf_jax_privacy.json")).unwrap()
 }
 
+/// The strategy a reference names (`binary_tree` and `binary_tree_plain` are the same tree).
+fn named(name: &str) -> Option<Strategy> {
+    Some(match name {
+        "identity" => Strategy::Independent,
+        "toeplitz_sqrt" => Strategy::SquareRoot,
+        "binary_tree_plain" | "binary_tree" => Strategy::Tree,
+        b => Strategy::Banded {
+            bands: b.strip_prefix("banded_sqrt_toeplitz_b")?.parse().ok()?,
+        },
+    })
+}
+
 fn floats(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap()
@@ -52,17 +64,8 @@ fn strategies_match_jax_privacy() {
         let n: usize = n.parse().unwrap();
         for s in by_n["strategies"].as_array().unwrap() {
             let name = s["strategy"].as_str().unwrap();
-            let strategy = match name {
-                "identity" => Strategy::Independent,
-                "toeplitz_sqrt" => Strategy::SquareRoot,
-                "binary_tree_plain" => Strategy::Tree,
-                b if b.starts_with("banded_sqrt_toeplitz_b") => Strategy::Banded {
-                    bands: b
-                        .trim_start_matches("banded_sqrt_toeplitz_b")
-                        .parse()
-                        .unwrap(),
-                },
-                _ => continue,
+            let Some(strategy) = named(name) else {
+                continue;
             };
             let e = strategy.evaluate(n, Participation::ONCE).unwrap();
             let what = format!("{name}, T = {n}");
@@ -122,17 +125,8 @@ fn several_participations_match_jax_privacy() {
             b: m["b_min_sep"].as_u64().unwrap() as usize,
         };
         for (name, v) in m["per_strategy"].as_object().unwrap() {
-            let strategy = match name.as_str() {
-                "identity" => Strategy::Independent,
-                "toeplitz_sqrt" => Strategy::SquareRoot,
-                "binary_tree" => Strategy::Tree,
-                b if b.starts_with("banded_sqrt_toeplitz_b") => Strategy::Banded {
-                    bands: b
-                        .trim_start_matches("banded_sqrt_toeplitz_b")
-                        .parse()
-                        .unwrap(),
-                },
-                _ => continue,
+            let Some(strategy) = named(name) else {
+                continue;
             };
             let want = v["brute_force_minsep_numpy"]
                 .as_f64()
