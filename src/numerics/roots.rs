@@ -80,9 +80,12 @@ pub fn try_bisect<E>(
         }
         let mid = match split {
             Split::Middle => 0.5 * (lo + hi),
-            Split::Geometric => (lo * hi).sqrt(),
+            // √lo·√hi, not √(lo·hi): the product overflows to ∞ beyond 1e154 (the analytic
+            // Gaussian σ at ε = 1e-300 looped for ever on a midpoint of ∞).
+            Split::Geometric => lo.sqrt() * hi.sqrt(),
         };
-        if matches!(until, Until::Adjacent(_)) && (mid <= lo || mid >= hi) {
+        // No float left between the ends: nothing more to split, whatever the stopping rule.
+        if mid <= lo || mid >= hi || mid.is_nan() {
             break;
         }
         if above(mid)? {
@@ -218,6 +221,21 @@ pub fn golden_section(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// At the top of f64's range the geometric midpoint stays finite, and a ratio finer than the
+    /// floats allow ends at adjacent floats instead of looping.
+    #[test]
+    fn bisect_ends_near_the_top_of_the_range_and_below_float_resolution() {
+        let b = bisect(1e200, 1e300, Split::Geometric, Until::Ratio(1e-12), |x| {
+            x >= 3e250
+        });
+        assert!(
+            b.lo < 3e250 && b.hi >= 3e250 && b.hi / b.lo - 1.0 <= 1e-12,
+            "{b:?}"
+        );
+        let b = bisect(1.0, 2.0, Split::Middle, Until::Ratio(0.0), |x| x >= 1.5);
+        assert_eq!((b.lo.next_up(), b.hi), (1.5, 1.5));
+    }
 
     #[test]
     fn bisect_keeps_the_predicate_at_each_end() {

@@ -287,3 +287,26 @@ mod tests {
             .all(|r| r.rmse.is_finite() && r.curve.len() <= CURVE_POINTS + 1));
     }
 }
+
+#[cfg(test)]
+mod extreme_tests {
+    use super::*;
+
+    /// The fuzzer's links that once held the page for ever (the analytic σ's bisection looped on an
+    /// overflowing midpoint): ε at its floor, δ far below any use.
+    #[test]
+    fn extreme_targets_end() {
+        for link in [
+            "eps=1e-300&delta=1e-160",
+            "eps=1e-300&delta=1e-9",
+            "eps=100&delta=0.999",
+        ] {
+            let (p, _) = MfParams::from_query(&Query::parse(link));
+            let r = report(&p).unwrap();
+            assert!(
+                r.sigma_gaussian.is_finite() && r.rows.iter().all(|row| row.rmse.is_finite()),
+                "{link}"
+            );
+        }
+    }
+}
