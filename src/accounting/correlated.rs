@@ -44,9 +44,8 @@ impl CorrelatedEvent {
     pub fn sensitivity(&self) -> Result<f64> {
         let n =
             usize::try_from(self.steps).map_err(|_| Error::invalid("steps", "T", "too many"))?;
-        let once = self.strategy.evaluate(n, Participation::ONCE)?.sensitivity;
-        let here = self.strategy.evaluate(n, self.participation)?.sensitivity;
-        Ok(here / once)
+        let once = self.strategy.sensitivity(n, Participation::ONCE)?;
+        Ok(self.strategy.sensitivity(n, self.participation)? / once)
     }
 
     /// The noise multiplier of the Gaussian mechanism (sensitivity 1) the unamplified run is: σ/Δ.
@@ -65,12 +64,7 @@ impl CorrelatedEvent {
     pub fn amplified(&self) -> Option<TrainingEvent> {
         let q = self.sampling?;
         let groups = self.participation.b.max(1);
-        let fits = match &self.strategy {
-            Strategy::Independent => true,
-            Strategy::Banded { bands } => *bands <= groups,
-            _ => false,
-        };
-        fits.then(|| {
+        self.strategy.amplification_known(groups).then(|| {
             TrainingEvent::poisson(
                 q,
                 self.sigma,

@@ -6,7 +6,6 @@
 
 pub mod info;
 
-use crate::accounting::correlated::CorrelatedEvent;
 use crate::error::Result;
 use crate::link::query::{fmt_f64, LinkParams, Notice, Query, Reader, Within};
 use crate::mechanisms::gaussian::sigma_analytic;
@@ -181,14 +180,8 @@ pub fn report(p: &MfParams) -> Result<MfReport> {
     let mut rows = Vec::new();
     for (key, name, strategy) in p.strategies() {
         let e = strategy.evaluate(n, participation)?;
-        let event = CorrelatedEvent {
-            strategy: strategy.clone(),
-            steps: p.steps,
-            sigma: 1.0,
-            participation,
-            sampling: Some(0.5),
-        };
-        let relative = event.sensitivity()?;
+        // In units of one participation's sensitivity: the σ of the strategy with column norm 1.
+        let relative = e.sensitivity / strategy.sensitivity(n, Participation::ONCE)?;
         let stride = n.div_ceil(CURVE_POINTS).max(1);
         let curve = (0..n)
             .filter(|i| i % stride == 0 || *i == n - 1)
@@ -203,7 +196,7 @@ pub fn report(p: &MfParams) -> Result<MfReport> {
             rmse: sigma_gaussian * e.rmse(),
             max_error: sigma_gaussian * e.max_error(),
             curve,
-            amplifiable: event.amplified().is_some(),
+            amplifiable: strategy.amplification_known(participation.b),
         });
     }
     Ok(MfReport {

@@ -110,34 +110,31 @@ impl Strategy {
         }
     }
 
+    /// The strategy's sensitivity over `n` steps under the participation: its largest column norm
+    /// for one participation, else the min-sep bound (O(n) on C's coefficients, no error vector).
+    ///
+    /// # Errors
+    /// As [`Strategy::evaluate`].
+    pub fn sensitivity(&self, n: usize, p: Participation) -> Result<f64> {
+        self.check(n)?;
+        match self.coefs(n) {
+            None => Ok(tree::sensitivity(n, p.k, p.b)),
+            Some(c) => self.toeplitz_sensitivity(&c, n, p),
+        }
+    }
+
     /// The strategy's error and sensitivity over `n` steps.
     ///
     /// # Errors
     /// No steps, no bands, or a participation whose sensitivity this module cannot bound (a Toeplitz
     /// C with negative or increasing coefficients under several participations).
     pub fn evaluate(&self, n: usize, p: Participation) -> Result<Evaluation> {
-        if n == 0 {
-            return Err(Error::invalid("steps", "0", "must be at least 1"));
-        }
-        if matches!(self, Strategy::Banded { bands: 0 }) {
-            return Err(Error::invalid("bands", "0", "must be at least 1"));
-        }
+        self.check(n)?;
         let (errors, sensitivity) = match self.coefs(n) {
             None => (tree::per_step_error(n), tree::sensitivity(n, p.k, p.b)),
             Some(c) => {
+                let s = self.toeplitz_sensitivity(&c, n, p)?;
                 let b = toeplitz::decoder(&self.noising(&c, n));
-                let s = if p.k == Some(1) {
-                    Some(toeplitz::single_sensitivity(&c, n))
-                } else {
-                    toeplitz::minsep_sensitivity(&c, n, p.k, p.b)
-                };
-                let s = s.ok_or_else(|| {
-                    Error::invalid(
-                        "strategy",
-                        "blt",
-                        "has coefficients that are not non-increasing, whose sensitivity under several participations is not bounded here",
-                    )
-                })?;
                 (toeplitz::per_step_error(&b), s)
             }
         };
@@ -146,5 +143,43 @@ impl Strategy {
             per_step: errors.into_iter().map(|e| s2 * e).collect(),
             sensitivity,
         })
+    }
+
+    /// Steps and bands the strategies evaluate.
+    fn check(&self, n: usize) -> Result<()> {
+        if n == 0 {
+            return Err(Error::invalid("steps", "0", "must be at least 1"));
+        }
+        if matches!(self, Strategy::Banded { bands: 0 }) {
+            return Err(Error::invalid("bands", "0", "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// A Toeplitz C's (first column `c`) sensitivity under the participation.
+    fn toeplitz_sensitivity(&self, c: &[f64], n: usize, p: Participation) -> Result<f64> {
+        let s = if p.k == Some(1) {
+            Some(toeplitz::single_sensitivity(c, n))
+        } else {
+            toeplitz::minsep_sensitivity(c, n, p.k, p.b)
+        };
+        s.ok_or_else(|| {
+            Error::invalid(
+                "strategy",
+                "blt",
+                "has coefficients that are not non-increasing, whose sensitivity under several participations is not bounded here",
+            )
+        })
+    }
+
+    /// Whether amplification by sampling is known for it with `groups` groups of records under
+    /// cyclic Poisson sampling (Choquette-Choo et al. 2023, Theorem 4): independent noise, and a
+    /// band no wider than the groups. Not the tree, a BLT or the square root.
+    pub fn amplification_known(&self, groups: usize) -> bool {
+        match self {
+            Strategy::Independent => true,
+            Strategy::Banded { bands } => *bands <= groups.max(1),
+            _ => false,
+        }
     }
 }
