@@ -128,7 +128,7 @@ fn MfResults(result: Memo<Result<MfReport, String>>) -> impl IntoView {
         </StatGroup>
         <div class="table-wrap" tabindex="0">
             <table class="results-table" data-testid="mf-table">
-                <caption>"Each strategy at the σ that makes the whole stream (ε, δ)-DP"</caption>
+                <caption>"Each strategy at the σ that makes the whole stream (ε, δ)-DP: no sampling, neighbours differ by one record (added or removed)"</caption>
                 <thead><tr>
                     <th scope="col">"strategy"</th>
                     <th scope="col">"sensitivity (× one pass)"</th>
