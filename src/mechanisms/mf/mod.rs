@@ -17,6 +17,7 @@
 //! values: jax_privacy 2.0.0 (`tests/refs/mf_jax_privacy.json`, made by `mf_jax_privacy.py`).
 
 pub mod blt;
+pub mod optimise;
 pub mod toeplitz;
 pub mod tree;
 
@@ -34,6 +35,8 @@ pub enum Strategy {
     Independent,
     /// Binary-tree aggregation, each prefix decoded from its dyadic blocks.
     Tree,
+    /// The same tree, each block's sum estimated from its whole subtree (Honaker's estimator).
+    HonakerTree,
     /// The optimal Toeplitz square root of A (Fichtenberger, Henzinger & Upadhyay 2023).
     SquareRoot,
     /// The square root's first `bands` coefficients, a banded Toeplitz C (BandMF's Toeplitz form).
@@ -87,7 +90,7 @@ impl Strategy {
     pub fn coefs(&self, n: usize) -> Option<Vec<f64>> {
         match self {
             Strategy::Independent => Some(vec![1.0]),
-            Strategy::Tree => None,
+            Strategy::Tree | Strategy::HonakerTree => None,
             Strategy::SquareRoot => Some(toeplitz::sqrt_coefs(n)),
             Strategy::Banded { bands } => Some(toeplitz::banded(
                 &toeplitz::sqrt_coefs((*bands).min(n)),
@@ -131,6 +134,10 @@ impl Strategy {
     pub fn evaluate(&self, n: usize, p: Participation) -> Result<Evaluation> {
         self.check(n)?;
         let (errors, sensitivity) = match self.coefs(n) {
+            None if *self == Strategy::HonakerTree => (
+                tree::honaker_per_step_error(n),
+                tree::sensitivity(n, p.k, p.b),
+            ),
             None => (tree::per_step_error(n), tree::sensitivity(n, p.k, p.b)),
             Some(c) => {
                 let s = self.toeplitz_sensitivity(&c, n, p)?;

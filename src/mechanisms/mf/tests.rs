@@ -262,3 +262,96 @@ fn bad_settings_are_refused_and_long_streams_are_cheap() {
             > 300.0
     );
 }
+
+/// The optimiser reaches jax_privacy's optimised BLT losses (`optimize_loss` with the same buffers,
+/// `tests/refs/mf_jax_privacy.json` `blt.optimised`) within 1%, and `best_blt` its `optimize(n = 64)`.
+#[test]
+fn optimised_blts_reach_jax_privacys_loss() {
+    use super::optimise::{best_blt, loss, optimise_blt, ErrorMeasure};
+    let refs = refs();
+    let setting = |ex: &Value| {
+        let n = ex["n"].as_u64().unwrap() as usize;
+        let p = match ex["max_participations"].as_u64() {
+            Some(k) => Participation {
+                k: Some(k as usize),
+                b: ex["min_sep"].as_u64().unwrap() as usize,
+            },
+            None => Participation::ONCE,
+        };
+        let measure = if ex["setting"].as_str().unwrap().ends_with("mean") {
+            ErrorMeasure::Mean
+        } else {
+            ErrorMeasure::Max
+        };
+        (n, p, measure)
+    };
+    for ex in refs["blt"]["optimised"].as_array().unwrap() {
+        let (n, p, measure) = setting(ex);
+        let buffers = ex["num_buffers"].as_u64().unwrap() as usize;
+        let theirs = ex["returned_loss"].as_f64().unwrap();
+        let jax_blt = Blt {
+            decay: floats(&ex["buf_decay"]),
+            scale: floats(&ex["output_scale"]),
+        };
+        // Our loss function gives theirs at their BLT.
+        close(loss(&jax_blt, n, p, measure).unwrap(), theirs, 1e-9, "loss");
+        let ours = optimise_blt(n, p, measure, buffers, &mut |_, _, _| {});
+        assert!(
+            ours.loss <= theirs * 1.01,
+            "{} with {buffers} buffers: {} against jax_privacy's {theirs}",
+            ex["setting"],
+            ours.loss
+        );
+        close(loss(&ours.blt, n, p, measure).unwrap(), ours.loss, 0.0, "own");
+    }
+    let auto = &refs["blt"]["optimize_auto_n64_single_max"];
+    let theirs = auto["max_loss_closed_form"].as_f64().unwrap();
+    let ours = best_blt(64, Participation::ONCE, ErrorMeasure::Max, &mut |_, _, _| {});
+    assert!(ours.loss <= theirs * 1.01, "{} against {theirs}", ours.loss);
+}
+
+/// Honaker's estimator is the best linear unbiased estimate of each prefix sum from the nodes
+/// released by then: its variance 1ᵀ(MᵀM)⁻¹1 solved here densely (M: the complete blocks' rows over
+/// steps 0..t, unit noise) for T = 32, against the closed form; and it beats the plain tree.
+#[test]
+fn honakers_estimator_is_the_least_squares_one() {
+    let n = 32;
+    let got = tree::honaker_per_step_error(n);
+    let plain = tree::per_step_error(n);
+    for t in 1..=n {
+        // MᵀM over steps 0..t: each complete block [j2^h, (j+1)2^h) with end ≤ t adds its ones.
+        let mut g = vec![vec![0.0; t]; t];
+        for h in 0..6 {
+            let w = 1usize << h;
+            for start in (0..t).step_by(w).filter(|s| s + w <= t) {
+                for row in g.iter_mut().skip(start).take(w) {
+                    for cell in row.iter_mut().skip(start).take(w) {
+                        *cell += 1.0;
+                    }
+                }
+            }
+        }
+        // Solve (MᵀM) y = 1 by Gaussian elimination (symmetric positive definite: no pivoting).
+        let mut rhs = vec![1.0; t];
+        for k in 0..t {
+            for i in k + 1..t {
+                let f = g[i][k] / g[k][k];
+                for j in k..t {
+                    g[i][j] -= f * g[k][j];
+                }
+                rhs[i] -= f * rhs[k];
+            }
+        }
+        let mut y = vec![0.0; t];
+        for k in (0..t).rev() {
+            let s: f64 = (k + 1..t).map(|j| g[k][j] * y[j]).sum();
+            y[k] = (rhs[k] - s) / g[k][k];
+        }
+        close(got[t - 1], y.iter().sum(), 1e-10, &format!("t = {t}"));
+        assert!(got[t - 1] <= plain[t - 1]);
+    }
+    let e = Strategy::HonakerTree
+        .evaluate(n, Participation::ONCE)
+        .unwrap();
+    assert_eq!(e.sensitivity, tree::sensitivity(n, Some(1), 1));
+}

@@ -14,6 +14,29 @@ pub fn per_step_error(n: usize) -> Vec<f64> {
     (1..=n).map(|t| f64::from(t.count_ones())).collect()
 }
 
+/// The per-step error under unit-variance noise with Honaker's estimator (Honaker 2015, "Efficient
+/// use of differentially private binary trees", its bottom-up pass; Kairouz et al. 2021's DP-FTRL
+/// "tree aggregation with the efficient estimator"): each complete block's sum is estimated from its
+/// own noisy node and its two halves' estimates by inverse-variance weighting, so a block of 2^h
+/// steps has variance v_h = 1/(1 + 1/(2v_{h−1})), v₀ = 1: v_h = 2^h/(2^(h+1) − 1) (by induction), a
+/// half at the top against the plain tree's 1. The prefix sum of steps 1..=t adds t's blocks (its
+/// binary digits), disjoint subtrees and so independent: e(t) = Σ over t's set bits h of v_h. This is
+/// the best linear unbiased estimate from the nodes released by step t (a test solves the normal
+/// equations), the same C, so the same sensitivity.
+pub fn honaker_per_step_error(n: usize) -> Vec<f64> {
+    (1..=n)
+        .map(|t: usize| {
+            (0..usize::BITS)
+                .filter(|h| t >> h & 1 == 1)
+                .map(|h| {
+                    let p = 2f64.powi(h as i32);
+                    p / (2.0 * p - 1.0)
+                })
+                .sum()
+        })
+        .collect()
+}
+
 /// The sensitivity with at most `k` participations (`None`: as many as fit) at least `b` steps
 /// apart, over `n` steps: √(Σ over levels of Σ over blocks of (participations in the block)²).
 /// A block of 2^l steps holds at most m = min(k, ⌈2^l/b⌉) of them, and the sum of squares over a
