@@ -6,8 +6,9 @@
 //! Displayed digits round outward ([`crate::link::format::sig_up`], [`crate::link::format::sig_down`]):
 //! an upper bound's shown digits are never below its value, a lower bound's never above.
 
-use crate::accounting::entry::Item;
-use crate::accounting::event::TrainingEvent;
+use crate::accounting::correlated::CorrelatedEvent;
+use crate::accounting::entry::{Entry, Item};
+use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::samplers::{Sampler, SamplerEpsilon};
 use crate::link::format::{sig, sig_down, sig_up};
 
@@ -110,6 +111,28 @@ pub enum Event {
     Training(TrainingEvent),
     /// A list of mechanisms, each repeated ([`crate::accounting::entry`]).
     List(Vec<Item>),
+    /// A correlated-noise (matrix-factorization) run ([`crate::accounting::correlated`]).
+    Correlated(CorrelatedEvent),
+}
+
+impl Event {
+    /// What the accountants composed for it: a correlated run is, where amplification is known, the
+    /// DP-SGD run of [`CorrelatedEvent::amplified`], else one Gaussian mechanism at σ/Δ (a run whose
+    /// sensitivity is not bounded here is a Gaussian of σ = 0: ε = ∞, never an understatement).
+    pub fn accounted(&self) -> Event {
+        match self {
+            Event::Correlated(c) => match c.amplified() {
+                Some(e) => Event::Training(e),
+                None => Event::List(vec![Item {
+                    entry: Entry::Gaussian {
+                        sigma: c.gaussian_sigma().unwrap_or(0.0),
+                    },
+                    times: 1,
+                }]),
+            },
+            other => other.clone(),
+        }
+    }
 }
 
 /// One privacy number with everything needed to state it honestly.
@@ -254,6 +277,19 @@ impl Guarantee {
                 e.neighbour.in_words()
             ),
             Event::List(_) => String::new(),
+            Event::Correlated(c) => format!(
+                ", {} correlated noise, {}, {}",
+                c.strategy.name(),
+                match (c.sampling, c.amplified()) {
+                    (Some(q), Some(_)) => format!(
+                        "cyclic Poisson sampling (q = {} within {} groups)",
+                        sig(q, 4),
+                        c.participation.b
+                    ),
+                    _ => "no amplification by sampling".into(),
+                },
+                Neighbour::AddRemove.in_words()
+            ),
         };
         let base = format!(
             "{} at δ = {} ({}, {}{about})",
@@ -288,7 +324,6 @@ mod tests {
     use super::*;
 
     fn pld(eps: f64, sampler: Sampler) -> Guarantee {
-        use crate::accounting::event::Neighbour;
         let mut e = TrainingEvent::poisson(0.004_266_7, 0.693_734, 2_344, Neighbour::AddRemove);
         e.sampler = sampler;
         Guarantee::poisson(&e, Accountant::Pld, Side::Upper, 1e-5, eps)

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack, AttackJob, AttackUpdate};
 use crate::labs::compose::jobs::{self as compose, ComposeJob, ComposeUpdate};
 use crate::labs::dpsgd::jobs::{self as dpsgd, DpsgdJob, DpsgdUpdate};
+use crate::labs::mf::jobs::{self as mf, MfJob, MfUpdate};
 use crate::labs::mechanisms::jobs::{self as mechanisms, MechJob, MechUpdate};
 use crate::labs::rr::jobs::{self as rr, RrJob, RrUpdate};
 use crate::labs::tangent::jobs::{self as tangent, TangentJob, TangentUpdate};
@@ -41,6 +42,8 @@ pub enum Job {
     Train(TrainJob),
     /// A guarantee statement's other scales, or the deployments beside it (four labs post it).
     Statement(StatementJob),
+    /// The correlated-noise lab's.
+    Mf(MfJob),
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -66,6 +69,8 @@ pub enum Update {
     Train(TrainJobUpdate),
     /// See [`Job::Statement`].
     Statement(StatementUpdate),
+    /// See [`Job::Mf`].
+    Mf(MfUpdate),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -83,7 +88,7 @@ pub enum WorkerModule {
     Accounting,
     /// The training lab.
     Train,
-    /// The papers' labs: WDP and tangent DP.
+    /// The papers' labs: WDP, tangent DP and correlated noise.
     Research,
 }
 
@@ -112,7 +117,7 @@ impl WorkerModule {
                 ACCOUNTING | RR | MECHANISMS | COMPOSE | DPSGD | ATTACK | STATEMENT
             }
             WorkerModule::Train => ACCOUNTING | TRAIN | STATEMENT,
-            WorkerModule::Research => WDP | TANGENT,
+            WorkerModule::Research => WDP | TANGENT | MF,
         }
     }
 }
@@ -139,8 +144,10 @@ pub mod kind {
     pub const TRAIN: u32 = 1 << 8;
     /// [`super::Job::Statement`].
     pub const STATEMENT: u32 = 1 << 9;
+    /// [`super::Job::Mf`].
+    pub const MF: u32 = 1 << 10;
     /// Every kind.
-    pub const ALL: u32 = (1 << 10) - 1;
+    pub const ALL: u32 = (1 << 11) - 1;
 }
 
 /// Runs `job` to the end, calling `emit` with each update and last with [`Update::Done`] (or
@@ -183,6 +190,7 @@ fn run_job<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(
         Job::Statement(j) if KINDS & STATEMENT != 0 => {
             statement::run(j, &mut |u| emit(Update::Statement(u)))?
         }
+        Job::Mf(j) if KINDS & MF != 0 => mf::run(j, &mut |u| emit(Update::Mf(u))),
         _ => return Err(Error::Worker {
             reason:
                 "this worker module does not run that job (a page and worker from different builds)"
@@ -240,12 +248,13 @@ job_kinds! {
     TangentJob => TangentUpdate = 7,
     TrainJob => TrainJobUpdate = 8,
     StatementJob => StatementUpdate = 9,
+    MfJob => MfUpdate = 10,
 }
 
 /// [`Update::Error`]'s position.
-const ERROR_TAG: u8 = 10;
+const ERROR_TAG: u8 = 11;
 /// [`Update::Done`]'s position.
-const DONE_TAG: u8 = 11;
+const DONE_TAG: u8 = 12;
 
 /// `job` as the [`Job`] bytes a worker decodes.
 pub fn encode_job<J: JobKind>(job: &J) -> Vec<u8> {
@@ -325,7 +334,8 @@ mod tests {
             };
         }
         page_sides!(
-            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement
+            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement,
+            Mf
         );
         out
     }
@@ -528,6 +538,31 @@ mod tests {
             panic!("{out:?}")
         };
         assert_eq!((done, curves.len()), (total, 4));
+    }
+
+    /// The correlated-noise lab's jobs through the wire: the report a worker sends is the page's.
+    #[test]
+    fn mf_jobs_round_trip() {
+        use crate::labs::mf::{jobs::MfUpdate, report, MfParams};
+        let p = MfParams::from_query(&Query::parse("steps=3000&q=0.01&epochs=3")).0;
+        let out = collect(Job::Mf(MfJob::Amplified(p.amplified_goal().unwrap())));
+        let Update::Mf(MfUpdate::Amplified(Ok(a))) = &out[0] else {
+            panic!("{out:?}")
+        };
+        let out = collect(Job::Mf(MfJob::Report {
+            params: p.clone(),
+            blt: None,
+            amplified: Some(*a),
+        }));
+        assert_eq!(
+            out[0],
+            Update::Mf(MfUpdate::Report(report(&p, None, Some(a))))
+        );
+        let out = collect(Job::Mf(MfJob::Blt {
+            steps: 64,
+            participation: p.participation(),
+        }));
+        assert!(matches!(out[0], Update::Mf(MfUpdate::BltProgress(1, 1, _))));
     }
 
     #[test]

@@ -77,6 +77,14 @@ pub fn snippet(g: &Guarantee, records: Option<u64>) -> Option<Snippet> {
         Event::Training(e) if e.is_plain_poisson() => training(g, e, records),
         Event::Training(_) => None,
         Event::List(items) => list(g, items),
+        // No library accounts for correlated noise: its snippet is the accounted run's.
+        Event::Correlated(_) => snippet(
+            &Guarantee {
+                event: g.event.accounted(),
+                ..g.clone()
+            },
+            records,
+        ),
     }
 }
 

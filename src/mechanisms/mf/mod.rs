@@ -86,6 +86,18 @@ impl Evaluation {
 }
 
 impl Strategy {
+    /// Its name, for a sentence.
+    pub fn name(&self) -> String {
+        match self {
+            Strategy::Independent => "independent noise (DP-SGD)".into(),
+            Strategy::Tree => "binary tree".into(),
+            Strategy::HonakerTree => "binary tree with Honaker's estimator".into(),
+            Strategy::SquareRoot => "Toeplitz square root".into(),
+            Strategy::Banded { bands } => format!("banded Toeplitz (BandMF, {bands} bands)"),
+            Strategy::Blt(b) => format!("BLT ({} buffers)", b.decay.len()),
+        }
+    }
+
     /// C's first `n` coefficients, for the Toeplitz strategies (`None` for the tree).
     pub fn coefs(&self, n: usize) -> Option<Vec<f64>> {
         match self {

@@ -54,3 +54,41 @@ pub fn sensitivity(n: usize, k: Option<usize>, b: usize) -> f64 {
         .sum();
     (squares as f64).sqrt()
 }
+
+/// The tree's nodes over `m` steps, level by level (the complete blocks \[j·2^h, (j+1)·2^h\) within m).
+fn nodes(m: usize) -> Vec<(usize, usize)> {
+    (0..levels(m))
+        .flat_map(|h| {
+            let w = 1usize << h;
+            (0..m / w).map(move |j| (j * w, w))
+        })
+        .collect()
+}
+
+/// C over `m` steps, row-major (nodes × steps): each node sums its block. Returns (C, nodes).
+pub fn matrix(m: usize) -> (Vec<f64>, usize) {
+    let nodes = nodes(m);
+    let mut c = vec![0.0; nodes.len() * m];
+    for (r, &(start, w)) in nodes.iter().enumerate() {
+        c[r * m + start..r * m + start + w].fill(1.0);
+    }
+    (c, nodes.len())
+}
+
+/// The plain decoder over `m` steps, row-major (steps × nodes): the prefix of t steps adds the
+/// blocks of t's binary digits, largest first.
+pub fn decoder(m: usize) -> Vec<f64> {
+    let nodes = nodes(m);
+    let mut b = vec![0.0; m * nodes.len()];
+    for t in 1..=m {
+        let mut start = 0;
+        for h in (0..usize::BITS as usize).rev().filter(|h| t >> h & 1 == 1) {
+            let w = 1usize << h;
+            if let Some(r) = nodes.iter().position(|&n| n == (start, w)) {
+                b[(t - 1) * nodes.len() + r] = 1.0;
+            }
+            start += w;
+        }
+    }
+    b
+}
