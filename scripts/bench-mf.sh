@@ -23,7 +23,11 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "${OURS_FILE:-}" ]; then cp "$OURS_FILE" "$tmp/ours"; else cargo bench --bench mf 2>/dev/null | tee "$tmp/ours"; fi
+if [ -n "${OURS_FILE:-}" ]; then cp "$OURS_FILE" "$tmp/ours"; else
+  # cargo's progress goes to /dev/null; say so if it fails, rather than stop silently.
+  cargo bench --bench mf 2>/dev/null | tee "$tmp/ours" \
+    || { echo 'cargo bench --bench mf failed: run it without 2>/dev/null to see why' >&2; exit 1; }
+fi
 if [ -n "${JAX_FILE:-}" ]; then cp "$JAX_FILE" "$tmp/jax"; else "$venv/bin/python" scripts/reference/bench_mf.py | tee "$tmp/jax"; fi
 
 python3 - "$tmp/ours" "$tmp/jax" <<'EOF'

@@ -24,6 +24,8 @@ pub struct HeatMap {
     pub diverging: bool,
     /// What the colour means (colour-bar label).
     pub value_desc: String,
+    /// A matrix's rows, top down: the spec gives row r at y = −r and the labels read r.
+    pub rows_down: bool,
 }
 
 fn mix(a: (f64, f64, f64), b: (f64, f64, f64), t: f64) -> RGBColor {
@@ -103,7 +105,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         .x_labels(6)
         .y_labels(6)
         .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
+        .y_label_formatter(&|y: &f64| if map.rows_down { tick(&-y) } else { tick(y) })
         .x_desc(map.x_desc.as_str())
         .y_desc(map.y_desc.as_str())
         .label_style(font(12.0, scale))

@@ -142,6 +142,7 @@ pub fn q_map(r: &Report) -> Option<HeatMap> {
         values,
         diverging: false,
         value_desc: "q(w)".into(),
+        rows_down: false,
     })
 }
 
@@ -156,6 +157,7 @@ pub fn tangent_map(e: &Extras) -> Option<HeatMap> {
         values: dl.clone(),
         diverging: true,
         value_desc: "D(log∘A)".into(),
+        rows_down: false,
     })
 }
 

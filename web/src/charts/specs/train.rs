@@ -150,6 +150,7 @@ pub fn boundary_map(centres: Vec<f64>, values: Vec<f64>) -> HeatMap {
         values,
         diverging: true,
         value_desc: "P(y = 1) − ½".into(),
+        rows_down: false,
     }
 }
 
