@@ -265,10 +265,28 @@ fn pieces() -> Vec<(String, String)> {
         })),
     );
 
-    // Correlated noise: the default link and four passes with wider bands.
-    for link in ["", "steps=1000&epochs=4&bands=16&eps=3&delta=0.00001"] {
+    // Correlated noise: the default link, four passes with wider bands, and a sampled stream, each
+    // with the BLT its job optimises (and amplified BandMF's σ where the link samples).
+    for link in [
+        "",
+        "steps=1000&epochs=4&bands=16&eps=3&delta=0.00001",
+        "steps=1000&epochs=4&q=0.05&eps=2&delta=0.00001",
+        "steps=512&epochs=2&rho=0.5",
+    ] {
         let (p, _) = mf_lab::MfParams::from_query(&q(link));
-        add(&format!("mf {link}"), show(mf_lab::report(&p)));
+        let blt = dp_playground::mechanisms::mf::optimise::best_blt(
+            p.steps as usize,
+            p.participation(),
+            dp_playground::mechanisms::mf::optimise::ErrorMeasure::Mean,
+            &mut |_, _, _| {},
+        );
+        let amplified = p
+            .amplified_goal()
+            .map(|g| mf_lab::jobs::amplified(&g).unwrap());
+        add(
+            &format!("mf {link}"),
+            show(mf_lab::report(&p, Some(&blt), amplified.as_ref())),
+        );
     }
 
     // Tangent DP: the default link and a 2-D model, with the work that follows the report.

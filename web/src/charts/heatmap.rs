@@ -322,6 +322,8 @@ pub fn heatmap_csv(map: &HeatMap) -> String {
     let nx = map.xs.len();
     for (i, v) in map.values.iter().enumerate() {
         if let (Some(y), Some(x)) = (map.ys.get(i / nx.max(1)), map.xs.get(i % nx.max(1))) {
+            // A matrix's row index, as its labels read it.
+            let y = if map.rows_down { -y + 0.0 } else { *y };
             out += &format!("{x},{y},{v}\n");
         }
     }
@@ -343,6 +345,7 @@ mod tests {
             values: vec![-1.0, 0.0, 1.0, 0.5, f64::NAN, -0.5],
             diverging: true,
             value_desc: "DA".into(),
+            rows_down: false,
         };
         let svg = render(|root| draw_heatmap(root, &map, 1.0, Cells::Rectangles).unwrap());
         assert!(svg.matches("<rect").count() >= 6 + 40);
