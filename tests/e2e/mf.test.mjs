@@ -37,8 +37,37 @@ test('several passes raise the sensitivity; bad values fall back with a message;
   assert.match(notices, /steps/);
   assert.ok(Number.isFinite(await valueOf(page, 'mf-rmse-banded')));
   await page.close();
+  // Beyond T = 2 000 the report is a worker's job: the page says so, then shows it.
   page = await openLab(await newPage(browser), server.url, '?lab=mf&steps=100000', 'mf-sigma-gaussian');
-  await page.waitForFunction(() => Number.isFinite(Number(document.querySelector('[data-testid="mf-rmse-blt"]')?.dataset.value)), null, { timeout: 20_000 });
+  await page.waitForFunction(() => Number.isFinite(Number(document.querySelector('[data-testid="mf-rmse-sqrt"]')?.dataset.value)), null, { timeout: 20_000 });
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the BLT is optimised in the worker and beats the square root; heat maps draw', async () => {
+  const page = await openLab(await newPage(browser), server.url, '?lab=mf&matrix=blt', 'mf-sigma-gaussian');
+  await page.waitForSelector('[data-testid="mf-rmse-blt"]', { timeout: 20_000 });
+  assert.ok(await valueOf(page, 'mf-rmse-blt') < await valueOf(page, 'mf-rmse-sqrt'));
+  assert.match(await page.textContent('[data-testid="mf-blt-status"]'), /buffers, decays/);
+  await waitDrawn(page, 'mf-chart-c');
+  await waitDrawn(page, 'mf-chart-b');
+  // Honaker's estimator halves the tree's top-level variance: a lower RMSE at the same σ.
+  assert.ok(await valueOf(page, 'mf-rmse-honaker') < await valueOf(page, 'mf-rmse-tree'));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('sampling amplifies BandMF by the PLD; the tree keeps its unamplified σ; a ρ target', async () => {
+  let page = await openLab(await newPage(browser), server.url, '?lab=mf&steps=1000&epochs=4&q=0.05&eps=2&delta=0.00001', 'mf-sigma-gaussian');
+  await page.waitForFunction(() => /amplified BandMF/.test(document.querySelector('[data-testid="mf-amp-banded"]')?.textContent ?? ''), null, { timeout: 20_000 });
+  assert.ok(await valueOf(page, 'mf-eps-banded') <= 2);
+  assert.ok(await valueOf(page, 'mf-sigma-banded') < await valueOf(page, 'mf-sigma-tree'));
+  assert.match(await page.textContent('[data-testid="mf-amp-tree"]'), /not known/);
+  await page.close();
+  page = await openLab(await newPage(browser), server.url, '?lab=mf&rho=0.125', 'mf-sigma-gaussian');
+  const sigma = await valueOf(page, 'mf-sigma-gaussian');
+  assert.ok(sigma >= 2 && sigma < 2 * (1 + 1e-12), `σ_G ${sigma}`);
+  assert.match(await page.textContent('[data-testid="lab-headline"]'), /ρ = 0\.125/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
