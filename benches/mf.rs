@@ -12,6 +12,9 @@ mod common;
 use common::median_ms;
 
 fn main() {
+    if std::env::var("MF_UTILITY").is_ok() {
+        return utility();
+    }
     for n in [256, 2000, 10_000, 100_000] {
         let runs = if n > 10_000 { 5 } else { 21 };
         let ms = median_ms(runs, || {
@@ -40,5 +43,48 @@ fn main() {
         });
         println!("ours {key} {ms:.4}");
         println!("ours-loss {key} {loss}");
+    }
+}
+
+/// `MF_UTILITY=1 cargo bench --bench mf`: test accuracy of DP-SGD and correlated noise at the same
+/// certified ε on the training lab's breast-cancer and Adult links, one and several epochs, five
+/// seeds (mean ± sd): the measurement issue 51 asks for.
+fn utility() {
+    use dp_playground::labs::train::correlated::compare_point;
+    use dp_playground::labs::train::TrainParams;
+    use dp_playground::learning::correlated::Mechanism;
+    use dp_playground::link::query::{LinkParams, Query};
+    for link in [
+        "data=breast-cancer&batch=16&epochs=1&target_eps=1&seeds=5",
+        "data=breast-cancer&batch=16&epochs=20&target_eps=1&seeds=5",
+        "data=adult&batch=64&epochs=1&target_eps=1&seeds=5",
+        "data=adult&batch=64&epochs=10&target_eps=1&seeds=5",
+    ] {
+        let p = TrainParams::from_query(&Query::parse(link)).0;
+        for mech in [
+            Mechanism::DpSgd,
+            Mechanism::BandMf { bands: 4 },
+            Mechanism::Tree,
+            Mechanism::Blt,
+        ] {
+            match compare_point(&p, None, mech) {
+                Ok(pt) => {
+                    let n = pt.test_acc.len() as f64;
+                    let mean = pt.test_acc.iter().sum::<f64>() / n;
+                    let sd = (pt.test_acc.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+                    let base = pt.baseline.iter().sum::<f64>() / n;
+                    println!(
+                        "utility {link} {:<28} σ {:>8.4} ε ≤ {:.4} acc {:.4} ± {:.4} (non-private {:.4})",
+                        mech.title(),
+                        pt.sigma,
+                        pt.guarantee.eps,
+                        mean,
+                        sd,
+                        base
+                    );
+                }
+                Err(e) => println!("utility {link} {:<28} {e}", mech.title()),
+            }
+        }
     }
 }

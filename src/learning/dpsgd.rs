@@ -15,6 +15,7 @@
 //! noise's cost show apart.
 
 use super::batches::Batches;
+use super::correlated::{cyclic_poisson_batch, NoiseGen};
 use super::data::Dataset;
 use super::model::{Architecture, Workspace};
 use crate::accounting::samplers::Sampler;
@@ -142,6 +143,8 @@ pub struct Checkpoint {
     pub step: u64,
     /// Parameters of the private, clipping-only and non-private models.
     pub theta: [Vec<f64>; 3],
+    /// The correlated noise's state after `step` ([`NoiseGen::state_len`]; empty for DP-SGD).
+    pub noise: Vec<f64>,
 }
 
 impl Checkpoint {
@@ -151,6 +154,7 @@ impl Checkpoint {
         Checkpoint {
             step: 0,
             theta: [theta.clone(), theta.clone(), theta],
+            noise: Vec::new(),
         }
     }
 }
@@ -172,6 +176,10 @@ pub struct Trainer<'a> {
     normaliser: f64,
     /// How each step's batch is drawn (Poisson unless set otherwise).
     batches: Batches,
+    /// Correlated noise instead of independent draws, and cyclic Poisson's groups and rate.
+    correlated: Option<(NoiseGen, Option<(usize, f64)>)>,
+    /// One step's noise.
+    noise: Vec<f64>,
 }
 
 impl<'a> Trainer<'a> {
@@ -195,7 +203,17 @@ impl<'a> Trainer<'a> {
             evaluations: 0,
             normaliser: hyper.q * data.rows() as f64,
             batches: Batches::new(Sampler::Poisson),
+            correlated: None,
+            noise: vec![0.0; p],
         })
+    }
+
+    /// The trainer adding `gen`'s correlated noise ([`crate::learning::correlated`]) instead of
+    /// independent draws; with `groups` = (b, q_b), drawing its batches by cyclic Poisson sampling
+    /// over b groups at rate q_b (the normaliser stays qn = q_b·n/b when q_b = qb).
+    pub fn with_correlated(mut self, gen: NoiseGen, groups: Option<(usize, f64)>) -> Self {
+        self.correlated = Some((gen, groups));
+        self
     }
 
     /// The trainer drawing its batches by `sampler` instead of Poisson sampling (truncated Poisson
@@ -230,8 +248,14 @@ impl<'a> Trainer<'a> {
             lambda,
         } = self.hyper;
         let rows = self.data.rows();
-        self.batches
-            .draw(t, rows, q, self.seed, &mut rng, &mut self.batch);
+        match &self.correlated {
+            Some((_, Some((groups, rate)))) => {
+                cyclic_poisson_batch(t, rows, *groups, *rate, &mut rng, &mut self.batch);
+            }
+            _ => self
+                .batches
+                .draw(t, rows, q, self.seed, &mut rng, &mut self.batch),
+        }
         for (v, theta) in at.theta.iter().enumerate() {
             let sum = &mut self.sums[v];
             sum.fill(0.0);
@@ -252,8 +276,22 @@ impl<'a> Trainer<'a> {
         }
         clipped.1 += self.batch.len() as u64;
         let noise_sd = sigma * clip;
-        for s in self.sums[Variant::Private as usize].iter_mut() {
-            *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
+        match &self.correlated {
+            None => {
+                for s in self.sums[Variant::Private as usize].iter_mut() {
+                    *s += noise_sd * rng.sample::<f64, _>(StandardNormal);
+                }
+            }
+            Some((gen, _)) => {
+                let need = gen.state_len(self.noise.len());
+                if at.noise.len() != need {
+                    at.noise = vec![0.0; need];
+                }
+                gen.next(t, self.seed, &mut rng, &mut at.noise, &mut self.noise);
+                for (s, w) in self.sums[Variant::Private as usize].iter_mut().zip(&self.noise) {
+                    *s += noise_sd * w;
+                }
+            }
         }
         let normaliser = self.normaliser;
         for (v, theta) in at.theta.iter_mut().enumerate() {

@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod batches;
+pub mod correlated;
 pub mod data;
 pub mod datasets;
 pub mod dpsgd;

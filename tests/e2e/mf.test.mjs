@@ -71,3 +71,16 @@ test('sampling amplifies BandMF by the PLD; the tree keeps its unamplified σ; a
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the training lab trains DP-SGD and correlated noise at the same certified ε', async () => {
+  const link = '?lab=train&data=breast-cancer&epochs=1&batch=32&seeds=2&target_eps=1&mech=bandmf:4,blt';
+  const page = await openLab(await newPage(browser), server.url, link, 'train-compare');
+  for (const key of ['dpsgd', 'bandmf-4', 'blt']) {
+    await page.waitForSelector(`[data-testid="train-compare-acc-${key}"]`, { timeout: 60_000 });
+    const eps = await valueOf(page, `train-compare-eps-${key}`);
+    assert.ok(eps <= 1 && eps > 0.9, `${key}: ε ${eps}`);
+    assert.ok(await valueOf(page, `train-compare-acc-${key}`) > 0.8, key);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

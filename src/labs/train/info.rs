@@ -28,6 +28,7 @@ pub const INFO: LabInfo = LabInfo {
         "sweep",
     ],
     optional_keys: &[
+        "mech",
         "sampler",
         "cap",
         "n",

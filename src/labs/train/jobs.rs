@@ -2,6 +2,7 @@
 //! checkpoint) and the privacy–utility sweep, one job per σ so that the pool spreads them and every
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
+use super::correlated::{compare_point, ComparePoint};
 use super::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
 use super::mia::{mia_chunk, mia_report, MiaReport};
 use super::params::TrainParams;
@@ -13,6 +14,7 @@ use crate::accounting::training::StepRdp;
 use crate::accounting::training::{pld_epsilon, rdp_report};
 use crate::attacks::audit_summary::AuditSummary;
 use crate::error::Result;
+use crate::learning::correlated::Mechanism;
 use crate::learning::data::Dataset;
 use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
 use serde::{Deserialize, Serialize};
@@ -138,6 +140,15 @@ pub enum TrainJob {
         /// The noise multiplier.
         sigma: f64,
     },
+    /// One mechanism beside DP-SGD at the target ε, over every seed ([`compare_point`]).
+    Compare {
+        /// The lab's parameters.
+        params: Box<TrainParams>,
+        /// The user's CSV, for `data=csv`.
+        csv: Option<Box<Dataset>>,
+        /// The mechanism.
+        mech: Mechanism,
+    },
     /// Audit runs `first .. first + count`, with and without the canary ([`audit_chunk`]).
     Audit {
         /// The lab's parameters.
@@ -198,6 +209,8 @@ pub enum TrainJobUpdate {
     Run(TrainUpdate),
     /// One σ of the sweep.
     Sweep(Result<SweepPoint>),
+    /// One mechanism at the target ε.
+    Compared(Result<Box<ComparePoint>>),
     /// A chunk of audit runs: its first run, the scores with and without the canary.
     Audit(Result<(u64, Vec<f64>, Vec<f64>)>),
     /// The audit's numbers.
@@ -234,6 +247,9 @@ pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
             csv.as_deref(),
             sigma,
         ))),
+        TrainJob::Compare { params, csv, mech } => emit(TrainJobUpdate::Compared(
+            compare_point(&params, csv.as_deref(), mech).map(Box::new),
+        )),
         TrainJob::Audit {
             params,
             csv,

@@ -9,6 +9,7 @@ pub mod tasks;
 pub type Params = TrainParams;
 
 pub mod audit;
+pub mod correlated;
 pub mod jobs;
 pub mod mia;
 mod params;

@@ -5,6 +5,7 @@ use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::samplers::Sampler;
 use crate::accounting::training::StepRdp;
 use crate::error::{Error, Result};
+use crate::learning::correlated::Mechanism;
 use crate::learning::datasets::Shape;
 use crate::learning::model::{Activation, Architecture, MAX_UNITS};
 use crate::link::query::{fmt_f64, parse_seed, LinkParams, Notice, Query, Reader, Within};
@@ -129,6 +130,9 @@ pub struct TrainParams {
     pub seeds: u64,
     /// The σ's of the privacy–utility sweep.
     pub sweep: Vec<f64>,
+    /// Correlated-noise mechanisms to train beside DP-SGD at the target ε (`mech`, a comma list;
+    /// empty: no comparison).
+    pub mechs: Vec<Mechanism>,
     /// The audit's settings.
     pub audit: super::audit::AuditParams,
     /// The membership attack's settings.
@@ -162,6 +166,7 @@ impl Default for TrainParams {
             seed: 1,
             seeds: 5,
             sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
+            mechs: Vec::new(),
             audit: super::audit::AuditParams::default(),
             mia: super::mia::MiaParams::default(),
         }
@@ -397,6 +402,17 @@ impl LinkParams for TrainParams {
         let steps = r.optional_whole("steps", 1, MAX_STEPS, "using the epochs");
         let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
         let target_eps = r.number("target_eps", d.target_eps, Within::up_to(0.0, 100.0));
+        let mechs = r.parse_with(
+            "mech",
+            Vec::new(),
+            |m: &Vec<Mechanism>| mechs_key(m),
+            |s| {
+                s.split(',')
+                    .filter(|t| !t.trim().is_empty())
+                    .map(Mechanism::parse)
+                    .collect::<Result<Vec<_>>>()
+            },
+        );
         let stop = r.parse_with(
             "stop",
             d.stop,
@@ -439,6 +455,7 @@ impl LinkParams for TrainParams {
             seed,
             seeds,
             sweep,
+            mechs,
             audit,
             mia,
         };
@@ -519,10 +536,18 @@ impl LinkParams for TrainParams {
         q.set("seed", self.seed.to_string());
         q.set("seeds", self.seeds.to_string());
         q.set("sweep", join(&self.sweep));
+        if !self.mechs.is_empty() {
+            q.set("mech", mechs_key(&self.mechs));
+        }
         self.audit.write(&mut q);
         self.mia.write(&mut q);
         q
     }
+}
+
+/// The `mech` list's text: `bandmf:4,blt`.
+fn mechs_key(m: &[Mechanism]) -> String {
+    m.iter().map(|m| m.key()).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]

@@ -328,6 +328,7 @@ mod tests {
                 checkpoint: Checkpoint {
                     step,
                     theta: [vec![], vec![], vec![]],
+                    noise: vec![],
                 },
                 clipped,
             }))

@@ -34,9 +34,9 @@ impl Blt {
             .collect()
     }
 
-    /// C⁻¹'s first `n` coefficients: the series of D(x)/N(x) with D = ∏(1 − θ_j x) and
-    /// N = D + x Σ_j ω_j ∏_{i≠j}(1 − θ_i x), by its recurrence (N₀ = 1).
-    pub fn inverse_coefs(&self, n: usize) -> Vec<f64> {
+    /// C's generating function as N(x)/D(x): D = ∏(1 − θ_j x) and N = D + x Σ_j ω_j ∏_{i≠j}(1 − θ_i x)
+    /// (both of degree d, N₀ = D₀ = 1), lowest coefficient first.
+    pub fn rational(&self) -> (Vec<f64>, Vec<f64>) {
         let d = self
             .decay
             .iter()
@@ -56,6 +56,12 @@ impl Blt {
                 num[k + 1] += w * c;
             }
         }
+        (num, d)
+    }
+
+    /// C⁻¹'s first `n` coefficients: the series of D(x)/N(x) ([`Blt::rational`]), by its recurrence.
+    pub fn inverse_coefs(&self, n: usize) -> Vec<f64> {
+        let (num, d) = self.rational();
         let mut y: Vec<f64> = Vec::with_capacity(n);
         for k in 0..n {
             let mut s = d.get(k).copied().unwrap_or(0.0);

@@ -3,6 +3,7 @@
 //! the PLD job in a worker), the privacy–utility sweep, one job per σ, and the audit.
 
 mod audit;
+mod compare;
 mod controls;
 mod mia;
 mod results;
@@ -351,6 +352,7 @@ pub fn TrainLab() -> impl IntoView {
         >
             <TrainResults />
             <AfterPaint frames=3>
+                <compare::TrainCompare />
                 <audit::TrainAudit />
                 <mia::TrainMia />
             </AfterPaint>
