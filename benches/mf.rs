@@ -28,14 +28,24 @@ fn main() {
     });
     println!("ours eval-banded8-k4-T2000 {ms:.4}");
     for (key, n, p, measure) in [
-        ("blt-opt3-n64-single-mean", 64, Participation::ONCE, ErrorMeasure::Mean),
+        (
+            "blt-opt3-n64-single-mean",
+            64,
+            Participation::ONCE,
+            ErrorMeasure::Mean,
+        ),
         (
             "blt-opt3-n256-k4-b64-max",
             256,
             Participation { k: Some(4), b: 64 },
             ErrorMeasure::Max,
         ),
-        ("blt-opt3-n2000-single-mean", 2000, Participation::ONCE, ErrorMeasure::Mean),
+        (
+            "blt-opt3-n2000-single-mean",
+            2000,
+            Participation::ONCE,
+            ErrorMeasure::Mean,
+        ),
     ] {
         let mut loss = 0.0;
         let ms = median_ms(3, || {
@@ -71,7 +81,9 @@ fn utility() {
                 Ok(pt) => {
                     let n = pt.test_acc.len() as f64;
                     let mean = pt.test_acc.iter().sum::<f64>() / n;
-                    let sd = (pt.test_acc.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+                    let sd = (pt.test_acc.iter().map(|a| (a - mean).powi(2)).sum::<f64>()
+                        / (n - 1.0))
+                        .sqrt();
                     let base = pt.baseline.iter().sum::<f64>() / n;
                     println!(
                         "utility {link} {:<28} σ {:>8.4} ε ≤ {:.4} acc {:.4} ± {:.4} (non-private {:.4})",

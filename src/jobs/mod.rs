@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack, AttackJob, AttackUpdate};
 use crate::labs::compose::jobs::{self as compose, ComposeJob, ComposeUpdate};
 use crate::labs::dpsgd::jobs::{self as dpsgd, DpsgdJob, DpsgdUpdate};
-use crate::labs::mf::jobs::{self as mf, MfJob, MfUpdate};
 use crate::labs::mechanisms::jobs::{self as mechanisms, MechJob, MechUpdate};
+use crate::labs::mf::jobs::{self as mf, MfJob, MfUpdate};
 use crate::labs::rr::jobs::{self as rr, RrJob, RrUpdate};
 use crate::labs::tangent::jobs::{self as tangent, TangentJob, TangentUpdate};
 use crate::labs::train::jobs::{self as train, TrainJob, TrainJobUpdate};
@@ -334,8 +334,7 @@ mod tests {
             };
         }
         page_sides!(
-            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement,
-            Mf
+            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement, Mf
         );
         out
     }

@@ -7,7 +7,7 @@
 //!
 //! The noise is generated step by step in O(state) memory, never as a T × T matrix:
 //! - a Toeplitz C whose generating function is N(x)/D(x) (a band: N = c, D = 1; a BLT: degree d
-//!   each, [`Blt::rational`]) gives w by the recurrence N(L)w = D(L)z, L the lag: the last deg N
+//!   each, [`crate::mechanisms::mf::blt::Blt::rational`]) gives w by the recurrence N(L)w = D(L)z, L the lag: the last deg N
 //!   noises w and the last deg D draws z, O((b or d)·dim) numbers, carried in the checkpoint so a
 //!   resumed run is the same run;
 //! - the tree releases each complete dyadic block's noise once: the prefix's noise is the sum over
@@ -272,7 +272,11 @@ mod tests {
             decay: vec![0.9, 0.5],
             scale: vec![0.3, 0.1],
         };
-        for s in [Strategy::Banded { bands: 5 }, Strategy::Blt(blt), Strategy::Independent] {
+        for s in [
+            Strategy::Banded { bands: 5 },
+            Strategy::Blt(blt),
+            Strategy::Independent,
+        ] {
             let g = NoiseGen::new(&s, n).unwrap();
             let NoiseGen::Rational { scale, .. } = g else {
                 panic!()

@@ -288,7 +288,10 @@ impl<'a> Trainer<'a> {
                     at.noise = vec![0.0; need];
                 }
                 gen.next(t, self.seed, &mut rng, &mut at.noise, &mut self.noise);
-                for (s, w) in self.sums[Variant::Private as usize].iter_mut().zip(&self.noise) {
+                for (s, w) in self.sums[Variant::Private as usize]
+                    .iter_mut()
+                    .zip(&self.noise)
+                {
                     *s += noise_sd * w;
                 }
             }

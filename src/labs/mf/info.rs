@@ -1,8 +1,8 @@
 //! This lab's descriptor ([`INFO`]), and what the About page says of it: every formula it uses with
 //! its source, and which side each of its numbers errs on.
 
-use crate::labs::descriptor::{n, Formula, LabInfo, NumberSide, Side};
 use crate::jobs::WorkerModule;
+use crate::labs::descriptor::{n, Formula, LabInfo, NumberSide, Side};
 use crate::labs::WorkerOnLoad;
 
 /// This lab's descriptor: the table is computed on the page up to T = 2 000 (O(T·bands) per

@@ -85,16 +85,13 @@ impl Kind {
     }
 
     fn parse(s: &str) -> Result<Kind> {
-        Kind::ALL
-            .into_iter()
-            .find(|k| k.key() == s)
-            .ok_or_else(|| {
-                Error::invalid(
-                    "matrix",
-                    s,
-                    "must be independent, tree, honaker, banded, sqrt or blt",
-                )
-            })
+        Kind::ALL.into_iter().find(|k| k.key() == s).ok_or_else(|| {
+            Error::invalid(
+                "matrix",
+                s,
+                "must be independent, tree, honaker, banded, sqrt or blt",
+            )
+        })
     }
 }
 

@@ -105,9 +105,21 @@ pub fn report(
         let known = strategy.amplification_known(participation.b);
         let (amplification, sigma, scale) = match (sampled, known, amplified) {
             (true, true, Some(a)) => (Amplification::Applied, a.sigma, a.sigma / relative),
-            (true, true, None) => (Amplification::Pending, sigma_gaussian * relative, sigma_gaussian),
-            (true, false, _) => (Amplification::NotKnown, sigma_gaussian * relative, sigma_gaussian),
-            (false, ..) => (Amplification::Unsampled, sigma_gaussian * relative, sigma_gaussian),
+            (true, true, None) => (
+                Amplification::Pending,
+                sigma_gaussian * relative,
+                sigma_gaussian,
+            ),
+            (true, false, _) => (
+                Amplification::NotKnown,
+                sigma_gaussian * relative,
+                sigma_gaussian,
+            ),
+            (false, ..) => (
+                Amplification::Unsampled,
+                sigma_gaussian * relative,
+                sigma_gaussian,
+            ),
         };
         // Rounded up: a σ pasted from the page still meets the target.
         let sigma = sigma.next_up();

@@ -4,7 +4,6 @@ use super::report::Amplification;
 use super::*;
 use crate::link::query::{LinkParams, Query};
 
-
 /// At the defaults (T = 256, one pass, (1, 10⁻⁶)): every strategy's error is σ_G times jax_privacy's
 /// loss (tests/refs/mf_jax_privacy.json, `strategies_by_n.256`), and correlation pays: the square
 /// root's RMSE is a fraction of independent noise's.
@@ -60,8 +59,7 @@ fn links_round_trip_and_bad_values_fall_back() {
         matrix: Kind::Tree,
     };
     assert_eq!(MfParams::from_query(&p.to_query()), (p.clone(), vec![]));
-    let (q, notices) =
-        MfParams::from_query(&Query::parse("steps=0&epochs=x&eps=nan&bands=1e9"));
+    let (q, notices) = MfParams::from_query(&Query::parse("steps=0&epochs=x&eps=nan&bands=1e9"));
     assert_eq!(q, MfParams::default());
     assert_eq!(notices.len(), 4);
     let (q, notices) = MfParams::from_query(&Query::parse("steps=10&epochs=50"));
@@ -104,7 +102,9 @@ fn extreme_targets_end() {
 /// tree, the square root and the BLT keep their unamplified σ and say amplification is not known.
 #[test]
 fn sampling_amplifies_the_bands_only() {
-    let (p, notices) = MfParams::from_query(&Query::parse("steps=1000&epochs=4&bands=8&q=0.05&eps=2&delta=1e-5"));
+    let (p, notices) = MfParams::from_query(&Query::parse(
+        "steps=1000&epochs=4&bands=8&q=0.05&eps=2&delta=1e-5",
+    ));
     assert!(notices.is_empty(), "{notices:?}");
     let pending = report(&p, None, None).unwrap();
     let kinds = |r: &MfReport, a: Amplification| -> Vec<&str> {
@@ -114,20 +114,32 @@ fn sampling_amplifies_the_bands_only() {
             .map(|row| row.kind.key())
             .collect()
     };
-    assert_eq!(kinds(&pending, Amplification::Pending), ["independent", "banded"]);
+    assert_eq!(
+        kinds(&pending, Amplification::Pending),
+        ["independent", "banded"]
+    );
     let goal = p.amplified_goal().unwrap();
     assert_eq!(goal.event.steps, 4);
     let a = jobs::amplified(&goal).unwrap();
     let r = report(&p, None, Some(&a)).unwrap();
     assert_eq!(kinds(&r, Amplification::Applied), ["independent", "banded"]);
-    assert_eq!(kinds(&r, Amplification::NotKnown), ["tree", "honaker", "sqrt"]);
+    assert_eq!(
+        kinds(&r, Amplification::NotKnown),
+        ["tree", "honaker", "sqrt"]
+    );
     for (before, after) in pending.rows.iter().zip(&r.rows) {
         let g = &after.guarantee;
-        assert!(g.eps <= 2.0 && g.certifies_run(), "{}: {g:?}", after.kind.key());
+        assert!(
+            g.eps <= 2.0 && g.certifies_run(),
+            "{}: {g:?}",
+            after.kind.key()
+        );
         if after.amplification == Amplification::Applied {
             assert!(after.sigma < before.sigma && after.rmse < before.rmse);
             assert!(after.lower.unwrap() <= g.eps);
-            assert!(g.claim(4).contains("cyclic Poisson sampling (q = 0.05 within 250 groups)"));
+            assert!(g
+                .claim(4)
+                .contains("cyclic Poisson sampling (q = 0.05 within 250 groups)"));
         } else {
             assert_eq!(after, before);
             assert!(g.claim(4).contains("no amplification by sampling"));

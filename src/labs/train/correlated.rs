@@ -42,6 +42,17 @@ pub struct ComparePoint {
     pub baseline: Vec<f64>,
 }
 
+/// A mechanism calibrated to a target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibrated {
+    /// Its noise multiplier.
+    pub sigma: f64,
+    /// Its certified ε there.
+    pub guarantee: Guarantee,
+    /// Cyclic Poisson's groups and rate, for BandMF.
+    pub groups: Option<(usize, f64)>,
+}
+
 /// `mech`'s σ for the link's target ε over T steps at rate q, and its guarantee there.
 ///
 /// # Errors
@@ -52,7 +63,7 @@ pub fn calibrate(
     steps: u64,
     target: f64,
     delta: f64,
-) -> Result<(f64, Guarantee, Option<(usize, f64)>, Participation)> {
+) -> Result<Calibrated> {
     let search = |event: TrainingEvent| -> Result<(f64, f64)> {
         let goal = SigmaGoal {
             event,
@@ -74,8 +85,18 @@ pub fn calibrate(
         Mechanism::DpSgd => {
             let event = TrainingEvent::poisson(q, 1.0, steps, Neighbour::AddRemove);
             let (sigma, eps) = search(event.clone())?;
-            let g = Guarantee::poisson(&event.with_sigma(sigma), Accountant::Pld, Side::Upper, delta, eps);
-            Ok((sigma, g, None, fixed_order))
+            let g = Guarantee::poisson(
+                &event.with_sigma(sigma),
+                Accountant::Pld,
+                Side::Upper,
+                delta,
+                eps,
+            );
+            Ok(Calibrated {
+                sigma,
+                guarantee: g,
+                groups: None,
+            })
         }
         Mechanism::BandMf { bands } => {
             let b = bands as usize;
@@ -107,7 +128,11 @@ pub fn calibrate(
                 delta,
                 eps,
             };
-            Ok((sigma, g, Some((b, rate)), ce.participation))
+            Ok(Calibrated {
+                sigma,
+                guarantee: g,
+                groups: Some((b, rate)),
+            })
         }
         Mechanism::Tree | Mechanism::Blt => {
             let mut ce = CorrelatedEvent {
@@ -132,7 +157,11 @@ pub fn calibrate(
                 delta,
                 eps,
             };
-            Ok((sigma, g, None, fixed_order))
+            Ok(Calibrated {
+                sigma,
+                guarantee: g,
+                groups: None,
+            })
         }
     }
 }
@@ -142,7 +171,11 @@ pub fn calibrate(
 ///
 /// # Errors
 /// Data or parameters the trainers refuse, or a target [`calibrate`] cannot meet.
-pub fn compare_point(p: &TrainParams, csv: Option<&Dataset>, mech: Mechanism) -> Result<ComparePoint> {
+pub fn compare_point(
+    p: &TrainParams,
+    csv: Option<&Dataset>,
+    mech: Mechanism,
+) -> Result<ComparePoint> {
     let split = prepare_data(p, csv)?;
     let p = TrainParams {
         stop: false,
@@ -150,8 +183,15 @@ pub fn compare_point(p: &TrainParams, csv: Option<&Dataset>, mech: Mechanism) ->
     };
     let plan = Plan::new(&p, &split)?;
     let q = plan.hyper.q;
-    let (sigma, guarantee, groups, _) = calibrate(mech, q, plan.steps, p.target_eps, p.delta)?;
-    let hyper = Hyper { sigma, ..plan.hyper };
+    let Calibrated {
+        sigma,
+        guarantee,
+        groups,
+    } = calibrate(mech, q, plan.steps, p.target_eps, p.delta)?;
+    let hyper = Hyper {
+        sigma,
+        ..plan.hyper
+    };
     let gen = match &guarantee.event {
         Event::Correlated(ce) => NoiseGen::new(&ce.strategy, plan.steps as usize),
         _ => None,
@@ -211,8 +251,12 @@ mod tests {
             Mechanism::Tree,
             Mechanism::Blt,
         ] {
-            let (sigma, g, ..) = calibrate(mech, 0.02, 150, 2.0, 1e-5).unwrap();
-            assert!(g.eps <= 2.0 && g.eps > 1.9 && sigma > 0.0, "{mech:?}: {g:?}");
+            let c = calibrate(mech, 0.02, 150, 2.0, 1e-5).unwrap();
+            let g = &c.guarantee;
+            assert!(
+                g.eps <= 2.0 && g.eps > 1.9 && c.sigma > 0.0,
+                "{mech:?}: {g:?}"
+            );
             assert!(g.certifies_run());
         }
         assert!(calibrate(Mechanism::BandMf { bands: 100 }, 0.02, 150, 2.0, 1e-5).is_err());
@@ -230,7 +274,10 @@ mod tests {
         let mut b = Trainer::new(&plan.arch, &split.train, plan.hyper, 3)
             .unwrap()
             .with_correlated(gen, None);
-        let (mut x, mut y) = (Checkpoint::start(&plan.arch, 3), Checkpoint::start(&plan.arch, 3));
+        let (mut x, mut y) = (
+            Checkpoint::start(&plan.arch, 3),
+            Checkpoint::start(&plan.arch, 3),
+        );
         for _ in 0..10 {
             a.step(&mut x, &mut (0, 0)).unwrap();
             b.step(&mut y, &mut (0, 0)).unwrap();
@@ -245,7 +292,12 @@ mod tests {
             "data=breast-cancer&epochs=3&batch=32&target_eps=1&seeds=2",
         ))
         .0;
-        for mech in [Mechanism::DpSgd, Mechanism::BandMf { bands: 4 }, Mechanism::Tree, Mechanism::Blt] {
+        for mech in [
+            Mechanism::DpSgd,
+            Mechanism::BandMf { bands: 4 },
+            Mechanism::Tree,
+            Mechanism::Blt,
+        ] {
             let pt = compare_point(&p, None, mech).unwrap();
             let (acc, _) = mean_sd(&pt.test_acc);
             assert!(acc > 0.85, "{mech:?}: {pt:?}");

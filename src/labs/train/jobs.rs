@@ -2,8 +2,8 @@
 //! checkpoint) and the privacy–utility sweep, one job per σ so that the pool spreads them and every
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
-use super::correlated::{compare_point, ComparePoint};
 use super::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
+use super::correlated::{compare_point, ComparePoint};
 use super::mia::{mia_chunk, mia_report, MiaReport};
 use super::params::TrainParams;
 use super::run::{prepare_data, Plan};

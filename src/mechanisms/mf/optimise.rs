@@ -77,7 +77,7 @@ pub fn best_blt(
         if next.loss < best.loss {
             best = next;
         }
-        if !(gain > 1.01) {
+        if gain.is_nan() || gain <= 1.01 {
             break;
         }
     }
@@ -97,7 +97,11 @@ pub fn optimise_blt(
     let n_f = n.max(2) as f64;
     let mut x = Vec::with_capacity(2 * d);
     for j in 0..d {
-        let f = if d == 1 { 0.5 } else { j as f64 / (d - 1) as f64 };
+        let f = if d == 1 {
+            0.5
+        } else {
+            j as f64 / (d - 1) as f64
+        };
         let one_minus = (0.5f64.ln() + f * (1.0 / n_f).ln() - 0.5f64.ln() * f).exp();
         let theta = 1.0 - one_minus;
         x.push((theta / one_minus).ln());

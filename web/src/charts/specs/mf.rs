@@ -60,13 +60,21 @@ fn matrix(values: &[f64], rows: usize, cols: usize, x_desc: &str, y_desc: &str) 
 
 /// The strategy matrix C (noise is added to C·x).
 pub fn strategy_map(h: &HeatMaps) -> HeatMap {
-    let rows = if h.c_rows == h.steps { "row (step)" } else { "row (tree node, level by level)" };
+    let rows = if h.c_rows == h.steps {
+        "row (step)"
+    } else {
+        "row (tree node, level by level)"
+    };
     matrix(&h.c, h.c_rows, h.steps, "column (step)", rows)
 }
 
 /// The decoder B = A·C⁻¹ (the released sums are B(Cx + z)), when drawn.
 pub fn decoder_map(h: &HeatMaps) -> Option<HeatMap> {
-    let cols = if h.c_rows == h.steps { "column (step)" } else { "column (tree node)" };
+    let cols = if h.c_rows == h.steps {
+        "column (step)"
+    } else {
+        "column (tree node)"
+    };
     h.b.as_ref()
         .map(|b| matrix(b, h.steps, h.c_rows, cols, "row (prefix sum)"))
 }

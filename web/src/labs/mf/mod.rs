@@ -128,7 +128,9 @@ fn amplification_words(a: Amplification) -> &'static str {
 fn MfResults(result: Shown, bg: Background, params: Memo<MfParams>) -> impl IntoView {
     let ok = move || result.get().and_then(Result::ok);
     let value = move |f: fn(&MfReport) -> f64| {
-        Signal::derive(move || result.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, f)))
+        Signal::derive(move || {
+            result.with(|r| r.as_ref().and_then(|r| r.as_ref().ok()).map_or(f64::NAN, f))
+        })
     };
     let chart = Memo::new(move |_| ok().map(|r| specs::error_chart(&r)));
     let rows = move || {
@@ -167,21 +169,32 @@ fn MfResults(result: Shown, bg: Background, params: Memo<MfParams>) -> impl Into
             Some(Ok(b)) => format!(
                 "BLT: {} buffers, decays {}, loss {} (Δ² × mean error, unit σ).",
                 b.blt.decay.len(),
-                b.blt.decay.iter().map(|t| sig(*t, 4)).collect::<Vec<_>>().join(", "),
+                b.blt
+                    .decay
+                    .iter()
+                    .map(|t| sig(*t, 4))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 sig(b.loss, 6)
             ),
             None => status,
         }
     };
     let maps = Memo::new(move |_| {
-        let found = bg.blt.with(|b| b.as_ref().and_then(|r| r.as_ref().ok().cloned()));
+        let found = bg
+            .blt
+            .with(|b| b.as_ref().and_then(|r| r.as_ref().ok().cloned()));
         params.with(|p| heat_maps(p, found.as_ref()))
     });
     let c_map = Memo::new(move |_| maps.get().map(|h| specs::strategy_map(&h)));
     let b_map = Memo::new(move |_| maps.get().and_then(|h| specs::decoder_map(&h)));
     let map_title = move |what: &str| {
         let what = what.to_string();
-        Signal::derive(move || maps.get().map_or(String::new(), |h| format!("{what}, {}: first {} steps", h.name, h.steps)))
+        Signal::derive(move || {
+            maps.get().map_or(String::new(), |h| {
+                format!("{what}, {}: first {} steps", h.name, h.steps)
+            })
+        })
     };
     view! {
         <p class="notices" role="alert" data-testid="mf-error" hidden=move || !matches!(result.get(), Some(Err(_)))>
