@@ -30,7 +30,10 @@ pub fn use_background(params: Memo<MfParams>) -> Background {
     let worker_report = RwSignal::new(None);
     let blt_jobs = LabJobs::new("mf-blt");
     let amp_jobs = LabJobs::new("mf-amplified");
-    let report_jobs = LabJobs::new("mf-report");
+    // Report jobs are short (tens of ms): a newer link does not cancel the running one (that would
+    // terminate its worker, and a fresh worker costs more than the job); its late result is dropped.
+    let report_generation = StoredValue::new(0u64);
+    on_cleanup(|| pool::cancel("mf-report"));
 
     let stream = Memo::new(move |_| params.with(|p| (p.steps, p.participation())));
     Effect::new(move |_| {
@@ -82,7 +85,9 @@ pub fn use_background(params: Memo<MfParams>) -> Background {
     Effect::new(move |_| {
         let p = params.get();
         let (b, a) = (found(), amp());
-        let current = report_jobs.restart();
+        report_generation.update_value(|g| *g += 1);
+        let mine = report_generation.get_value();
+        let current = move || report_generation.try_get_value() == Some(mine);
         if p.steps <= PAGE_STEPS {
             return;
         }
