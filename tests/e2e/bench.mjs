@@ -144,7 +144,7 @@ for (const [name, query] of [
  * and until the frame that shows it has been painted (a message posted from the next frame callback
  * runs after that frame's style, layout and paint), which adds the wait for the screen's next frame.
  */
-async function sliderMoves(query, ready, firstChart) {
+async function sliderMoves(query, ready, firstChart, only = null) {
   const page = await openLab(await newPage(browser), server.url, query, ready);
   await waitDrawn(page, firstChart);
   await page.waitForTimeout(500);
@@ -152,11 +152,13 @@ async function sliderMoves(query, ready, firstChart) {
   const painted = [];
   for (let i = 0; i < 20; i++) {
     const eps = (0.5 + i * 0.1).toFixed(2);
-    const [work, paint] = await page.evaluate(async (value) => {
-      // Charts off screen wait until they scroll into view, so only those in sight are redrawn.
+    const [work, paint] = await page.evaluate(async ([value, only]) => {
+      // Charts off screen wait until they scroll into view, so only those in sight are redrawn; a row
+      // may name the one chart ε moves (the correlated-noise lab's heat maps do not depend on ε).
       const ids = [...document.querySelectorAll('canvas[data-testid]')]
         .filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
-        .map((c) => c.dataset.testid);
+        .map((c) => c.dataset.testid)
+        .filter((id) => !only || id === only);
       const before = Object.fromEntries(ids.map((id) => [id, document.querySelector(`[data-testid="${id}"]`).dataset.drawn]));
       const slider = document.querySelector('[data-testid="slider-eps"]');
       const start = performance.now();
@@ -178,7 +180,7 @@ async function sliderMoves(query, ready, firstChart) {
       slider.value = value;
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       return [await drawn, await shown];
-    }, eps);
+    }, [eps, only]);
     redrawn.push(work);
     painted.push(paint);
     await page.waitForTimeout(50);
@@ -226,13 +228,13 @@ async function sliderMoves(query, ready, firstChart) {
   console.log(`training lab: wasm per-example gradients per second (warm run, one worker) ${med('rate').toFixed(0)}`);
 }
 const sliderRows = [];
-for (const [name, query, ready, chart] of [
+for (const [name, query, ready, chart, only] of [
   ['rr (default)', '?lab=rr&seed=1', 'rr-p-truth', 'rr-chart-histogram'],
   ...['gaussian', 'laplace', 'tlap', 'exponential'].map((mech) => [`mechanisms, ${mech}`, `?lab=mechanisms&mech=${mech}&seed=1`, 'mech-sigma-analytic', 'mech-chart-queries']),
-  ['correlated noise, T = 2000', '?lab=mf&steps=2000', 'mf-sigma-gaussian', 'mf-error-chart'],
-  ['correlated noise, T = 10⁵', '?lab=mf&steps=100000', 'mf-sigma-gaussian', 'mf-error-chart'],
+  ['correlated noise, T = 2000', '?lab=mf&steps=2000', 'mf-sigma-gaussian', 'mf-error-chart', 'mf-error-chart'],
+  ['correlated noise, T = 10⁵', '?lab=mf&steps=100000', 'mf-sigma-gaussian', 'mf-error-chart', 'mf-error-chart'],
 ]) {
-  const m = await sliderMoves(query, ready, chart);
+  const m = await sliderMoves(query, ready, chart, only);
   sliderRows.push({
     link: name,
     'charts in view': m.charts,
