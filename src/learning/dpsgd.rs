@@ -321,6 +321,17 @@ impl<'a> Trainer<'a> {
         Ok(())
     }
 
+    /// Steps from `at` to step `steps`; false when a model diverged on the way (the run stops there).
+    pub fn run_to(&mut self, at: &mut Checkpoint, steps: u64) -> bool {
+        let mut clipped = (0, 0);
+        while at.step < steps {
+            if self.step(at, &mut clipped).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The noisy sum's normaliser and the gradients' sum of step `at.step + 1` for the private model,
     /// before the update (for the statistical test of the step's distribution).
     #[cfg(test)]

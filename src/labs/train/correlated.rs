@@ -208,14 +208,7 @@ pub fn compare_point(
                 .with_correlated(g.clone(), None),
         };
         let mut at = Checkpoint::start(&plan.arch, seed);
-        let mut clipped = (0, 0);
-        let mut ok = true;
-        while at.step < plan.steps {
-            if trainer.step(&mut at, &mut clipped).is_err() {
-                ok = false;
-                break;
-            }
-        }
+        let ok = trainer.run_to(&mut at, plan.steps);
         let acc = |v: usize| {
             if ok {
                 evaluate(&plan.arch, &at.theta[v], &split.test).1

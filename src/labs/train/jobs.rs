@@ -58,14 +58,7 @@ pub fn sweep_point(p: &TrainParams, csv: Option<&Dataset>, sigma: f64) -> Result
         let mut trainer =
             Trainer::new(&plan.arch, &split.train, hyper, seed)?.with_sampler(p.sampler, plan.cap);
         let mut at = Checkpoint::start(&plan.arch, seed);
-        let mut clipped = (0, 0);
-        let mut ok = true;
-        while at.step < plan.steps {
-            if trainer.step(&mut at, &mut clipped).is_err() {
-                ok = false;
-                break;
-            }
-        }
+        let ok = trainer.run_to(&mut at, plan.steps);
         test_acc.push(std::array::from_fn(|v| {
             if ok {
                 evaluate(&plan.arch, &at.theta[v], &split.test).1
