@@ -83,6 +83,20 @@ pub enum Accountant {
 }
 
 impl Accountant {
+    /// Its name in a table cell, a word or two (the sentence's name is [`Accountant::name`]).
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Accountant::Pld => "PLD",
+            Accountant::RdpDpAccounting | Accountant::RdpEveryOrder => "RDP",
+            Accountant::SamplerOwn => "sampler's own",
+            Accountant::BestClosedForm => "closed form",
+            Accountant::UserLevel => "user-level PLD",
+            Accountant::ExactProfile => "exact",
+            Accountant::Schedule => "phased PLD",
+            Accountant::Tuning => "tuning RDP",
+        }
+    }
+
     /// The accountant's name, for a sentence.
     pub fn name(self) -> &'static str {
         match self {

@@ -92,7 +92,7 @@ pub fn MfLab() -> impl IntoView {
                     error=error_for("q") help="Empty: no sampling. Records split into T/k groups; each step takes its group's records with probability q." />
                 <label class="field">
                     <span>"Heat maps of "</span>
-                    <select data-testid="mf-matrix" on:change=move |ev| url.commit_set("matrix", event_target_value(&ev))
+                    <select data-testid="mf-matrix" disabled=move || url.options.with(|o| o.locked) on:change=move |ev| url.commit_set("matrix", event_target_value(&ev))
                         prop:value=move || params.with(|p| p.matrix.key().to_string())>
                         {Kind::ALL.into_iter().map(|k| view! { <option value=k.key()>{k.name()}</option> }).collect_view()}
                     </select>

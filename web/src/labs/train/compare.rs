@@ -87,14 +87,14 @@ pub fn TrainCompare() -> impl IntoView {
                             _ => "fixed order",
                         };
                         view! {
-                            <td data-testid=format!("train-compare-sigma-{key}") data-value=exact(pt.sigma)>{sig(pt.sigma, 4)}</td>
-                            <td data-testid=format!("train-compare-eps-{key}") data-value=exact(pt.guarantee.eps) title=pt.guarantee.claim(4)>
-                                {format!("{} ({})", pt.guarantee.inequality(4), pt.guarantee.accountant.name())}
-                            </td>
-                            <td>{batches}</td>
                             <td data-testid=format!("train-compare-acc-{key}") data-value=exact(mean)>
                                 {format!("{} ± {} ({} seeds)", sig(mean, 4), sig(sd, 2), ok.len())}
                             </td>
+                            <td data-testid=format!("train-compare-eps-{key}") data-value=exact(pt.guarantee.eps) title=pt.guarantee.claim(4)>
+                                {format!("{} ({})", pt.guarantee.inequality(4), pt.guarantee.accountant.short_name())}
+                            </td>
+                            <td data-testid=format!("train-compare-sigma-{key}") data-value=exact(pt.sigma)>{sig(pt.sigma, 4)}</td>
+                            <td>{batches}</td>
                             <td>{sig(base, 4)}</td>
                         }
                         .into_any()
@@ -117,19 +117,20 @@ pub fn TrainCompare() -> impl IntoView {
             </p>
             <p hidden=move || lab.params.with(|p| !p.mechs.is_empty())>
                 <button type="button" data-testid="train-compare-start"
+                    disabled=move || url.options.with(|o| o.locked)
                     on:click=move |_| url.commit_set("mech", SUGGESTED)>
                     "Compare with BandMF, the tree and a BLT"
                 </button>
             </p>
             <div class="table-wrap" tabindex="0" hidden=move || results.with(Vec::is_empty)>
                 <table class="results-table" data-testid="train-compare">
-                    <caption>"Test accuracy at the same certified ε, mean ± sd over seeds; neighbours differ by one record (added or removed)"</caption>
+                    <caption>"Test accuracy at the same certified ε (mean ± sd over seeds); neighbours differ by one record, added or removed"</caption>
                     <thead><tr>
                         <th scope="col">"noise"</th>
-                        <th scope="col">"σ"</th>
-                        <th scope="col">"ε at δ"</th>
-                        <th scope="col">"batches"</th>
                         <th scope="col">"test accuracy"</th>
+                        <th scope="col">"ε at δ (certified)"</th>
+                        <th scope="col">"σ"</th>
+                        <th scope="col">"batches"</th>
                         <th scope="col">"non-private"</th>
                     </tr></thead>
                     <tbody>{rows}</tbody>
