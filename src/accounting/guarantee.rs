@@ -188,6 +188,46 @@ impl Guarantee {
         }
     }
 
+    /// The same claim about what its accountant composed ([`Event::accounted`]): how statements,
+    /// scales and snippets read a correlated run.
+    pub fn accounted(&self) -> Guarantee {
+        Guarantee {
+            event: self.event.accounted(),
+            ..self.clone()
+        }
+    }
+
+    /// A correlated-noise run that sampling amplifies ([`CorrelatedEvent::amplified`]): `eps` is the
+    /// PLD's certified upper bound for the amplified DP-SGD run it is accounted as.
+    pub fn amplified(event: CorrelatedEvent, delta: f64, eps: f64) -> Guarantee {
+        Guarantee {
+            event: Event::Correlated(event),
+            accountant: Accountant::Pld,
+            side: Side::Upper,
+            assumes: Sampler::Poisson,
+            delta,
+            eps,
+        }
+    }
+
+    /// A correlated-noise run without amplification: the Gaussian mechanism at σ/Δ, `relative` = Δ
+    /// in units of one participation's (the caller's, already computed); its ε at δ exact, bisected to
+    /// the upper end ([`Entry::eps_for`]). Batches in a fixed order, as the participation assumes.
+    pub fn unamplified(event: CorrelatedEvent, relative: f64, delta: f64) -> Guarantee {
+        let eps = Entry::Gaussian {
+            sigma: event.sigma / relative,
+        }
+        .eps_for(delta);
+        Guarantee {
+            event: Event::Correlated(event),
+            accountant: Accountant::ExactProfile,
+            side: Side::Upper,
+            assumes: Sampler::Cyclic,
+            delta,
+            eps,
+        }
+    }
+
     /// The run's sampler's own statement ([`crate::accounting::samplers::sampler_epsilon`]): its
     /// certified upper bound where one is known (the exact value for cyclic batches), else its lower
     /// bound.
@@ -336,6 +376,32 @@ pub fn sampler_assumption(s: Sampler) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A correlated run's claim is read as what was accounted: the amplified DP-SGD run, or one
+    /// Gaussian at σ/Δ (never another correlated event, so the statement paths end).
+    #[test]
+    fn a_correlated_claim_reads_as_what_was_accounted() {
+        use crate::mechanisms::mf::{Participation, Strategy};
+        let run = CorrelatedEvent {
+            strategy: Strategy::Banded { bands: 4 },
+            steps: 100,
+            sigma: 2.0,
+            participation: Participation { k: None, b: 4 },
+            sampling: Some(0.1),
+        };
+        let g = Guarantee::amplified(run.clone(), 1e-5, 1.0);
+        assert!(matches!(g.accounted().event, Event::Training(e) if e.steps == 25));
+        let u = Guarantee::unamplified(
+            CorrelatedEvent {
+                sampling: None,
+                ..run
+            },
+            1.0,
+            1e-5,
+        );
+        assert!(matches!(&u.accounted().event, Event::List(items) if items.len() == 1));
+        assert!(u.eps.is_finite() && u.claim(4).contains("no amplification by sampling"));
+    }
 
     fn pld(eps: f64, sampler: Sampler) -> Guarantee {
         let mut e = TrainingEvent::poisson(0.004_266_7, 0.693_734, 2_344, Neighbour::AddRemove);

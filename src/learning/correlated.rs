@@ -19,7 +19,7 @@
 
 use super::dpsgd::stream;
 use crate::error::{Error, Result};
-use crate::mechanisms::mf::{toeplitz, tree, Participation, Strategy};
+use crate::mechanisms::mf::{Participation, Strategy};
 use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
@@ -116,26 +116,15 @@ impl NoiseGen {
     /// recurrence) and Honaker's tree (its estimator needs nodes of the future).
     pub fn new(strategy: &Strategy, steps: usize) -> Option<NoiseGen> {
         let steps = steps.max(1);
-        let rational = |num: Vec<f64>, den: Vec<f64>, c: &[f64]| NoiseGen::Rational {
-            num,
-            den,
-            scale: toeplitz::single_sensitivity(c, steps),
+        // Δ₁, the largest column norm: the strategy's own single-participation sensitivity.
+        let scale = strategy.sensitivity(steps, Participation::ONCE).ok()?;
+        let (num, den) = match strategy {
+            Strategy::Independent | Strategy::Banded { .. } => (strategy.coefs(steps)?, vec![1.0]),
+            Strategy::Blt(b) => b.rational(),
+            Strategy::Tree => return Some(NoiseGen::Tree { scale }),
+            Strategy::SquareRoot | Strategy::HonakerTree => return None,
         };
-        match strategy {
-            Strategy::Independent => Some(rational(vec![1.0], vec![1.0], &[1.0])),
-            Strategy::Banded { bands } => {
-                let c = toeplitz::banded(&toeplitz::sqrt_coefs((*bands).min(steps)), *bands);
-                Some(rational(c.clone(), vec![1.0], &c))
-            }
-            Strategy::Blt(b) => {
-                let (num, den) = b.rational();
-                Some(rational(num, den, &b.coefs(steps)))
-            }
-            Strategy::Tree => Some(NoiseGen::Tree {
-                scale: (tree::levels(steps) as f64).sqrt(),
-            }),
-            Strategy::SquareRoot | Strategy::HonakerTree => None,
-        }
+        Some(NoiseGen::Rational { num, den, scale })
     }
 
     /// Numbers of state per coordinate: the last deg N noises and the last deg D draws.
@@ -262,6 +251,7 @@ pub fn strategy(m: Mechanism, steps: u64, participation: Participation) -> Strat
 mod tests {
     use super::*;
     use crate::mechanisms::mf::blt::Blt;
+    use crate::mechanisms::mf::toeplitz;
 
     /// A unit impulse at step 1 gives C⁻¹'s first column times Δ₁, for a band and a BLT: the
     /// recurrence is C⁻¹ (whose coefficients the module tests hold to jax_privacy).

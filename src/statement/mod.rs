@@ -222,14 +222,6 @@ pub struct Statement {
 impl Statement {
     /// The statement of `g`, with the lab's `facts` and, once computed, `g`'s `scales`.
     pub fn new(g: &Guarantee, facts: &RunFacts, scales: Option<Scales>) -> Statement {
-        if let Event::Correlated(_) = g.event {
-            // Stated as what its accountant composed (the amplified DP-SGD run, or the Gaussian).
-            let accounted = Guarantee {
-                event: g.event.accounted(),
-                ..g.clone()
-            };
-            return Statement::new(&accounted, facts, scales);
-        }
         let (unit, relation, relation_words, mechanism) = match &g.event {
             Event::Training(e) => (
                 if e.users > 1 {
@@ -251,12 +243,8 @@ impl Statement {
                     .into(),
                 composition(items, facts),
             ),
-            Event::Correlated(_) => (
-                Unit::Record,
-                "add-remove".into(),
-                "data sets that differ in one record, added or removed".into(),
-                composition(&[], facts),
-            ),
+            // Stated as what its accountant composed (the amplified DP-SGD run, or the Gaussian).
+            Event::Correlated(_) => return Statement::new(&g.accounted(), facts, scales),
         };
         let certified = g.certifies_run();
         let epsilon = EpsilonFact {

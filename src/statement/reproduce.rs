@@ -78,13 +78,7 @@ pub fn snippet(g: &Guarantee, records: Option<u64>) -> Option<Snippet> {
         Event::Training(_) => None,
         Event::List(items) => list(g, items),
         // No library accounts for correlated noise: its snippet is the accounted run's.
-        Event::Correlated(_) => snippet(
-            &Guarantee {
-                event: g.event.accounted(),
-                ..g.clone()
-            },
-            records,
-        ),
+        Event::Correlated(_) => snippet(&g.accounted(), records),
     }
 }
 

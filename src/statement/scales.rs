@@ -165,10 +165,7 @@ fn bounds(g: &Guarantee) -> Result<Bounds> {
     match &g.event {
         Event::Training(e) => run_bounds(&e.as_poisson(), g.delta),
         Event::List(items) => list_bounds(items),
-        Event::Correlated(_) => bounds(&Guarantee {
-            event: g.event.accounted(),
-            ..g.clone()
-        }),
+        Event::Correlated(_) => bounds(&g.accounted()),
     }
 }
 

@@ -15,13 +15,6 @@ fn caveat(id: &str, text: &str) -> Caveat {
 
 /// What `g` covers beyond the obvious, and what it does not, for the lab's `facts`.
 pub(super) fn caveats(g: &Guarantee, facts: &RunFacts) -> (Vec<Caveat>, Vec<Caveat>) {
-    if let Event::Correlated(_) = g.event {
-        let accounted = Guarantee {
-            event: g.event.accounted(),
-            ..g.clone()
-        };
-        return caveats(&accounted, facts);
-    }
     let (mut covered, mut not) = (Vec::new(), Vec::new());
     match &g.event {
         Event::Training(e) => {
@@ -68,7 +61,8 @@ pub(super) fn caveats(g: &Guarantee, facts: &RunFacts) -> (Vec<Caveat>, Vec<Cave
                  preprocessing), which are treated as public",
             ));
         }
-        Event::List(_) | Event::Correlated(_) => {
+        Event::Correlated(_) => return caveats(&g.accounted(), facts),
+        Event::List(_) => {
             not.push(caveat(
                 "sensitivity",
                 "the queries' sensitivity: each query is assumed to move by at most Δ when one \

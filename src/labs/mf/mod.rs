@@ -11,7 +11,7 @@ pub mod report;
 
 pub use report::{heat_maps, report, Amplified, HeatMaps, MfReport, Row, CURVE_POINTS};
 
-use crate::accounting::event::{Neighbour, TrainingEvent};
+use crate::accounting::correlated::CorrelatedEvent;
 use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::training::SigmaGoal;
 use crate::error::{Error, Result};
@@ -162,14 +162,17 @@ impl MfParams {
         if self.q <= 0.0 || self.rho.is_some() {
             return None;
         }
-        let groups = self.participation().b as u64;
+        // Independent noise's amplified run: the one every amplifiable row shares (Theorem 4's
+        // rounds are read where the theorem is, CorrelatedEvent::amplified).
+        let run = CorrelatedEvent {
+            strategy: Strategy::Independent,
+            steps: self.steps,
+            sigma: 1.0,
+            participation: self.participation(),
+            sampling: Some(self.q),
+        };
         Some(SigmaGoal {
-            event: TrainingEvent::poisson(
-                self.q,
-                1.0,
-                self.steps.div_ceil(groups),
-                Neighbour::AddRemove,
-            ),
+            event: run.amplified()?,
             delta: self.delta,
             target_eps: self.eps,
             grid: DEFAULT_INTERVAL,

@@ -3,10 +3,8 @@
 
 use super::{Kind, MfParams, HEAT_STEPS};
 use crate::accounting::correlated::CorrelatedEvent;
-use crate::accounting::entry::Entry;
-use crate::accounting::guarantee::{Accountant, Event, Guarantee, Side};
+use crate::accounting::guarantee::Guarantee;
 use crate::accounting::pld::EpsilonBand;
-use crate::accounting::samplers::Sampler;
 use crate::error::Result;
 use crate::mechanisms::gaussian::sigma_analytic;
 use crate::mechanisms::mf::optimise::OptimisedBlt;
@@ -160,7 +158,7 @@ pub fn report(
 }
 
 /// A row's guarantee: amplified, the PLD's band at its σ (upper side; the lower returned beside);
-/// else the Gaussian mechanism at σ/Δ, whose ε at δ is exact (bisected to its upper end).
+/// else the Gaussian mechanism at σ/Δ.
 fn guarantee(
     event: CorrelatedEvent,
     relative: f64,
@@ -168,33 +166,13 @@ fn guarantee(
     amplified: Option<&Amplified>,
     delta: f64,
 ) -> (Guarantee, Option<f64>) {
-    let sigma = event.sigma;
-    let (accountant, assumes, eps, lower) = match (amplification, amplified) {
+    match (amplification, amplified) {
         (Amplification::Applied, Some(a)) => (
-            Accountant::Pld,
-            Sampler::Poisson,
-            a.band.upper,
+            Guarantee::amplified(event, delta, a.band.upper),
             Some(a.band.lower),
         ),
-        _ => (
-            Accountant::ExactProfile,
-            Sampler::Cyclic,
-            Entry::Gaussian {
-                sigma: sigma / relative,
-            }
-            .eps_for(delta),
-            None,
-        ),
-    };
-    let g = Guarantee {
-        event: Event::Correlated(event),
-        accountant,
-        side: Side::Upper,
-        assumes,
-        delta,
-        eps,
-    };
-    (g, lower)
+        _ => (Guarantee::unamplified(event, relative, delta), None),
+    }
 }
 
 /// One strategy's matrices over the first steps, row-major, for heat maps.

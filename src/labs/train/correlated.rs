@@ -13,7 +13,6 @@
 use super::params::TrainParams;
 use super::run::{prepare_data, Plan};
 use crate::accounting::correlated::CorrelatedEvent;
-use crate::accounting::entry::Entry;
 use crate::accounting::event::{Neighbour, TrainingEvent};
 use crate::accounting::guarantee::{Accountant, Event, Guarantee, Side};
 use crate::accounting::pld::DEFAULT_INTERVAL;
@@ -42,18 +41,8 @@ pub struct ComparePoint {
     pub baseline: Vec<f64>,
 }
 
-/// A mechanism calibrated to a target.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Calibrated {
-    /// Its noise multiplier.
-    pub sigma: f64,
-    /// Its certified ε there.
-    pub guarantee: Guarantee,
-    /// Cyclic Poisson's groups and rate, for BandMF.
-    pub groups: Option<(usize, f64)>,
-}
-
-/// `mech`'s σ for the link's target ε over T steps at rate q, and its guarantee there.
+/// `mech`'s σ for the link's target ε over T steps at rate q, and its guarantee there (σ is the
+/// event's: for BandMF and the fixed-order mechanisms the guarantee's [`CorrelatedEvent`]).
 ///
 /// # Errors
 /// A target out of reach, BandMF with q·b above 1, or parameters out of domain.
@@ -63,7 +52,7 @@ pub fn calibrate(
     steps: u64,
     target: f64,
     delta: f64,
-) -> Result<Calibrated> {
+) -> Result<(f64, Guarantee)> {
     let search = |event: TrainingEvent| -> Result<(f64, f64)> {
         let goal = SigmaGoal {
             event,
@@ -92,11 +81,7 @@ pub fn calibrate(
                 delta,
                 eps,
             );
-            Ok(Calibrated {
-                sigma,
-                guarantee: g,
-                groups: None,
-            })
+            Ok((sigma, g))
         }
         Mechanism::BandMf { bands } => {
             let b = bands as usize;
@@ -120,19 +105,7 @@ pub fn calibrate(
             })?;
             let (sigma, eps) = search(amplified)?;
             ce.sigma = sigma;
-            let g = Guarantee {
-                event: Event::Correlated(ce.clone()),
-                accountant: Accountant::Pld,
-                side: Side::Upper,
-                assumes: Sampler::Poisson,
-                delta,
-                eps,
-            };
-            Ok(Calibrated {
-                sigma,
-                guarantee: g,
-                groups: Some((b, rate)),
-            })
+            Ok((sigma, Guarantee::amplified(ce, delta, eps)))
         }
         Mechanism::Tree | Mechanism::Blt => {
             let mut ce = CorrelatedEvent {
@@ -143,25 +116,8 @@ pub fn calibrate(
                 sampling: None,
             };
             let relative = ce.sensitivity()?;
-            let sigma = (sigma_analytic(target, delta, 1.0)? * relative).next_up();
-            ce.sigma = sigma;
-            let eps = Entry::Gaussian {
-                sigma: sigma / relative,
-            }
-            .eps_for(delta);
-            let g = Guarantee {
-                event: Event::Correlated(ce),
-                accountant: Accountant::ExactProfile,
-                side: Side::Upper,
-                assumes: Sampler::Cyclic,
-                delta,
-                eps,
-            };
-            Ok(Calibrated {
-                sigma,
-                guarantee: g,
-                groups: None,
-            })
+            ce.sigma = (sigma_analytic(target, delta, 1.0)? * relative).next_up();
+            Ok((ce.sigma, Guarantee::unamplified(ce, relative, delta)))
         }
     }
 }
@@ -183,27 +139,27 @@ pub fn compare_point(
     };
     let plan = Plan::new(&p, &split)?;
     let q = plan.hyper.q;
-    let Calibrated {
-        sigma,
-        guarantee,
-        groups,
-    } = calibrate(mech, q, plan.steps, p.target_eps, p.delta)?;
+    let (sigma, guarantee) = calibrate(mech, q, plan.steps, p.target_eps, p.delta)?;
     let hyper = Hyper {
         sigma,
         ..plan.hyper
     };
-    let gen = match &guarantee.event {
-        Event::Correlated(ce) => NoiseGen::new(&ce.strategy, plan.steps as usize),
-        _ => None,
+    // The noise and, under cyclic Poisson, the groups: what the guarantee's event says it ran.
+    let (gen, groups) = match &guarantee.event {
+        Event::Correlated(ce) => (
+            NoiseGen::new(&ce.strategy, plan.steps as usize),
+            ce.sampling.map(|rate| (ce.participation.b, rate)),
+        ),
+        _ => (None, None),
     };
     let (mut test_acc, mut baseline) = (Vec::new(), Vec::new());
     for k in 0..p.seeds {
         let seed = p.seed.wrapping_add(k);
         let trainer = Trainer::new(&plan.arch, &split.train, hyper, seed)?;
-        let mut trainer = match (&gen, mech) {
+        let mut trainer = match (&gen, groups) {
             (None, _) => trainer.with_sampler(Sampler::Poisson, plan.cap),
-            (Some(g), Mechanism::BandMf { .. }) => trainer.with_correlated(g.clone(), groups),
-            (Some(g), _) => trainer
+            (Some(g), Some(_)) => trainer.with_correlated(g.clone(), groups),
+            (Some(g), None) => trainer
                 .with_sampler(Sampler::Cyclic, plan.cap)
                 .with_correlated(g.clone(), None),
         };
@@ -244,10 +200,9 @@ mod tests {
             Mechanism::Tree,
             Mechanism::Blt,
         ] {
-            let c = calibrate(mech, 0.02, 150, 2.0, 1e-5).unwrap();
-            let g = &c.guarantee;
+            let (sigma, g) = calibrate(mech, 0.02, 150, 2.0, 1e-5).unwrap();
             assert!(
-                g.eps <= 2.0 && g.eps > 1.9 && c.sigma > 0.0,
+                g.eps <= 2.0 && g.eps > 1.9 && sigma > 0.0,
                 "{mech:?}: {g:?}"
             );
             assert!(g.certifies_run());
