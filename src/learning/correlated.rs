@@ -78,6 +78,17 @@ impl Mechanism {
         })
     }
 
+    /// The batches its guarantee needs, in words.
+    pub fn batches(self) -> &'static str {
+        match self {
+            Mechanism::DpSgd => "Poisson batches",
+            Mechanism::BandMf { .. } => {
+                "cyclic Poisson batches (records in b groups, taken in turn)"
+            }
+            Mechanism::Tree | Mechanism::Blt => "batches in a fixed order",
+        }
+    }
+
     /// Its name on the page.
     pub fn title(self) -> String {
         match self {

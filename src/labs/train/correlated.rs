@@ -31,6 +31,8 @@ use serde::{Deserialize, Serialize};
 pub struct ComparePoint {
     /// The mechanism.
     pub mech: Mechanism,
+    /// The ε it was calibrated to.
+    pub target: f64,
     /// Its noise multiplier for the target (of the strategy scaled to column norm 1).
     pub sigma: f64,
     /// Its certified ε at the link's δ, with the event and accountant.
@@ -39,6 +41,93 @@ pub struct ComparePoint {
     pub test_acc: Vec<f64>,
     /// The non-private model's, trained on the same batches.
     pub baseline: Vec<f64>,
+}
+
+/// `mech`'s run over `steps` steps at rate q with noise multiplier σ, as accountants take it: `None`
+/// for DP-SGD. BandMF samples its b groups in turn at q·b (the same expected batch); the tree and the
+/// BLT take batches in a fixed order, k = ⌈T/s⌉ passes s = round(1/q) steps apart.
+///
+/// # Errors
+/// BandMF with q·b above 1.
+pub fn correlated_event(
+    mech: Mechanism,
+    q: f64,
+    steps: u64,
+    sigma: f64,
+) -> Result<Option<CorrelatedEvent>> {
+    let per_epoch = (1.0 / q).round().max(1.0) as u64;
+    let fixed_order = Participation {
+        k: Some(steps.div_ceil(per_epoch) as usize),
+        b: per_epoch as usize,
+    };
+    let (participation, sampling) = match mech {
+        Mechanism::DpSgd => return Ok(None),
+        Mechanism::BandMf { bands } => {
+            let rate = q * f64::from(bands);
+            if rate > 1.0 {
+                return Err(Error::invalid(
+                    "mech",
+                    mech.key(),
+                    format!("needs q·b ≤ 1 (each group's rate), here {rate}: fewer bands or a smaller batch"),
+                ));
+            }
+            let b = bands as usize;
+            (Participation { k: None, b }, Some(rate))
+        }
+        Mechanism::Tree | Mechanism::Blt => (fixed_order, None),
+    };
+    Ok(Some(CorrelatedEvent {
+        strategy: strategy(mech, steps, fixed_order),
+        steps,
+        sigma,
+        participation,
+        sampling,
+    }))
+}
+
+/// A correlated-noise run as the run job found it: its event and, without amplification, its
+/// sensitivity Δ (a BLT is optimised and its Δ computed in the worker, never on the page's thread).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunNoise {
+    /// The run.
+    pub event: CorrelatedEvent,
+    /// Δ in units of one participation's (1 for an amplified run, whose accountant needs none).
+    pub sensitivity: f64,
+}
+
+impl RunNoise {
+    /// `mech`'s run ([`correlated_event`]); `None` for DP-SGD.
+    ///
+    /// # Errors
+    /// As [`correlated_event`], or a sensitivity out of reach.
+    pub fn new(mech: Mechanism, q: f64, steps: u64, sigma: f64) -> Result<Option<RunNoise>> {
+        let Some(event) = correlated_event(mech, q, steps, sigma)? else {
+            return Ok(None);
+        };
+        let sensitivity = match event.amplified() {
+            Some(_) => 1.0,
+            None => event.sensitivity()?,
+        };
+        Ok(Some(RunNoise { event, sensitivity }))
+    }
+
+    /// The run's guarantee at δ. Amplified BandMF: `amplified` is the accountant's ε for
+    /// [`CorrelatedEvent::amplified`]'s DP-SGD run (`None` while it is computed: no guarantee yet);
+    /// otherwise the Gaussian mechanism's exact ε at σ/Δ.
+    pub fn guarantee(&self, delta: f64, amplified: Option<(f64, Accountant)>) -> Option<Guarantee> {
+        match (self.event.amplified(), amplified) {
+            (Some(_), Some((eps, accountant))) => eps.is_finite().then(|| Guarantee {
+                accountant,
+                ..Guarantee::amplified(self.event.clone(), delta, eps)
+            }),
+            (Some(_), None) => None,
+            (None, _) => Some(Guarantee::unamplified(
+                self.event.clone(),
+                self.sensitivity,
+                delta,
+            )),
+        }
+    }
 }
 
 /// `mech`'s σ for the link's target ε over T steps at rate q, and its guarantee there (σ is the
@@ -65,56 +154,25 @@ pub fn calibrate(
         let eps = pld_epsilon(&goal.event.with_sigma(sigma), delta, DEFAULT_INTERVAL)?.upper;
         Ok((sigma, eps))
     };
-    let per_epoch = (1.0 / q).round().max(1.0) as u64;
-    let fixed_order = Participation {
-        k: Some(steps.div_ceil(per_epoch) as usize),
-        b: per_epoch as usize,
+    let Some(mut ce) = correlated_event(mech, q, steps, 1.0)? else {
+        let event = TrainingEvent::poisson(q, 1.0, steps, Neighbour::AddRemove);
+        let (sigma, eps) = search(event.clone())?;
+        let g = Guarantee::poisson(
+            &event.with_sigma(sigma),
+            Accountant::Pld,
+            Side::Upper,
+            delta,
+            eps,
+        );
+        return Ok((sigma, g));
     };
-    match mech {
-        Mechanism::DpSgd => {
-            let event = TrainingEvent::poisson(q, 1.0, steps, Neighbour::AddRemove);
-            let (sigma, eps) = search(event.clone())?;
-            let g = Guarantee::poisson(
-                &event.with_sigma(sigma),
-                Accountant::Pld,
-                Side::Upper,
-                delta,
-                eps,
-            );
-            Ok((sigma, g))
-        }
-        Mechanism::BandMf { bands } => {
-            let b = bands as usize;
-            let rate = q * b as f64;
-            if rate > 1.0 {
-                return Err(Error::invalid(
-                    "mech",
-                    mech.key(),
-                    format!("needs q·b ≤ 1 (each group's rate), here {rate}: fewer bands or a smaller batch"),
-                ));
-            }
-            let mut ce = CorrelatedEvent {
-                strategy: strategy(mech, steps, fixed_order),
-                steps,
-                sigma: 1.0,
-                participation: Participation { k: None, b },
-                sampling: Some(rate),
-            };
-            let amplified = ce.amplified().ok_or_else(|| {
-                Error::invalid("mech", mech.key(), "has no known amplification here")
-            })?;
+    match ce.amplified() {
+        Some(amplified) => {
             let (sigma, eps) = search(amplified)?;
             ce.sigma = sigma;
             Ok((sigma, Guarantee::amplified(ce, delta, eps)))
         }
-        Mechanism::Tree | Mechanism::Blt => {
-            let mut ce = CorrelatedEvent {
-                strategy: strategy(mech, steps, fixed_order),
-                steps,
-                sigma: 1.0,
-                participation: fixed_order,
-                sampling: None,
-            };
+        None => {
             let relative = ce.sensitivity()?;
             ce.sigma = (sigma_analytic(target, delta, 1.0)? * relative).next_up();
             Ok((ce.sigma, Guarantee::unamplified(ce, relative, delta)))
@@ -122,7 +180,38 @@ pub fn calibrate(
     }
 }
 
-/// `mech` at the link's target ε: its σ, guarantee and `p.seeds` runs (training seeds `p.seed`,
+/// `trainer` running `noise`'s mechanism: its noise generated step by step, and the batches its
+/// guarantee assumes (cyclic Poisson over its groups, or a fixed order); without one, DP-SGD with
+/// `sampler`'s batches.
+///
+/// # Errors
+/// A strategy with no step-by-step generator (the square root, Honaker's tree: not offered here).
+pub fn equip<'a>(
+    trainer: Trainer<'a>,
+    noise: Option<&CorrelatedEvent>,
+    sampler: Sampler,
+    cap: u64,
+) -> Result<Trainer<'a>> {
+    let Some(ce) = noise else {
+        return Ok(trainer.with_sampler(sampler, cap));
+    };
+    let steps = usize::try_from(ce.steps).unwrap_or(usize::MAX);
+    let gen = NoiseGen::new(&ce.strategy, steps).ok_or_else(|| {
+        Error::invalid(
+            "mech",
+            ce.strategy.name(),
+            "has no step-by-step noise generator",
+        )
+    })?;
+    Ok(match ce.sampling {
+        Some(rate) => trainer.with_correlated(gen, Some((ce.participation.b, rate))),
+        None => trainer
+            .with_sampler(Sampler::Cyclic, cap)
+            .with_correlated(gen, None),
+    })
+}
+
+/// `mech` at the certified ε `target`: its σ, guarantee and `p.seeds` runs (training seeds `p.seed`,
 /// `p.seed + 1`, …, the data and split those of `p.seed`) for the link's T steps.
 ///
 /// # Errors
@@ -131,6 +220,7 @@ pub fn compare_point(
     p: &TrainParams,
     csv: Option<&Dataset>,
     mech: Mechanism,
+    target: f64,
 ) -> Result<ComparePoint> {
     let split = prepare_data(p, csv)?;
     let p = TrainParams {
@@ -138,31 +228,20 @@ pub fn compare_point(
         ..p.clone()
     };
     let plan = Plan::new(&p, &split)?;
-    let q = plan.hyper.q;
-    let (sigma, guarantee) = calibrate(mech, q, plan.steps, p.target_eps, p.delta)?;
+    let (sigma, guarantee) = calibrate(mech, plan.hyper.q, plan.steps, target, p.delta)?;
     let hyper = Hyper {
         sigma,
         ..plan.hyper
     };
-    // The noise and, under cyclic Poisson, the groups: what the guarantee's event says it ran.
-    let (gen, groups) = match &guarantee.event {
-        Event::Correlated(ce) => (
-            NoiseGen::new(&ce.strategy, plan.steps as usize),
-            ce.sampling.map(|rate| (ce.participation.b, rate)),
-        ),
-        _ => (None, None),
+    let noise = match &guarantee.event {
+        Event::Correlated(ce) => Some(ce),
+        _ => None,
     };
     let (mut test_acc, mut baseline) = (Vec::new(), Vec::new());
     for k in 0..p.seeds {
         let seed = p.seed.wrapping_add(k);
         let trainer = Trainer::new(&plan.arch, &split.train, hyper, seed)?;
-        let mut trainer = match (&gen, groups) {
-            (None, _) => trainer.with_sampler(Sampler::Poisson, plan.cap),
-            (Some(g), Some(_)) => trainer.with_correlated(g.clone(), groups),
-            (Some(g), None) => trainer
-                .with_sampler(Sampler::Cyclic, plan.cap)
-                .with_correlated(g.clone(), None),
-        };
+        let mut trainer = equip(trainer, noise, Sampler::Poisson, plan.cap)?;
         let mut at = Checkpoint::start(&plan.arch, seed);
         let ok = trainer.run_to(&mut at, plan.steps);
         let acc = |v: usize| {
@@ -177,6 +256,7 @@ pub fn compare_point(
     }
     Ok(ComparePoint {
         mech,
+        target,
         sigma,
         guarantee,
         test_acc,
@@ -237,7 +317,7 @@ mod tests {
     #[test]
     fn correlated_runs_train() {
         let p = TrainParams::from_query(&Query::parse(
-            "data=breast-cancer&epochs=3&batch=32&target_eps=1&seeds=2",
+            "data=breast-cancer&epochs=3&batch=32&seeds=2",
         ))
         .0;
         for mech in [
@@ -246,9 +326,116 @@ mod tests {
             Mechanism::Tree,
             Mechanism::Blt,
         ] {
-            let pt = compare_point(&p, None, mech).unwrap();
+            let pt = compare_point(&p, None, mech, 1.0).unwrap();
             let (acc, _) = mean_sd(&pt.test_acc);
             assert!(acc > 0.85, "{mech:?}: {pt:?}");
         }
+    }
+
+    /// The main run with each correlated mechanism (`mech=`): its job says the noise it ran; for
+    /// BandMF the page's accounting event is the guarantee's own amplified run; a paused run resumes
+    /// bit for bit (the noise's state rides in the checkpoint); the headline states the run's
+    /// guarantee (amplified BandMF: the PLD's ε for its rounds; the tree and the BLT: the Gaussian's
+    /// exact ε at σ/Δ), rounded outward; and the model learns.
+    #[test]
+    fn the_main_run_trains_with_correlated_noise() {
+        use super::super::report::{guarantee, headline, HeadlineInputs};
+        use super::super::run::{train, Prepared, TrainUpdate};
+        use crate::mechanisms::gaussian::Gaussian;
+        let rows = super::super::BREAST_CANCER_ROWS;
+        for (link, mech) in [
+            ("mech=bandmf:4&epochs=2", Mechanism::BandMf { bands: 4 }),
+            ("mech=tree&epochs=2", Mechanism::Tree),
+            ("mech=blt&epochs=2", Mechanism::Blt),
+        ] {
+            let (p, notices) = TrainParams::from_query(&Query::parse(link));
+            assert!(notices.is_empty() && p.mech == mech, "{notices:?}");
+            let run = |from: Option<Checkpoint>, until: u64| {
+                let mut out = Vec::new();
+                train(&p, None, from, until, &mut |u| out.push(u)).unwrap();
+                out
+            };
+            let last = |out: &[TrainUpdate]| {
+                out.iter()
+                    .rev()
+                    .find_map(|u| match u {
+                        TrainUpdate::Report(r) => Some(r.clone()),
+                        _ => None,
+                    })
+                    .unwrap()
+            };
+            let whole = run(None, u64::MAX);
+            let prepared: Prepared = whole
+                .iter()
+                .find_map(|u| match u {
+                    TrainUpdate::Prepared(d) => Some((**d).clone()),
+                    _ => None,
+                })
+                .unwrap();
+            let noise = prepared.noise.clone().unwrap();
+            let half = run(None, prepared.steps / 2);
+            let rest = run(Some(last(&half).checkpoint), u64::MAX);
+            assert_eq!(last(&rest).checkpoint, last(&whole).checkpoint, "{link}");
+            assert!(!last(&whole).checkpoint.noise.is_empty() || mech == Mechanism::Tree);
+            assert!(last(&whole).point.test_acc[0] > 0.85, "{link}");
+
+            let event = p.accounting_event(rows, prepared.steps);
+            let band = pld_epsilon(&event, p.delta, DEFAULT_INTERVAL).unwrap();
+            let h = HeadlineInputs {
+                event: &event,
+                mech,
+                noise: Some(&noise),
+                sampler: p.sampler,
+                own: None,
+                poisson: (band.upper, true),
+                delta: p.delta,
+                target_eps: p.target_eps,
+                stop: false,
+                last: None,
+            };
+            let g = guarantee(&h).unwrap();
+            match noise.event.amplified() {
+                Some(a) => {
+                    assert_eq!(
+                        (a.rate, a.steps, a.sigma),
+                        (event.rate, event.steps, event.sigma)
+                    );
+                    assert_eq!(g.eps, band.upper);
+                    assert_eq!(p.steps_per_accounted_step(), 4);
+                }
+                None => {
+                    // The Gaussian's ε at σ/Δ, exact (Balle & Wang 2018): δ(ε) at the stated ε is
+                    // at most δ, so the stated ε is not below the truth.
+                    let gauss = Gaussian::new(p.sigma / noise.sensitivity, 1.0).unwrap();
+                    assert!(noise.sensitivity > 1.0, "{link}: several epochs");
+                    assert!(gauss.delta(g.eps) <= p.delta * (1.0 + 1e-9), "{link}");
+                    assert!(gauss.delta(g.eps * 0.999) > p.delta, "{link}");
+                }
+            }
+            let text = headline(&h);
+            assert!(text.contains(&g.eps_text(4)), "{text}");
+        }
+    }
+
+    /// The run's mechanism, the comparison's list and its ε's round-trip through the link; a stop
+    /// rule or another sampler with correlated noise is refused with a notice, the rest kept.
+    #[test]
+    fn the_link_carries_the_noise_and_the_comparison() {
+        let p = TrainParams {
+            mech: Mechanism::BandMf { bands: 8 },
+            compare: vec![Mechanism::Tree, Mechanism::Blt],
+            compare_eps: vec![0.5, 2.0],
+            ..TrainParams::default()
+        };
+        let (back, notices) = TrainParams::from_query(&p.to_query());
+        assert_eq!((back, notices.len()), (p, 0));
+        let (p, notices) = TrainParams::from_query(&Query::parse(
+            "mech=tree&stop=1&sampler=shuffle&sigma=3&compare_eps=0,nan",
+        ));
+        assert_eq!((p.mech, p.stop, p.sigma), (Mechanism::Tree, false, 3.0));
+        assert_eq!(p.compare_targets(), vec![p.target_eps]);
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        let (p, notices) = TrainParams::from_query(&Query::parse("mech=bandmf:0"));
+        assert_eq!((p.mech, notices.len()), (Mechanism::DpSgd, 1));
     }
 }

@@ -133,7 +133,7 @@ pub enum TrainJob {
         /// The noise multiplier.
         sigma: f64,
     },
-    /// One mechanism beside DP-SGD at the target ε, over every seed ([`compare_point`]).
+    /// One mechanism at one certified ε, over every seed ([`compare_point`]).
     Compare {
         /// The lab's parameters.
         params: Box<TrainParams>,
@@ -141,6 +141,8 @@ pub enum TrainJob {
         csv: Option<Box<Dataset>>,
         /// The mechanism.
         mech: Mechanism,
+        /// The ε it is calibrated to.
+        target: f64,
     },
     /// Audit runs `first .. first + count`, with and without the canary ([`audit_chunk`]).
     Audit {
@@ -202,7 +204,7 @@ pub enum TrainJobUpdate {
     Run(TrainUpdate),
     /// One σ of the sweep.
     Sweep(Result<SweepPoint>),
-    /// One mechanism at the target ε.
+    /// One mechanism at one certified ε.
     Compared(Result<Box<ComparePoint>>),
     /// A chunk of audit runs: its first run, the scores with and without the canary.
     Audit(Result<(u64, Vec<f64>, Vec<f64>)>),
@@ -240,8 +242,13 @@ pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
             csv.as_deref(),
             sigma,
         ))),
-        TrainJob::Compare { params, csv, mech } => emit(TrainJobUpdate::Compared(
-            compare_point(&params, csv.as_deref(), mech).map(Box::new),
+        TrainJob::Compare {
+            params,
+            csv,
+            mech,
+            target,
+        } => emit(TrainJobUpdate::Compared(
+            compare_point(&params, csv.as_deref(), mech, target).map(Box::new),
         )),
         TrainJob::Audit {
             params,

@@ -130,9 +130,14 @@ pub struct TrainParams {
     pub seeds: u64,
     /// The σ's of the privacy–utility sweep.
     pub sweep: Vec<f64>,
-    /// Correlated-noise mechanisms to train beside DP-SGD at the target ε (`mech`, a comma list;
-    /// empty: no comparison).
-    pub mechs: Vec<Mechanism>,
+    /// The run's noise (`mech`): DP-SGD's independent noise, or a correlated-noise mechanism with
+    /// the batches its guarantee needs.
+    pub mech: Mechanism,
+    /// Correlated-noise mechanisms to train beside DP-SGD at the same certified ε (`compare`, a comma
+    /// list; empty: no comparison).
+    pub compare: Vec<Mechanism>,
+    /// The ε's the comparison calibrates to (`compare_eps`, a comma list; empty: the target ε).
+    pub compare_eps: Vec<f64>,
     /// The audit's settings.
     pub audit: super::audit::AuditParams,
     /// The membership attack's settings.
@@ -166,7 +171,9 @@ impl Default for TrainParams {
             seed: 1,
             seeds: 5,
             sweep: vec![0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0, 8.0],
-            mechs: Vec::new(),
+            mech: Mechanism::DpSgd,
+            compare: Vec::new(),
+            compare_eps: Vec::new(),
             audit: super::audit::AuditParams::default(),
             mia: super::mia::MiaParams::default(),
         }
@@ -204,6 +211,18 @@ fn parse_sweep(s: &str) -> Result<Vec<f64>> {
             "sweep",
             s,
             "must be 1 to 16 noise multipliers σ in (0, 1000], comma-separated",
+        ));
+    }
+    Ok(v)
+}
+
+fn parse_compare_eps(s: &str) -> Result<Vec<f64>> {
+    let v: Vec<f64> = parse_list("compare_eps", s)?;
+    if v.is_empty() || v.len() > 8 || v.iter().any(|&x| !(x.is_finite() && x > 0.0 && x <= 100.0)) {
+        return Err(Error::invalid(
+            "compare_eps",
+            s,
+            "must be 1 to 8 targets ε in (0, 100], comma-separated",
         ));
     }
     Ok(v)
@@ -278,11 +297,53 @@ impl TrainParams {
         if !self.stop {
             return Ok(steps);
         }
+        if self.mech != Mechanism::DpSgd {
+            return Err(Error::invalid("stop", "1", NO_STOP_CORRELATED));
+        }
         match StepRdp::for_run(&self.event(csv_rows, steps)) {
             Some(rule) => {
                 super::run::steps_within_target(&rule, steps, self.delta, self.target_eps)
             }
             None => Err(Error::invalid("stop", "1", no_stop_rule(self.sampler))),
+        }
+    }
+
+    /// What the page's accountants take for the run over `steps` steps: DP-SGD's [`TrainParams::event`];
+    /// for BandMF the DP-SGD run amplified BandMF is as private as (Poisson at q·b over ⌈T/b⌉ rounds,
+    /// [`crate::accounting::correlated::CorrelatedEvent::amplified`]; each of its steps is b of the
+    /// run's, [`TrainParams::steps_per_accounted_step`]); for the tree and a BLT, whose ε is exact and
+    /// comes with the run, DP-SGD at the same σ with Poisson batches, shown as what it is: not this
+    /// run's.
+    pub fn accounting_event(&self, csv_rows: usize, steps: u64) -> TrainingEvent {
+        match self.mech {
+            Mechanism::DpSgd => self.event(csv_rows, steps),
+            Mechanism::BandMf { bands } => TrainingEvent {
+                sampler: Sampler::Poisson,
+                rate: (self.rate(csv_rows) * f64::from(bands)).min(1.0),
+                steps: steps.div_ceil(u64::from(bands)),
+                ..self.event(csv_rows, steps)
+            },
+            Mechanism::Tree | Mechanism::Blt => TrainingEvent {
+                sampler: Sampler::Poisson,
+                ..self.event(csv_rows, steps)
+            },
+        }
+    }
+
+    /// The run's steps per step of [`TrainParams::accounting_event`]: b for BandMF, else 1.
+    pub fn steps_per_accounted_step(&self) -> u64 {
+        match self.mech {
+            Mechanism::BandMf { bands } => u64::from(bands),
+            _ => 1,
+        }
+    }
+
+    /// The ε's the comparison calibrates to: `compare_eps`, else the target.
+    pub fn compare_targets(&self) -> Vec<f64> {
+        if self.compare_eps.is_empty() {
+            vec![self.target_eps]
+        } else {
+            self.compare_eps.clone()
         }
     }
 
@@ -326,6 +387,11 @@ impl TrainParams {
 /// Why a `data=csv` link without its file has no run (and so no ε).
 pub const NO_CSV: &str =
     "needs your CSV file: no data is loaded yet, so nothing is trained and no ε is stated. Choose a file above (it stays in the page)";
+
+/// Why `stop=1` does not apply to correlated noise.
+pub const NO_STOP_CORRELATED: &str = "stop=1 follows DP-SGD's per-step accountant; a correlated-noise strategy is \
+     built for all T steps (its sensitivity, and a BLT's coefficients, depend on T), so the run takes all \
+     its steps: choose the epochs to meet the target, or mech=dpsgd to stop at it.";
 
 /// Why `stop=1` cannot hold with `sampler`: no certified upper bound on its ε under add/remove is known
 /// (or computed).
@@ -402,8 +468,9 @@ impl LinkParams for TrainParams {
         let steps = r.optional_whole("steps", 1, MAX_STEPS, "using the epochs");
         let delta = r.number("delta", d.delta, Within::below(0.0, 1.0));
         let target_eps = r.number("target_eps", d.target_eps, Within::up_to(0.0, 100.0));
-        let mechs = r.parse_with(
-            "mech",
+        let mech = r.parse_with("mech", d.mech, |m| m.key(), Mechanism::parse);
+        let compare = r.parse_with(
+            "compare",
             Vec::new(),
             |m: &Vec<Mechanism>| mechs_key(m),
             |s| {
@@ -412,6 +479,12 @@ impl LinkParams for TrainParams {
                     .map(Mechanism::parse)
                     .collect::<Result<Vec<_>>>()
             },
+        );
+        let compare_eps = r.parse_with(
+            "compare_eps",
+            Vec::new(),
+            |v: &Vec<f64>| join(v),
+            parse_compare_eps,
         );
         let stop = r.parse_with(
             "stop",
@@ -455,13 +528,32 @@ impl LinkParams for TrainParams {
             seed,
             seeds,
             sweep,
-            mechs,
+            mech,
+            compare,
+            compare_eps,
             audit,
             mia,
         };
         if p.stop && !StepRdp::exists_for(p.sampler) {
             r.notice("stop", no_stop_rule(p.sampler));
             p.stop = false;
+        }
+        if p.mech != Mechanism::DpSgd {
+            if p.stop {
+                r.notice("stop", NO_STOP_CORRELATED.to_string());
+                p.stop = false;
+            }
+            if p.sampler != Sampler::Poisson {
+                r.notice(
+                    "sampler",
+                    format!(
+                        "is set by the noise: {} takes {}, so `sampler={}` is not used.",
+                        p.mech.title(),
+                        p.mech.batches(),
+                        p.sampler.key()
+                    ),
+                );
+            }
         }
         let rows = p.rows(0);
         if p.data != DataKind::Csv && p.q.is_none() && p.batch as usize > p.train_rows(0) {
@@ -536,8 +628,14 @@ impl LinkParams for TrainParams {
         q.set("seed", self.seed.to_string());
         q.set("seeds", self.seeds.to_string());
         q.set("sweep", join(&self.sweep));
-        if !self.mechs.is_empty() {
-            q.set("mech", mechs_key(&self.mechs));
+        if self.mech != Mechanism::DpSgd {
+            q.set("mech", self.mech.key());
+        }
+        if !self.compare.is_empty() {
+            q.set("compare", mechs_key(&self.compare));
+        }
+        if !self.compare_eps.is_empty() {
+            q.set("compare_eps", join(&self.compare_eps));
         }
         self.audit.write(&mut q);
         self.mia.write(&mut q);
@@ -545,7 +643,7 @@ impl LinkParams for TrainParams {
     }
 }
 
-/// The `mech` list's text: `bandmf:4,blt`.
+/// The `compare` list's text: `bandmf:4,blt`.
 fn mechs_key(m: &[Mechanism]) -> String {
     m.iter().map(|m| m.key()).collect::<Vec<_>>().join(",")
 }

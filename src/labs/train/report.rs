@@ -2,11 +2,13 @@
 //! draw: the run so far (curves, norms, checkpoint, clipping counts), the decision regions of a 2-D
 //! model, and ε at the current step.
 
+use super::correlated::RunNoise;
 use super::run::{Norms, Point, Prepared, Report, TrainUpdate};
 use crate::accounting::event::TrainingEvent;
 use crate::accounting::guarantee::{Accountant, Guarantee, Side};
 use crate::accounting::samplers::{Kind, Sampler, SamplerEpsilon};
 use crate::error::Error;
+use crate::learning::correlated::Mechanism;
 use crate::learning::dpsgd::Checkpoint;
 use crate::learning::model::{sigmoid, Architecture};
 
@@ -142,6 +144,26 @@ pub fn epsilon_statement(
     }
 }
 
+/// The run's relation, ε and where it comes from, as [`epsilon_statement`] says them for DP-SGD; with
+/// correlated noise, its [`guarantee`]'s (an upper bound; NaN while it is computed).
+pub fn run_statement(h: &HeadlineInputs) -> (&'static str, f64, &'static str) {
+    if h.mech == Mechanism::DpSgd {
+        return epsilon_statement(h.sampler, h.own, h.poisson);
+    }
+    let how = match h.noise.map(|n| n.event.amplified().is_some()) {
+        None => "for this run's correlated noise (being computed)",
+        Some(true) => {
+            "certified for amplified BandMF's cyclic Poisson batches, as DP-SGD over ⌈T/b⌉ rounds \
+             (Choquette-Choo et al. 2023, Theorem 4)"
+        }
+        Some(false) => {
+            "exactly, as the Gaussian mechanism at σ/Δ for batches in a fixed order (no \
+             amplification is known for this strategy)"
+        }
+    };
+    ("≤", guarantee(h).map_or(f64::NAN, |g| g.eps), how)
+}
+
 /// `x` with `digits` digits rounded outward for the relation [`epsilon_statement`] gives it: down for
 /// a lower bound (≥), up otherwise (an upper bound, or the exact ε, which is computed never below it).
 pub fn outward(rel: &str, x: f64, digits: usize) -> String {
@@ -157,8 +179,12 @@ pub fn outward(rel: &str, x: f64, digits: usize) -> String {
 /// accountants' best ε (and whether it is the PLD's), δ, the target, and the run so far.
 #[derive(Debug, Clone, Copy)]
 pub struct HeadlineInputs<'a> {
-    /// The run as accountants take it.
+    /// The run as accountants take it ([`super::TrainParams::accounting_event`]).
     pub event: &'a TrainingEvent,
+    /// The run's noise.
+    pub mech: Mechanism,
+    /// A correlated-noise run as its job found it (`None` for DP-SGD, or until the job says).
+    pub noise: Option<&'a RunNoise>,
     /// The run's sampler.
     pub sampler: Sampler,
     /// Its own ε when not Poisson (`None` while computed).
@@ -176,18 +202,25 @@ pub struct HeadlineInputs<'a> {
 }
 
 /// The run's one ε as a [`Guarantee`]: for Poisson batches the PLD's certified bound once composed
-/// (RDP's until then), for another sampler its own statement; `None` while that is computed.
+/// (RDP's until then), for another sampler its own statement; `None` while that is computed. With
+/// correlated noise, its own ([`RunNoise::guarantee`]: amplified BandMF by the same accountants over
+/// its ⌈T/b⌉ rounds, the event the page accounts; the tree and BLTs exactly).
 pub fn guarantee(h: &HeadlineInputs) -> Option<Guarantee> {
     let (eps, by_pld) = h.poisson;
+    let accountant = if by_pld {
+        Accountant::Pld
+    } else {
+        Accountant::RdpEveryOrder
+    };
+    if h.mech != Mechanism::DpSgd {
+        return h
+            .noise
+            .and_then(|n| n.guarantee(h.delta, Some((eps, accountant))));
+    }
     match (h.sampler, h.own) {
-        (Sampler::Poisson, _) => eps.is_finite().then(|| {
-            let accountant = if by_pld {
-                Accountant::Pld
-            } else {
-                Accountant::RdpEveryOrder
-            };
-            Guarantee::poisson(h.event, accountant, Side::Upper, h.delta, eps)
-        }),
+        (Sampler::Poisson, _) => eps
+            .is_finite()
+            .then(|| Guarantee::poisson(h.event, accountant, Side::Upper, h.delta, eps)),
         (_, Some(own)) => Some(Guarantee::from_sampler(h.event, own, h.delta)),
         (_, None) => None,
     }
@@ -218,7 +251,7 @@ pub fn statement_facts(
 /// accuracy it bought once trained.
 pub fn headline(h: &HeadlineInputs) -> String {
     use crate::link::format::{count, sig};
-    let (rel, _, how) = epsilon_statement(h.sampler, h.own, h.poisson);
+    let (rel, _, how) = run_statement(h);
     let eps_text = guarantee(h).map_or_else(|| "—".to_string(), |g| g.eps_text(4));
     let delta = sig(h.delta, 3);
     match h.last {
@@ -238,7 +271,7 @@ pub fn headline(h: &HeadlineInputs) -> String {
 /// when it stays within the target, stops at it, or has no number yet. A lower bound above the
 /// target passes it for sure; an upper bound above it may.
 pub fn target_notice(h: &HeadlineInputs) -> Option<String> {
-    let (rel, eps, _) = epsilon_statement(h.sampler, h.own, h.poisson);
+    let (rel, eps, _) = run_statement(h);
     if h.stop || !eps.is_finite() || eps <= h.target_eps {
         return None;
     }
@@ -276,6 +309,8 @@ mod tests {
             });
             let h = HeadlineInputs {
                 event: &event,
+                mech: Mechanism::DpSgd,
+                noise: None,
                 sampler: p.sampler,
                 own: own.as_ref(),
                 poisson: (band.upper, true),

@@ -2,6 +2,7 @@
 //! models trained step by step from a checkpoint, and at about 100 points the losses, accuracies and
 //! the private model's gradient norms.
 
+use super::correlated::{equip, RunNoise};
 use super::params::{DataKind, TrainParams};
 use crate::error::{Error, Result};
 use crate::learning::data::{Dataset, Split};
@@ -281,6 +282,8 @@ pub struct Prepared {
     pub link_steps: u64,
     /// Parameters of the model.
     pub params: usize,
+    /// The run's correlated noise as accounted (`None`: DP-SGD's independent noise).
+    pub noise: Option<super::correlated::RunNoise>,
 }
 
 /// Runs the three models from `from` (step 0 when `None`) to step `until` (at most the plan's steps),
@@ -298,6 +301,14 @@ pub fn train(
 ) -> Result<()> {
     let split = prepare_data(p, csv)?;
     let plan = Plan::new(p, &split)?;
+    let noise = RunNoise::new(p.mech, plan.hyper.q, plan.steps, p.sigma)?;
+    let trainer = Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?;
+    let mut trainer = equip(
+        trainer,
+        noise.as_ref().map(|n| &n.event),
+        p.sampler,
+        plan.cap,
+    )?;
     emit(TrainUpdate::Prepared(Box::new(Prepared {
         train_rows: split.train.rows(),
         test_rows: split.test.rows(),
@@ -309,9 +320,8 @@ pub fn train(
         steps: plan.steps,
         link_steps: plan.link_steps,
         params: plan.arch.params(),
+        noise,
     })));
-    let mut trainer = Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?
-        .with_sampler(p.sampler, plan.cap);
     let every = plan.steps.div_ceil(POINTS).max(1);
     let start = Checkpoint::start(&plan.arch, p.seed);
     let initial = Point::measure(&plan.arch, &start, &split);

@@ -3,12 +3,15 @@
 
 use super::params::{ModelKind, TrainParams};
 use super::run::{Point, Prepared};
+use crate::accounting::guarantee::Guarantee;
 use crate::accounting::samplers::{Sampler, SamplerEpsilon};
+use crate::learning::correlated::Mechanism;
 use crate::link::query::fmt_f64;
 
 /// The key numbers as a Markdown table (`eps_pld` while the accountant runs: `None`). With batches
 /// that are not Poisson samples, the Poisson accountants' rows say they do not apply and the run's own
-/// sampler's statement (`own`, `None` while computed) is its ε row, with its kind.
+/// sampler's statement (`own`, `None` while computed) is its ε row, with its kind. With correlated
+/// noise the run's guarantee (`correlated`, `None` while computed) is the one ε row.
 pub fn markdown(
     p: &TrainParams,
     prepared: Option<&Prepared>,
@@ -16,6 +19,7 @@ pub fn markdown(
     eps_pld: Option<f64>,
     eps_rdp: f64,
     own: Option<&SamplerEpsilon>,
+    correlated: Option<&Guarantee>,
 ) -> String {
     let sig = crate::link::format::sig6;
     let rows = prepared.map_or(0, |d| d.train_rows + d.test_rows);
@@ -46,12 +50,19 @@ pub fn markdown(
                 .in_words()
                 .into(),
         ),
-        (
+    ];
+    if p.mech != Mechanism::DpSgd {
+        table.push(("noise".into(), p.mech.title()));
+        table.push(("batches".into(), p.mech.batches().into()));
+        table.push((
+            "ε (certified upper bound)".into(),
+            correlated.map_or("(computing)".into(), |g| g.claim(6)),
+        ));
+    } else if p.sampler == Sampler::Poisson {
+        table.push((
             "batches".into(),
             crate::accounting::guarantee::sampler_assumption(p.sampler),
-        ),
-    ];
-    if p.sampler == Sampler::Poisson {
+        ));
         let up = |x: f64| crate::link::format::sig_up(x, 6);
         table.push((
             "ε, PLD accountant (certified upper bound, Poisson sampling)".into(),
@@ -62,6 +73,10 @@ pub fn markdown(
             up(eps_rdp),
         ));
     } else {
+        table.push((
+            "batches".into(),
+            crate::accounting::guarantee::sampler_assumption(p.sampler),
+        ));
         let (rel, eps, how) = super::report::epsilon_statement(p.sampler, own, (f64::NAN, false));
         table.push((
             format!("ε, {how}"),
@@ -114,8 +129,17 @@ pub fn opacus_snippet(p: &TrainParams, dim: usize, rows: usize, steps: u64) -> S
             format!("torch.nn.Sequential({})", layers.join(", "))
         }
     };
+    let caveat = if p.mech == Mechanism::DpSgd {
+        String::new()
+    } else {
+        format!(
+            "# Opacus has no correlated noise (its issue #393): this is DP-SGD at the same σ, NOT this\n\
+             # page's {} run, and its ε is not this run's. jax_privacy implements BandMF and BLTs.\n",
+            p.mech.title()
+        )
+    };
     format!(
-        "# pip install opacus torch  (X: the standardised training rows, y: 0/1 labels as floats)\n\
+        "{caveat}# pip install opacus torch  (X: the standardised training rows, y: 0/1 labels as floats)\n\
          import torch\nfrom opacus import PrivacyEngine\n\
          model = {model}\n\
          # weight_decay applies λ to the biases too; the playground penalises weights only\n\

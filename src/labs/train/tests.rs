@@ -314,7 +314,7 @@ fn exports_carry_the_model() {
     assert!(json.matches(',').count() > 90);
     let snippet = opacus_snippet(&p, 30, 569, 427);
     assert!(snippet.contains("noise_multiplier=2,") && snippet.contains("torch.nn.Linear(30, 1)"));
-    let md = markdown(&p, Some(&prepared), None, None, 2.0, None);
+    let md = markdown(&p, Some(&prepared), None, None, 2.0, None, None);
     assert!(md.contains("(computing)") && md.contains("certified upper"));
     // Shuffled batches: the run's own lower bound is the ε row, the Poisson numbers are marked as
     // not applying.
@@ -330,7 +330,15 @@ fn exports_carry_the_model() {
         upper: None,
         epochs: 3.0,
     };
-    let md = markdown(&shuffled, Some(&prepared), None, Some(1.5), 2.0, Some(&own));
+    let md = markdown(
+        &shuffled,
+        Some(&prepared),
+        None,
+        Some(1.5),
+        2.0,
+        Some(&own),
+        None,
+    );
     assert!(
         md.contains("| ≥ 7.25 |") && md.contains("a lower bound"),
         "{md}"
