@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn } from './harness.mjs';
+import { finiteValueOf, launchBrowser, newPage, openLab, serveDist, valueOf, waitDrawn } from './harness.mjs';
 
 const REFS = JSON.parse(readFileSync(new URL('../refs/mf_jax_privacy.json', import.meta.url)));
 let server, browser;
@@ -72,15 +72,43 @@ test('sampling amplifies BandMF by the PLD; the tree keeps its unamplified σ; a
   await page.close();
 });
 
-test('the training lab trains DP-SGD and correlated noise at the same certified ε', async () => {
-  const link = '?lab=train&data=breast-cancer&epochs=1&batch=32&seeds=2&target_eps=1&mech=bandmf:4,blt';
+test('the training lab compares DP-SGD and correlated noise at each certified ε of a sweep', async () => {
+  const link = '?lab=train&data=breast-cancer&epochs=1&batch=32&seeds=2&compare=bandmf:4,blt&compare_eps=0.5,2';
   const page = await openLab(await newPage(browser), server.url, link, 'train-compare');
-  for (const key of ['dpsgd', 'bandmf-4', 'blt']) {
-    await page.waitForSelector(`[data-testid="train-compare-acc-${key}"]`, { timeout: 60_000 });
-    const eps = await valueOf(page, `train-compare-eps-${key}`);
-    assert.ok(eps <= 1 && eps > 0.9, `${key}: ε ${eps}`);
-    assert.ok(await valueOf(page, `train-compare-acc-${key}`) > 0.8, key);
+  for (const target of [0.5, 2]) {
+    for (const mech of ['dpsgd', 'bandmf-4', 'blt']) {
+      const key = `${mech}-${target}`;
+      await page.waitForSelector(`[data-testid="train-compare-acc-${key}"]`, { timeout: 60_000 });
+      const eps = await valueOf(page, `train-compare-eps-${key}`);
+      assert.ok(eps <= target && eps > 0.9 * target, `${key}: ε ${eps}`);
+      assert.ok(await valueOf(page, `train-compare-acc-${key}`) > 0.7, key);
+    }
   }
+  await waitDrawn(page, 'train-chart-compare');
   assert.deepEqual(page.problems, []);
   await page.close();
+});
+
+test('the training lab\'s main run with correlated noise states the run\'s own guarantee', async () => {
+  // The tree: batches in a fixed order, its ε the Gaussian's at σ/Δ, exact; the headline says it.
+  const tree = await openLab(await newPage(browser), server.url, '?lab=train&mech=tree&epochs=2', 'train-eps-correlated');
+  const eps = await finiteValueOf(tree, 'train-eps-correlated');
+  assert.ok(await valueOf(tree, 'train-mf-sensitivity') > 1, 'two epochs raise Δ');
+  await tree.waitForFunction(() => document.querySelector('[data-testid="train-steps"]')?.dataset.value
+    === document.querySelector('[data-testid="train-planned-steps"]')?.dataset.value, null, { timeout: 60_000 });
+  const headline = await tree.textContent('[data-testid="lab-headline"]');
+  assert.match(headline, /exactly, as the Gaussian mechanism at σ\/Δ/);
+  const shown = Number(headline.match(/ε ≤ ([0-9.]+)/)[1]);
+  assert.ok(shown >= eps && shown < eps * 1.001, `${shown} against ${eps}`);
+  assert.ok(await valueOf(tree, 'train-acc-test') > 0.8);
+  assert.deepEqual(tree.problems, []);
+  await tree.close();
+  // BandMF: amplified, its ε the PLD's for ⌈T/b⌉ rounds, which the cards account.
+  const band = await openLab(await newPage(browser), server.url, '?lab=train&mech=bandmf:4&epochs=2', 'train-eps-correlated');
+  const pld = await finiteValueOf(band, 'train-eps');
+  await band.waitForFunction(() => Number(document.querySelector('[data-testid="train-eps-correlated"]')?.dataset.value) > 0);
+  assert.equal(await valueOf(band, 'train-eps-correlated'), pld);
+  assert.match(await band.textContent('[data-testid="lab-headline"]'), /amplified BandMF/);
+  assert.deepEqual(band.problems, []);
+  await band.close();
 });

@@ -264,6 +264,37 @@ pub fn compare_point(
     })
 }
 
+/// One mechanism's line on the comparison's chart: (certified ε, mean accuracy, sd) points.
+pub type CompareCurve = (Mechanism, Vec<(f64, f64, f64)>);
+
+/// The comparison's chart data: per mechanism (in first-seen order), its points as (certified ε,
+/// mean test accuracy, sample sd over the seeds that did not diverge) in ε order; and the non-private
+/// models' mean over every run.
+pub fn compare_curves(points: &[ComparePoint]) -> (Vec<CompareCurve>, f64) {
+    use crate::numerics::stats::mean_sd;
+    let finite = |v: &[f64]| {
+        v.iter()
+            .copied()
+            .filter(|a| a.is_finite())
+            .collect::<Vec<_>>()
+    };
+    let mut curves: Vec<CompareCurve> = Vec::new();
+    let mut base = Vec::new();
+    for pt in points {
+        let (mean, sd) = mean_sd(&finite(&pt.test_acc));
+        base.extend(finite(&pt.baseline));
+        let at = (pt.guarantee.eps, mean, sd);
+        match curves.iter_mut().find(|c| c.0 == pt.mech) {
+            Some(c) => c.1.push(at),
+            None => curves.push((pt.mech, vec![at])),
+        }
+    }
+    for c in &mut curves {
+        c.1.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    (curves, mean_sd(&base).0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -281,7 +281,12 @@ pub fn target_notice(h: &HeadlineInputs) -> Option<String> {
         format!("This run passes your target ε = {target}: its ε is at least {eps_text} over the planned steps.")
     } else {
         let how = if rel == "=" { "exactly" } else { "at most" };
-        format!("This run's certified ε over the planned steps is {how} {eps_text}, above your target ε = {target}: that larger number is the guarantee you can state. Stop at the target to keep within it.")
+        let fix = if h.mech == Mechanism::DpSgd {
+            "Stop at the target to keep within it."
+        } else {
+            "Raise σ or train fewer epochs to keep within it (the comparison below calibrates σ to a target)."
+        };
+        format!("This run's certified ε over the planned steps is {how} {eps_text}, above your target ε = {target}: that larger number is the guarantee you can state. {fix}")
     })
 }
 

@@ -3,6 +3,7 @@
 use crate::charts::{HeatMap, Kind, Legend, Series, XyChart, PALETTE};
 use dp_playground::accounting::training::RdpReport;
 use dp_playground::attacks::audit_summary::AuditSummary;
+use dp_playground::labs::train::correlated::CompareCurve;
 use dp_playground::labs::train::mia::MiaReport;
 use dp_playground::labs::train::run::{Norms, Point};
 use dp_playground::learning::dpsgd::Variant;
@@ -66,16 +67,21 @@ pub fn curves_chart(points: &[Point], loss: bool) -> XyChart {
 /// ε against the step: the Poisson accountants' curves (RDP's line, the PLD's certified points) and
 /// the target; with batches that are not Poisson samples (`own`: the run's sampler's ε at T and what
 /// kind of number it is, `None` for Poisson) those curves are labelled as not this run's and the run's
-/// own ε is a point at T.
+/// own ε is a point at T. The accountants' steps are `per` of the run's (amplified BandMF accounts
+/// rounds of b steps).
 pub fn eps_chart(
     rdp: &RdpReport,
     pld: &[(f64, f64)],
+    per: f64,
     target: f64,
     step: u64,
     own: Option<(f64, f64, &str)>,
     delta: f64,
 ) -> XyChart {
-    let last = rdp.by_steps.last().map_or(1.0, |p| p.0);
+    // The accountants' steps are `per` of the run's (amplified BandMF's rounds of b steps).
+    let scaled =
+        |v: &[(f64, f64)]| -> Vec<(f64, f64)> { v.iter().map(|&(t, e)| (t * per, e)).collect() };
+    let last = rdp.by_steps.last().map_or(1.0, |p| p.0 * per);
     let (rdp_name, pld_name) = if own.is_some() {
         (
             "RDP, Poisson sampling (not this run's)",
@@ -85,8 +91,8 @@ pub fn eps_chart(
         ("RDP accountant", "PLD accountant (certified)")
     };
     let mut series = vec![
-        Series::new(rdp_name, PALETTE[1], Kind::Line, rdp.by_steps.clone()),
-        Series::new(pld_name, PALETTE[0], Kind::Points, pld.to_vec()),
+        Series::new(rdp_name, PALETTE[1], Kind::Line, scaled(&rdp.by_steps)),
+        Series::new(pld_name, PALETTE[0], Kind::Points, scaled(pld)),
         Series::new(
             "target ε",
             PALETTE[4],
@@ -96,7 +102,7 @@ pub fn eps_chart(
     ];
     if let Some((t, eps, kind)) = own.filter(|o| o.1.is_finite()) {
         series.push(Series::new(
-            format!("this run's sampler ({kind})"),
+            format!("this run's own ε ({kind})"),
             PALETTE[3],
             Kind::Points,
             vec![(t, eps)],
@@ -151,6 +157,56 @@ pub fn boundary_map(centres: Vec<f64>, values: Vec<f64>) -> HeatMap {
         diverging: true,
         value_desc: "P(y = 1) − ½".into(),
         rows_down: false,
+    }
+}
+
+/// Test accuracy against the certified ε for each mechanism of the correlated-noise comparison
+/// (`curves`: the core's `compare_curves`, (ε, mean, sd) points per mechanism), and the non-private
+/// mean.
+pub fn compare_chart(curves: &[CompareCurve], baseline: f64) -> XyChart {
+    let mut series = Vec::new();
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (k, (mech, pts)) in curves.iter().enumerate() {
+        let xs: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 > 0.0 && p.0.is_finite() && p.1.is_finite())
+            .map(|&(e, m, _)| (e.log10(), m))
+            .collect();
+        for p in &xs {
+            (x0, x1) = (x0.min(p.0), x1.max(p.0));
+        }
+        let colour = PALETTE[if k >= 2 { k + 1 } else { k } % PALETTE.len()];
+        series.push(Series::new(mech.title(), colour, Kind::Line, xs.clone()));
+        series.push(Series::new("", colour, Kind::Points, xs));
+    }
+    if x0.is_finite() {
+        series.push(Series::new(
+            "non-private",
+            PALETTE[2],
+            Kind::Dashed,
+            vec![(x0, baseline), (x1, baseline)],
+        ));
+    }
+    // Mechanisms differ by a few points: the axis spans the data and the baseline, not [0, 1].
+    let ys = curves
+        .iter()
+        .flat_map(|c| c.1.iter().map(|p| p.1))
+        .chain([baseline])
+        .filter(|y| y.is_finite());
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    let pad = ((hi - lo) * 0.1).max(0.01);
+    XyChart {
+        x_desc: "certified ε (log scale)".into(),
+        y_desc: "Test accuracy, mean over seeds".into(),
+        x_log10: true,
+        y_range: lo
+            .is_finite()
+            .then(|| ((lo - pad).max(0.0), (hi + pad).min(1.05))),
+        legend: Legend::LowerRight,
+        series,
+        ..Default::default()
     }
 }
 
@@ -318,6 +374,7 @@ mod tests {
     use dp_playground::labs::train::report::decision_grid;
     use dp_playground::labs::train::run::{train, TrainUpdate};
     use dp_playground::labs::train::TrainParams;
+    use dp_playground::learning::correlated::Mechanism;
     use dp_playground::link::query::{LinkParams, Query};
 
     #[test]
@@ -338,6 +395,7 @@ mod tests {
         smoke(&eps_chart(
             &rdp,
             &[(25.0, 0.5), (50.0, 1.0)],
+            1.0,
             3.0,
             40,
             None,
@@ -346,12 +404,23 @@ mod tests {
         smoke(&eps_chart(
             &rdp,
             &[(25.0, 0.5)],
+            4.0,
             3.0,
             40,
             Some((50.0, 4.0, "lower bound")),
             1e-5,
         ));
         smoke(&norms_chart(&norms.unwrap(), p.clip));
+        smoke(&compare_chart(
+            &[
+                (Mechanism::DpSgd, vec![(0.5, 0.8, 0.02), (2.0, 0.9, 0.01)]),
+                (
+                    Mechanism::Blt,
+                    vec![(0.5, 0.85, 0.02), (2.0, 0.91, f64::NAN)],
+                ),
+            ],
+            0.95,
+        ));
         smoke(&utility_chart(
             &[(0.5, 0.8, 0.02), (2.0, 0.9, 0.01)],
             0.95,

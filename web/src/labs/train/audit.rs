@@ -195,6 +195,9 @@ pub fn TrainAudit() -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="audit-title" data-part="audit" hidden={let shown = crate::widgets::parts::use_part("audit", "Audit", false); move || !shown()} data-testid="train-audit">
             <h3 id="audit-title">"Audit: does the guarantee hold against a real attack?"</h3>
+            <p class="notices" role="note" hidden=move || lab.params.with(|p| p.mech == dp_playground::learning::correlated::Mechanism::DpSgd)>
+                "This section trains DP-SGD at the link's σ (independent noise, the sampler above), not the correlated-noise run: attacking matrix-factorization runs is not built here."
+            </p>
             <p class="explain">
                 "Train this very DP-SGD many times with a canary record and as many times without, let an adversary "
                 "score each run, and see how much privacy the attack measures: a lower bound, with confidence, "

@@ -9,11 +9,23 @@ use crate::widgets::select_field::{choices, SelectField};
 use dp_playground::accounting::samplers::Sampler;
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::{DataKind, ModelKind, TrainParams};
+use dp_playground::learning::correlated::Mechanism;
 use dp_playground::learning::data::MAX_BYTES;
 use dp_playground::learning::model::Activation;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// The noise choices: DP-SGD, BandMF at a few band counts (and the link's own), the tree and a BLT.
+fn mech_options(current: Mechanism) -> Vec<(String, String)> {
+    let mut all = vec![Mechanism::DpSgd];
+    all.extend([2, 4, 8, 16].map(|bands| Mechanism::BandMf { bands }));
+    if !all.contains(&current) {
+        all.push(current);
+    }
+    all.extend([Mechanism::Tree, Mechanism::Blt]);
+    all.into_iter().map(|m| (m.key(), m.title())).collect()
+}
 
 /// Presets: (label, keys to set; every other training key is removed).
 const PRESETS: [(&str, &[(&str, &str)]); 4] = [
@@ -211,9 +223,14 @@ pub fn TrainControls() -> impl IntoView {
         <NumberField label="Learning rate η" key="lr" value=shown("lr", |p| fmt_f64(p.lr)) error=lab.error_for("lr") slider=(0.01, 4.0, 0.01) />
         <NumberField label="Expected batch size m" key="batch" value=shown("batch", |p| p.batch.to_string()) error=lab.error_for("batch") help="q = m/n; the sum is divided by m = q·n, fixed in advance." />
         <NumberField label="Sampling rate q (optional)" key="q" value=shown("q", |p| p.q.map(fmt_f64).unwrap_or_default()) error=lab.error_for("q") help="Overrides m/n when set." />
-        <SelectField label="Batch sampler" key="sampler" options=choices(&Sampler::ALL, Sampler::key, Sampler::title)
-            value=Signal::derive(move || lab.params.with(|p| p.sampler.key().to_owned())) error=lab.error_for("sampler")
-            help="How each step's batch is drawn; the accountants assume Poisson." />
+        <SelectField label="Noise across steps" key="mech" options=mech_options(lab.params.with_untracked(|p| p.mech))
+            value=Signal::derive(move || lab.params.with(|p| p.mech.key())) error=lab.error_for("mech")
+            help="Independent noise (DP-SGD) or correlated noise (matrix factorization); each takes the batches its guarantee needs." />
+        <div hidden=move || lab.params.with(|p| p.mech != Mechanism::DpSgd)>
+            <SelectField label="Batch sampler" key="sampler" options=choices(&Sampler::ALL, Sampler::key, Sampler::title)
+                value=Signal::derive(move || lab.params.with(|p| p.sampler.key().to_owned())) error=lab.error_for("sampler")
+                help="How each step's batch is drawn; the accountants assume Poisson." />
+        </div>
         <div hidden=move || lab.params.with(|p| p.sampler != Sampler::Truncated)>
             <NumberField label="Batch cap B (optional)" key="cap" value=shown("cap", |p| p.cap.map(|c| c.to_string()).unwrap_or_default()) error=lab.error_for("cap") help="Truncated Poisson cuts a larger batch to B random rows; empty: 10% above the mean batch." />
         </div>

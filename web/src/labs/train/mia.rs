@@ -179,6 +179,9 @@ pub fn TrainMia() -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="mia-title" data-part="mia" hidden={let shown = crate::widgets::parts::use_part("mia", "Membership inference", false); move || !shown()} data-testid="train-mia">
             <h3 id="mia-title">"Membership inference: can an attacker tell who was in the training data?"</h3>
+            <p class="notices" role="note" hidden=move || lab.params.with(|p| p.mech == dp_playground::learning::correlated::Mechanism::DpSgd)>
+                "This section trains DP-SGD at the link's σ (independent noise, the sampler above), not the correlated-noise run: attacking matrix-factorization runs is not built here."
+            </p>
             <p class="explain">
                 "Train many models, each on a random half of the training rows, and attack each in turn: for every record, "
                 "guess whether this model trained on it. The loss-threshold attack guesses \"in\" when the record's loss is low; "

@@ -31,6 +31,7 @@ use dp_playground::labs::train::report::{
 use dp_playground::labs::train::run::TrainUpdate;
 use dp_playground::labs::train::{markdown, opacus_snippet, DataKind, TrainParams};
 use dp_playground::labs::Lab;
+use dp_playground::learning::correlated::Mechanism;
 use dp_playground::learning::data::Dataset;
 use dp_playground::link::query::{LinkParams, Notice};
 use dp_playground::statement::AuditFact;
@@ -183,7 +184,7 @@ pub fn TrainLab() -> impl IntoView {
     });
     let accounting = Memo::new(move |_| {
         let t = steps.get().unwrap_or(1);
-        params.with(|p| p.event(rows.get(), t))
+        params.with(|p| p.accounting_event(rows.get(), t))
     });
     let awaiting = Memo::new(move |_| params.with(|p| p.awaits_csv(rows.get())));
     // No file, no run: no ε for the placeholder the accounting would otherwise read.
@@ -310,6 +311,7 @@ pub fn TrainLab() -> impl IntoView {
         let own = state
             .pld
             .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
+        let correlated = with_headline_inputs(&state, guarantee);
         state.run.with(|r| {
             params.with(|p| {
                 markdown(
@@ -319,6 +321,7 @@ pub fn TrainLab() -> impl IntoView {
                     eps_pld,
                     eps_rdp,
                     own.as_ref(),
+                    correlated.as_ref(),
                 )
             })
         })
@@ -338,12 +341,19 @@ pub fn TrainLab() -> impl IntoView {
             intro=move || view! {
                 <p>
                     "This page trains for real, in your browser: each step "
-                    {move || match params.with(|p| p.sampler) {
-                        Sampler::Poisson => "samples every training row with probability q".to_string(),
-                        s => format!("draws its batch as the sampler picked does ({})", s.title()),
+                    {move || match params.with(|p| (p.mech, p.sampler)) {
+                        (Mechanism::DpSgd, Sampler::Poisson) => "samples every training row with probability q".to_string(),
+                        (Mechanism::DpSgd, s) => format!("draws its batch as the sampler picked does ({})", s.title()),
+                        (Mechanism::BandMf { bands }, _) => format!("takes its batch from one of {bands} groups of rows in turn, each row of the group with probability q·{bands}"),
+                        _ => "takes the next batch of rows in a fixed order".to_string(),
                     }}
-                    ", clips each row's gradient to norm C, adds Gaussian noise of standard deviation "
-                    "σ·C to their sum and divides by the expected batch size q·n, exactly the mechanism the "
+                    ", clips each row's gradient to norm C, adds "
+                    {move || if params.with(|p| p.mech == Mechanism::DpSgd) {
+                        "fresh Gaussian noise of standard deviation σ·C".to_string()
+                    } else {
+                        format!("correlated Gaussian noise ({}: the noise of earlier steps partly cancels)", params.with(|p| p.mech.title()))
+                    }}
+                    " to their sum and divides by the expected batch size q·n, exactly the mechanism the "
                     "accountants count. Beside it the same batches train a model with clipping only and one "
                     "without privacy, so that clipping's bias and the noise's cost show apart."
                 </p>
@@ -383,10 +393,15 @@ pub fn with_headline_inputs<T>(state: &TrainState, f: impl FnOnce(&HeadlineInput
         .pld
         .with(|b| b.sampler.as_ref().and_then(|r| r.as_ref().ok()).copied());
     let last = state.run.with(|r| r.last().map(|p| (p.test_acc, r.step())));
+    let noise = state
+        .run
+        .with(|r| r.prepared.as_ref().and_then(|d| d.noise.clone()));
     state.accounting.with(|event| {
         state.params.with(|p| {
             f(&HeadlineInputs {
                 event,
+                mech: p.mech,
+                noise: noise.as_ref(),
                 sampler: p.sampler,
                 own: own.as_ref(),
                 poisson,

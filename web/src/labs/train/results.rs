@@ -15,9 +15,10 @@ use dp_playground::accounting::samplers::Sampler;
 use dp_playground::accounting::training::jobs::Background;
 use dp_playground::accounting::training::{running_epsilon, StepRdp};
 use dp_playground::labs::train::jobs::summarise;
-use dp_playground::labs::train::report::{decision_grid, target_notice};
+use dp_playground::labs::train::report::{decision_grid, guarantee, target_notice};
 use dp_playground::labs::train::run::Point;
 use dp_playground::labs::train::weights_json;
+use dp_playground::learning::correlated::Mechanism;
 use leptos::prelude::*;
 
 /// Results of the lab.
@@ -42,14 +43,27 @@ pub fn TrainResults() -> impl IntoView {
     let step_now = Memo::new(move |_| run.with(|r| r.step()));
     // The run's own sampler's certified accountant (none for shuffled batches: NaN).
     let step_eps = Memo::new(move |_| lab.accounting.with(StepRdp::for_run));
+    // A correlated-noise run's guarantee over the planned steps (`None` for DP-SGD).
+    let correlated = Memo::new(move |_| {
+        (lab.params.with(|p| p.mech) != Mechanism::DpSgd)
+            .then(|| crate::labs::train::with_headline_inputs(&lab, guarantee))
+            .flatten()
+    });
     // Never above a certified bound at a later step: the PLD's curve for Poisson batches, the
-    // sampler's own upper bound at T otherwise (RDP alone read above the planned total).
+    // sampler's own upper bound at T otherwise (RDP alone read above the planned total). Amplified
+    // BandMF's accounted steps are rounds of b steps; the tree's and a BLT's ε is known only over
+    // the planned steps, which bounds every prefix (the first t releases are post-processing of all).
     let eps_now_memo = Memo::new(move |_| {
         if lab.awaiting.get() {
             return f64::NAN;
         }
-        let delta = lab.params.with(|p| p.delta);
-        let later: Vec<(f64, f64)> = if lab.params.with(|p| p.sampler) == Sampler::Poisson {
+        let (delta, mech, per) = lab
+            .params
+            .with(|p| (p.delta, p.mech, p.steps_per_accounted_step()));
+        if matches!(mech, Mechanism::Tree | Mechanism::Blt) {
+            return correlated.with(|g| g.as_ref().map_or(f64::NAN, |g| g.eps));
+        }
+        let later: Vec<(f64, f64)> = if lab.accounting.with(|e| e.sampler) == Sampler::Poisson {
             lab.pld.with(|b| b.pld_points.clone())
         } else {
             let own = lab.pld.with(|b| {
@@ -60,7 +74,8 @@ pub fn TrainResults() -> impl IntoView {
             });
             own.map(|u| (planned() as f64, u)).into_iter().collect()
         };
-        step_eps.with(|r| running_epsilon(r.as_ref(), &later, step_now.get(), delta))
+        let accounted = step_now.get().div_ceil(per);
+        step_eps.with(|r| running_epsilon(r.as_ref(), &later, accounted, delta))
     });
     let eps_now = Signal::from(eps_now_memo);
     let norms = move |f: fn(&dp_playground::labs::train::run::Norms) -> f64| {
@@ -115,18 +130,32 @@ pub fn TrainResults() -> impl IntoView {
         lab.rdp.with(|r| {
             r.as_ref().ok().map(|r| {
                 lab.pld.with(|b| {
-                    // The run's own sampler's ε at T, when not Poisson (NaN until computed).
-                    let own = (lab.params.with(|p| p.sampler) != Sampler::Poisson).then(|| {
-                        let e = b.sampler.as_ref().and_then(|r| r.as_ref().ok());
-                        (
+                    let (mech, sampler, per) = lab
+                        .params
+                        .with(|p| (p.mech, p.sampler, p.steps_per_accounted_step()));
+                    // The run's own ε at T when the curves are not its: another sampler's (NaN
+                    // until computed), or the tree's and a BLT's exact one.
+                    let own = match mech {
+                        Mechanism::DpSgd if sampler == Sampler::Poisson => None,
+                        Mechanism::DpSgd => {
+                            let e = b.sampler.as_ref().and_then(|r| r.as_ref().ok());
+                            Some((
+                                planned() as f64,
+                                e.map_or(f64::NAN, |e| e.headline()),
+                                e.map_or("", |e| kind_words(e.kind)),
+                            ))
+                        }
+                        Mechanism::BandMf { .. } => None,
+                        Mechanism::Tree | Mechanism::Blt => Some((
                             planned() as f64,
-                            e.map_or(f64::NAN, |e| e.headline()),
-                            e.map_or("", |e| kind_words(e.kind)),
-                        )
-                    });
+                            correlated.with(|g| g.as_ref().map_or(f64::NAN, |g| g.eps)),
+                            "correlated noise, exact",
+                        )),
+                    };
                     specs::eps_chart(
                         r,
                         &b.pld_points,
+                        per as f64,
                         lab.params.with(|p| p.target_eps),
                         run.with(|x| x.step()),
                         own,
@@ -213,7 +242,7 @@ pub fn TrainResults() -> impl IntoView {
         {move || passed_target().map(|text| view! {
             <p class="notices" role="note" data-testid="train-target-passed">
                 {text}" "
-                <button type="button" class="small" data-testid="train-stop-at-target" hidden=move || locked() || !StepRdp::exists_for(lab.params.with(|p| p.sampler))
+                <button type="button" class="small" data-testid="train-stop-at-target" hidden=move || locked() || !StepRdp::exists_for(lab.params.with(|p| p.sampler)) || lab.params.with(|p| p.mech != Mechanism::DpSgd)
                     on:click=move |_| url.commit_set("stop", "1")>"Stop at the target"</button>
             </p>
         })}
@@ -244,6 +273,16 @@ pub fn TrainResults() -> impl IntoView {
                 <div class="stat"><span class="stat-label">"which kind of number"</span>
                     <span class="stat-value" data-testid="train-eps-sampler-side" data-value=move || sampler_eps().map_or("", |e| e.kind.key())>
                         {move || sampler_eps().map_or("", |e| e.kind.key())}</span></div>
+            </div>
+        </div>
+        // A correlated-noise run: its own ε, and what the PLD and RDP cards above are about.
+        <div hidden=move || lab.params.with(|p| p.mech == Mechanism::DpSgd) data-testid="train-correlated">
+            <p class="notices" role="note">{move || correlated_note(lab.params.with(|p| p.mech), lab.accounting.with(|e| e.steps))}</p>
+            <div class="stats">
+                <Stat label="ε for this run's correlated noise (certified upper bound)" testid="train-eps-correlated" side=Side::Upper
+                    value=Signal::derive(move || correlated.with(|g| g.as_ref().map_or(f64::NAN, |g| g.eps))) />
+                <Stat label="sensitivity Δ over the run's epochs (one participation = 1)" testid="train-mf-sensitivity"
+                    value=Signal::derive(move || run.with(|r| r.prepared.as_ref().and_then(|d| d.noise.as_ref()).map_or(f64::NAN, |n| n.sensitivity))) />
             </div>
         </div>
         <StatGroup title="Clipping">
@@ -304,6 +343,24 @@ pub fn TrainResults() -> impl IntoView {
                 "Standardisation reads the training rows' mean and spread without privacy, as most DP-SGD tutorials do."
             </p>
         </AfterPaint>
+    }
+}
+
+/// What the PLD and RDP cards mean for a correlated-noise run (`rounds`: the accounted event's steps).
+fn correlated_note(mech: Mechanism, rounds: u64) -> String {
+    match mech {
+        Mechanism::DpSgd => String::new(),
+        Mechanism::BandMf { bands } => format!(
+            "This run adds BandMF's correlated noise and samples its {bands} groups of rows in turn: it is as private as DP-SGD \
+             over ⌈T/{bands}⌉ = {rounds} rounds at rate q·{bands} (amplified BandMF, Choquette-Choo et al. 2023, Theorem 4), \
+             which is what the PLD and RDP numbers above account for."
+        ),
+        _ => format!(
+            "This run adds {}'s correlated noise to batches in a fixed order; no amplification by sampling is known for it, \
+             so its ε is the Gaussian mechanism's at σ/Δ, exact. The PLD and RDP numbers above are DP-SGD's at the same σ \
+             with Poisson batches, for comparison: they are not this run's.",
+            mech.title()
+        ),
     }
 }
 
