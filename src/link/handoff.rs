@@ -43,9 +43,20 @@ pub fn attack_link_for_list(items: &[Item], delta: f64) -> Query {
 
 /// The training lab's link for a run at δ (the DP-SGD lab's "train with these settings"): q, σ, T
 /// and δ carry over, and the sampler when it is not Poisson; the data and the model stay the lab's
-/// defaults.
+/// defaults. With the run's records n, also its batch size round(q·n), its epochs q·T and n itself
+/// (`plan_n`), so that the training lab can say what its own data size changes and keep the batch
+/// size instead of q where the user asks.
 pub fn train_link_for_run(event: &TrainingEvent, delta: f64) -> Query {
     let mut q = run_keys("train", event, delta);
+    if event.records > 0 {
+        let n = event.records as f64;
+        q.set(
+            "batch",
+            ((event.rate * n).round().max(1.0) as u64).to_string(),
+        );
+        q.set("epochs", fmt_f64(event.rate * event.steps as f64));
+        q.set("plan_n", event.records.to_string());
+    }
     // The training lab trains under add/remove only; it ignores the key, so say nothing.
     q.remove("neighbour");
     if event.sampler != Sampler::Poisson {

@@ -109,3 +109,20 @@ test('ugly inputs: bad keys, a diverging learning rate, a CSV with text or one c
   assert.ok(!new URL(page.url()).search.includes('csv=') && !page.url().includes('0.84'), 'the CSV stays out of the link');
   assert.deepEqual(page.problems, []);
 });
+
+test('a run planned for 60 000 records says what breast cancer changes, and keeps the batch on request', async () => {
+  // The DP-SGD lab's link for n = 60 000, batch 256, 10 epochs (issue 52).
+  const link = '?lab=train&q=8/1875&sigma=1.1&steps=2344&delta=0.00001&batch=256&epochs=10.0016&plan_n=60000';
+  const page = await openLab(await newPage(browser), server.url, link, 'train-plan-note');
+  assert.match(await page.textContent('[data-testid="train-plan-note"]'), /about 1\.94 rows \(the plan's held 256\)/);
+  assert.equal(await page.inputValue('[data-testid="input-batch"]'), '1.941');
+  await idle(page);
+  assert.match(await page.textContent('[data-testid="train-norms-note"]'), /not a bug/);
+  await page.click('[data-testid="train-keep-batch"]');
+  await page.waitForFunction(() => /q = 0\.5626/.test(document.querySelector('[data-testid="train-plan-note"]')?.textContent ?? ''));
+  assert.ok(!new URL(page.url()).searchParams.has('q'));
+  assert.equal(await page.inputValue('[data-testid="input-batch"]'), '256');
+  assert.ok(Math.abs(await valueOf(page, 'train-q') - 256 / 455) < 1e-12);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -122,6 +122,9 @@ pub struct TrainParams {
     pub stop: bool,
     /// How the main run and the sweep draw their batches (`sampler`, as the DP-SGD lab's).
     pub sampler: Sampler,
+    /// The training rows the run was planned for (`plan_n`: the DP-SGD lab's n, carried by its
+    /// link), when they differ from this data set's: the page says what that changes.
+    pub plan_n: Option<u64>,
     /// Truncated Poisson's batch cap B (`cap`; see [`TrainParams::cap`]).
     pub cap: Option<u64>,
     /// Seed of the data, the split, the initial parameters, the batches and the noise.
@@ -158,6 +161,7 @@ impl Default for TrainParams {
             lambda: 1e-3,
             lr: 0.5,
             batch: 32,
+            plan_n: None,
             q: None,
             sigma: 2.0,
             clip: 1.0,
@@ -338,6 +342,41 @@ impl TrainParams {
         }
     }
 
+    /// What changes when the run was planned for another data size (`plan_n`, from the DP-SGD lab's
+    /// link) than this data set's training rows: `None` when they agree (to 1%) or no plan is
+    /// carried. With the plan's q the ε is the plan's but a batch holds q·n of these rows; with the
+    /// batch size kept (no `q`) the batches are the plan's size and q, so ε, are this data's.
+    pub fn plan_note(&self, csv_rows: usize) -> Option<String> {
+        use crate::link::format::{count, sig};
+        let planned = self.plan_n? as f64;
+        let rows = self.train_rows(csv_rows) as f64;
+        if self.awaits_csv(csv_rows) || (planned - rows).abs() <= 0.01 * planned {
+            return None;
+        }
+        let q = self.rate(csv_rows);
+        Some(match self.q {
+            Some(_) => format!(
+                "Planned for {} records; this data set has {} training rows, so at the plan's q = {} a batch holds \
+                 about {} rows (the plan's held {}). ε is the plan's; the accuracy is what {} rows give, not {}.",
+                count(planned as u64),
+                count(rows as u64),
+                sig(q, 4),
+                sig(q * rows, 3),
+                sig(q * planned, 4),
+                count(rows as u64),
+                count(planned as u64),
+            ),
+            None => format!(
+                "Planned for {} records; here the planned batch of {} out of {} training rows makes q = {}, so ε is \
+                 this run's, not the plan's.",
+                count(planned as u64),
+                self.batch,
+                count(rows as u64),
+                sig(q, 4),
+            ),
+        })
+    }
+
     /// The ε's the comparison calibrates to: `compare_eps`, else the target.
     pub fn compare_targets(&self) -> Vec<f64> {
         if self.compare_eps.is_empty() {
@@ -462,6 +501,7 @@ impl LinkParams for TrainParams {
         let lr = r.number("lr", d.lr, Within::up_to(0.0, 100.0));
         let batch = r.whole("batch", d.batch, 1, 100_000);
         let q = r.optional_number("q", Within::up_to(0.0, 1.0), "using batch/n");
+        let plan_n = r.optional_whole("plan_n", 1, 1_000_000_000, "no planned data size");
         let sigma = r.number("sigma", d.sigma, Within::up_to(0.0, 1e3));
         let clip = r.number("clip", d.clip, Within::up_to(0.0, 1e6));
         let epochs = r.number("epochs", d.epochs, Within::up_to(0.0, 1e4));
@@ -515,6 +555,7 @@ impl LinkParams for TrainParams {
             lambda,
             lr,
             batch,
+            plan_n,
             q,
             sigma,
             clip,
@@ -608,6 +649,9 @@ impl LinkParams for TrainParams {
         if let Some(rate) = self.q {
             q.set("q", fmt_f64(rate));
         }
+        if let Some(n) = self.plan_n {
+            q.set("plan_n", n.to_string());
+        }
         q.set("sigma", fmt_f64(self.sigma));
         q.set("clip", fmt_f64(self.clip));
         q.set("epochs", fmt_f64(self.epochs));
@@ -698,5 +742,38 @@ mod tests {
         );
         let a = p.event(0, 2000);
         assert_eq!((a.rate, a.steps, a.sigma), (0.01, 2000, 1.1));
+    }
+
+    /// Issue 52: the DP-SGD lab's plan for 60 000 records at batch 256 carries its batch, epochs and
+    /// n; on breast cancer's 455 training rows the page says a batch holds about 1.9 rows, and with
+    /// the batch size kept (q and T dropped, as the page's button does) q is this data's.
+    #[test]
+    fn a_plan_for_another_data_size_is_said_and_its_batch_can_be_kept() {
+        let mut event = TrainingEvent::poisson(256.0 / 60_000.0, 1.1, 2344, Neighbour::AddRemove);
+        event.records = 60_000;
+        let mut link = crate::link::handoff::train_link_for_run(&event, 1e-5);
+        let (p, notices) = TrainParams::from_query(&link);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(
+            (p.rate(0), p.total_steps(0), p.batch),
+            (event.rate, 2344, 256)
+        );
+        assert_eq!(p.plan_n, Some(60_000));
+        let note = p.plan_note(0).unwrap();
+        assert!(
+            note.contains("about 1.94 rows") && note.contains("(the plan's held 256)"),
+            "{note}"
+        );
+        link.remove("q");
+        link.remove("steps");
+        let (kept, _) = TrainParams::from_query(&link);
+        assert!((kept.rate(0) - 256.0 / 455.0).abs() < 1e-12);
+        assert!((kept.rate(0) * kept.total_steps(0) as f64) >= 10.0);
+        assert!(kept.plan_note(0).unwrap().contains("q = 0.5626"));
+        let same = TrainParams {
+            plan_n: Some(455),
+            ..p
+        };
+        assert_eq!(same.plan_note(0), None);
     }
 }

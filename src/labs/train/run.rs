@@ -206,6 +206,30 @@ impl Norms {
     }
 }
 
+impl Norms {
+    /// Words for a histogram that looks broken: a median norm below 10⁻⁶·C (like issue 52's 5×10⁻¹⁵,
+    /// with bars down to 10⁻⁶⁰) means the model already separates most rows with a wide margin,
+    /// where the log-loss's gradient shrinks like e^(−margin). `None` when the typical row still
+    /// pulls (a few far-separated rows are ordinary).
+    pub fn in_words(&self, clip: f64) -> Option<String> {
+        let (lo, hi) = (*self.edges.first()?, *self.edges.last()?);
+        let decades = (hi / lo).log10();
+        (self.median < 1e-6 * clip).then(|| {
+            format!(
+                "These norms span {} decades, down to {}: that is not a bug. The model already classifies most \
+                 training rows with a wide margin, and the log-loss's gradient on a row shrinks like e^(−margin), so \
+                 those rows barely pull on it. The median ({}) is tiny for the same reason; clipping at C = {} only \
+                 touches the rows to its right ({} of them).",
+                decades.floor(),
+                crate::link::format::sig(lo, 2),
+                crate::link::format::sig(self.median, 2),
+                crate::link::format::sig(clip, 3),
+                crate::link::format::sig(self.clipped, 2),
+            )
+        })
+    }
+}
+
 /// Whether a model's training loss ran away: above max(10·L₀, 10), L₀ its loss at step 0 (a mean
 /// log-loss of 10 means the model is confidently wrong on most rows, e^10 to 1). Gradient steps on the
 /// log-loss rarely overflow (its gradients are bounded), so a learning rate that is too high shows

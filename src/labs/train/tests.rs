@@ -575,3 +575,33 @@ fn a_csv_link_without_its_file_plans_no_run() {
     let built_in = TrainParams::default();
     assert!(!built_in.awaits_csv(0) && built_in.planned_steps(0).is_ok());
 }
+
+/// Issue 52's report: the DP-SGD lab's plan for 60 000 records opened on breast cancer trains on
+/// batches of about two rows, and its gradient norms spread over dozens of decades; the page says why
+/// in words. The default run's ordinary spread needs none.
+#[test]
+fn a_histogram_over_many_decades_is_explained() {
+    let mut event = crate::accounting::event::TrainingEvent::poisson(
+        256.0 / 60_000.0,
+        1.1,
+        2344,
+        crate::accounting::event::Neighbour::AddRemove,
+    );
+    event.records = 60_000;
+    let link = crate::link::handoff::train_link_for_run(&event, 1e-5);
+    let norms_at_end = |p: &TrainParams| {
+        let mut last = None;
+        crate::labs::train::run::train(p, None, None, u64::MAX, &mut |u| {
+            if let TrainUpdate::Report(r) = u {
+                last = Some(r.norms);
+            }
+        })
+        .unwrap();
+        last.unwrap()
+    };
+    let planned = TrainParams::from_query(&link).0;
+    let words = norms_at_end(&planned).in_words(planned.clip).unwrap();
+    assert!(words.contains("not a bug"), "{words}");
+    let default = TrainParams::default();
+    assert_eq!(norms_at_end(&default).in_words(default.clip), None);
+}

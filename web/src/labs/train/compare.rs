@@ -110,7 +110,11 @@ pub fn TrainCompare() -> impl IntoView {
                                 {format!("{} ({})", pt.guarantee.inequality(4), pt.guarantee.accountant.short_name())}
                             </td>
                             <td data-testid=format!("train-compare-sigma-{key}") data-value=exact(pt.sigma)>{sig(pt.sigma, 4)}</td>
-                            <td>{mech.batches()}</td>
+                            <td>{match mech {
+                                Mechanism::DpSgd => "Poisson",
+                                Mechanism::BandMf { .. } => "cyclic Poisson, b groups",
+                                _ => "fixed order",
+                            }}</td>
                             <td>{sig(base, 4)}</td>
                         }
                         .into_any()

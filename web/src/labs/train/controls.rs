@@ -221,7 +221,14 @@ pub fn TrainControls() -> impl IntoView {
         <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| fmt_f64(p.sigma)) error=lab.error_for("sigma") slider=(0.1, 8.0, 0.05) help="Noise std on the clipped sum, over C." />
         <NumberField label="Clipping norm C" key="clip" value=shown("clip", |p| fmt_f64(p.clip)) error=lab.error_for("clip") slider=(0.05, 10.0, 0.05) help="Each row's gradient is scaled down to norm C at most. The median norm (right) is the usual first guess." />
         <NumberField label="Learning rate η" key="lr" value=shown("lr", |p| fmt_f64(p.lr)) error=lab.error_for("lr") slider=(0.01, 4.0, 0.01) />
-        <NumberField label="Expected batch size m" key="batch" value=shown("batch", |p| p.batch.to_string()) error=lab.error_for("batch") help="q = m/n; the sum is divided by m = q·n, fixed in advance." />
+        // With the link's q, the field shows the batch it makes here (q·n) and typing a batch replaces q.
+        <NumberField label="Expected batch size m" key="batch"
+            value=Signal::derive(move || match lab.params.with(|p| p.q) {
+                Some(q) => dp_playground::link::format::sig(q * lab.params.with(|p| p.train_rows(lab.csv_rows())) as f64, 4),
+                None => url.query.with(|q| q.get("batch").map(str::to_owned)).unwrap_or_else(|| lab.params.with(|p| p.batch.to_string())),
+            })
+            error=lab.error_for("batch") help="q = m/n; the sum is divided by m = q·n, fixed in advance."
+            on_change=Callback::new(move |text: String| url.update(|q| { q.set("batch", text); q.remove("q"); })) />
         <NumberField label="Sampling rate q (optional)" key="q" value=shown("q", |p| p.q.map(fmt_f64).unwrap_or_default()) error=lab.error_for("q") help="Overrides m/n when set." />
         <SelectField label="Noise across steps" key="mech" options=mech_options(lab.params.with_untracked(|p| p.mech))
             value=Signal::derive(move || lab.params.with(|p| p.mech.key())) error=lab.error_for("mech")

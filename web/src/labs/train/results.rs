@@ -224,6 +224,17 @@ pub fn TrainResults() -> impl IntoView {
     let locked = move || url.options.with(|o| o.locked);
     view! {
         {move || errors().into_iter().map(|e| view! { <p class="notices" role="alert">{e}</p> }).collect_view()}
+        // A run planned in the DP-SGD lab for another data size: what that changes, and the batch size kept on request.
+        {move || lab.params.with(|p| p.plan_note(rows())).map(|text| view! {
+            <p class="notices" role="note" data-testid="train-plan-note">
+                {text}" "
+                <button type="button" class="small" data-testid="train-keep-batch" disabled=locked
+                    hidden=move || lab.params.with(|p| p.q.is_none())
+                    on:click=move |_| url.commit(|q| { q.remove("q"); q.remove("steps"); })>
+                    {move || format!("Keep batch {} instead", lab.params.with(|p| p.batch))}
+                </button>
+            </p>
+        })}
         <div class="presets" role="group" aria-label="Training">
             <button type="button" data-testid="train-play" disabled=locked
                 on:click=move |_| if lab.playing.get_untracked() { lab.pause() } else { lab.train(run.with_untracked(|r| r.checkpoint.is_none()), planned()) }>
@@ -318,6 +329,9 @@ pub fn TrainResults() -> impl IntoView {
                     chart=losses csv_name="train-loss.csv" />
             </div>
         </AfterPaint>
+        <p class="help" data-testid="train-norms-note">
+            {move || run.with(|r| r.norms.as_ref().and_then(|n| n.in_words(lab.params.with(|p| p.clip))))}
+        </p>
         <AfterPaint frames=2>
             <div class="chart-grid" hidden=move || !is_2d()>
                 <HeatCanvas testid="train-chart-boundary" look_for="Look for the boundary where the colour flips (P(y = 1) = ½) and compare it with the non-private map: how far did noise and clipping move it?" title="Decision regions, DP-SGD"
