@@ -29,6 +29,9 @@ pub const INFO: LabInfo = LabInfo {
     ],
     optional_keys: &[
         "mech",
+        "compare",
+        "compare_eps",
+        "plan_n",
         "sampler",
         "cap",
         "n",

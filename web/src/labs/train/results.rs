@@ -292,8 +292,11 @@ pub fn TrainResults() -> impl IntoView {
             <div class="stats">
                 <Stat label="ε for this run's correlated noise (certified upper bound)" testid="train-eps-correlated" side=Side::Upper
                     value=Signal::derive(move || correlated.with(|g| g.as_ref().map_or(f64::NAN, |g| g.eps))) />
-                <Stat label="sensitivity Δ over the run's epochs (one participation = 1)" testid="train-mf-sensitivity"
-                    value=Signal::derive(move || run.with(|r| r.prepared.as_ref().and_then(|d| d.noise.as_ref()).map_or(f64::NAN, |n| n.sensitivity))) />
+                // Amplified BandMF's accountant needs no Δ: the card is for the tree and a BLT.
+                <div hidden=move || lab.params.with(|p| matches!(p.mech, Mechanism::BandMf { .. }))>
+                    <Stat label="sensitivity Δ over the run's epochs (one participation = 1)" testid="train-mf-sensitivity"
+                        value=Signal::derive(move || run.with(|r| r.prepared.as_ref().and_then(|d| d.noise.as_ref()).map_or(f64::NAN, |n| n.sensitivity))) />
+                </div>
             </div>
         </div>
         <StatGroup title="Clipping">
