@@ -208,28 +208,35 @@ fn parse_hidden(s: &str) -> Result<Vec<usize>> {
     Ok(h)
 }
 
-fn parse_sweep(s: &str) -> Result<Vec<f64>> {
-    let v: Vec<f64> = parse_list("sweep", s)?;
-    if v.is_empty() || v.len() > 16 || v.iter().any(|&x| !(x.is_finite() && x > 0.0 && x <= 1e3)) {
+/// A comma list of 1 to `most` positive finite numbers up to `hi` (the sweep's σ's, the comparison's
+/// ε's); `what` names them in the message.
+fn parse_positive_list(
+    name: &'static str,
+    s: &str,
+    most: usize,
+    hi: f64,
+    what: &str,
+) -> Result<Vec<f64>> {
+    let v: Vec<f64> = parse_list(name, s)?;
+    if v.is_empty() || v.len() > most || v.iter().any(|&x| !(x.is_finite() && x > 0.0 && x <= hi)) {
         return Err(Error::invalid(
-            "sweep",
+            name,
             s,
-            "must be 1 to 16 noise multipliers σ in (0, 1000], comma-separated",
+            format!(
+                "must be 1 to {most} {what} in (0, {}], comma-separated",
+                fmt_f64(hi)
+            ),
         ));
     }
     Ok(v)
 }
 
+fn parse_sweep(s: &str) -> Result<Vec<f64>> {
+    parse_positive_list("sweep", s, 16, 1e3, "noise multipliers σ")
+}
+
 fn parse_compare_eps(s: &str) -> Result<Vec<f64>> {
-    let v: Vec<f64> = parse_list("compare_eps", s)?;
-    if v.is_empty() || v.len() > 8 || v.iter().any(|&x| !(x.is_finite() && x > 0.0 && x <= 100.0)) {
-        return Err(Error::invalid(
-            "compare_eps",
-            s,
-            "must be 1 to 8 targets ε in (0, 100], comma-separated",
-        ));
-    }
-    Ok(v)
+    parse_positive_list("compare_eps", s, 8, 100.0, "targets ε")
 }
 
 fn join<T: std::fmt::Display>(v: &[T]) -> String {
