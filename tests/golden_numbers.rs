@@ -251,6 +251,7 @@ fn pieces() -> Vec<(String, String)> {
                 params: Box::new(p.clone()),
                 csv: None,
                 from: None,
+                noise: None,
                 until: u64::MAX,
             })),
         );

@@ -23,7 +23,7 @@ use crate::learning::correlated::{strategy, Mechanism, NoiseGen};
 use crate::learning::data::Dataset;
 use crate::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
 use crate::mechanisms::gaussian::sigma_analytic;
-use crate::mechanisms::mf::Participation;
+use crate::mechanisms::mf::{Participation, Strategy};
 use serde::{Deserialize, Serialize};
 
 /// One mechanism at the link's target ε.
@@ -109,6 +109,27 @@ impl RunNoise {
             None => event.sensitivity()?,
         };
         Ok(Some(RunNoise { event, sensitivity }))
+    }
+
+    /// Whether this is `mech`'s run over `steps` steps at rate q with noise multiplier σ, as
+    /// [`correlated_event`] builds it (a BLT's coefficients aside: the optimiser fixes them from the
+    /// rest), so that a resumed job may reuse it.
+    pub fn is_for(&self, mech: Mechanism, q: f64, steps: u64, sigma: f64) -> bool {
+        let e = &self.event;
+        let same_kind = match (&e.strategy, mech) {
+            (Strategy::Blt(_), Mechanism::Blt) | (Strategy::Tree, Mechanism::Tree) => true,
+            (Strategy::Banded { bands }, Mechanism::BandMf { bands: b }) => *bands == b as usize,
+            _ => false,
+        };
+        let (groups, sampling) = match mech {
+            Mechanism::BandMf { bands } => (bands as usize, Some(q * f64::from(bands))),
+            _ => ((1.0 / q).round().max(1.0) as usize, None),
+        };
+        same_kind
+            && e.steps == steps
+            && e.sigma == sigma
+            && e.participation.b == groups
+            && e.sampling == sampling
     }
 
     /// The run's guarantee at δ. Amplified BandMF: `amplified` is the accountant's ε for
@@ -407,6 +428,22 @@ mod tests {
             let half = run(None, prepared.steps / 2);
             let rest = run(Some(last(&half).checkpoint), u64::MAX);
             assert_eq!(last(&rest).checkpoint, last(&whole).checkpoint, "{link}");
+            // Resumed with the first job's noise (as the page does), the same run, bit for bit; the
+            // noise is reused only for the run it was built for.
+            let q = p.rate(rows);
+            assert!(noise.is_for(mech, q, prepared.steps, p.sigma));
+            assert!(!noise.is_for(mech, q, prepared.steps, p.sigma * 2.0));
+            assert!(!noise.is_for(Mechanism::BandMf { bands: 2 }, q, prepared.steps, p.sigma));
+            let mut reused = Vec::new();
+            super::super::run::train_resuming(
+                &p,
+                None,
+                Some((last(&half).checkpoint, Some(noise.clone()))),
+                u64::MAX,
+                &mut |u| reused.push(u),
+            )
+            .unwrap();
+            assert_eq!(last(&reused).checkpoint, last(&whole).checkpoint, "{link}");
             assert!(!last(&whole).checkpoint.noise.is_empty() || mech == Mechanism::Tree);
             assert!(last(&whole).point.test_acc[0] > 0.85, "{link}");
 

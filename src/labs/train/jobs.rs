@@ -3,11 +3,11 @@
 //! number is the same on any number of workers (each job's seeds and streams are fixed by the link).
 
 use super::audit::{audit_chunk, audit_one_run, audit_report, OneRunReport};
-use super::correlated::{compare_point, ComparePoint};
+use super::correlated::{compare_point, ComparePoint, RunNoise};
 use super::mia::{mia_chunk, mia_report, MiaReport};
 use super::params::TrainParams;
 use super::run::{prepare_data, Plan};
-use super::run::{train, TrainUpdate};
+use super::run::{train_resuming, TrainUpdate};
 use crate::accounting::pld::DEFAULT_INTERVAL;
 use crate::accounting::samplers::{sampler_epsilon, Sampler};
 use crate::accounting::training::StepRdp;
@@ -113,7 +113,7 @@ pub enum TrainJob {
     /// The user's CSV file's text, parsed off the page's thread
     /// ([`crate::learning::data::parse_csv`]).
     ParseCsv(String),
-    /// The three models from a checkpoint (or the start) to step `until` ([`train`]).
+    /// The three models from a checkpoint (or the start) to step `until` ([`train_resuming`]).
     Run {
         /// The lab's parameters.
         params: Box<TrainParams>,
@@ -121,6 +121,9 @@ pub enum TrainJob {
         csv: Option<Box<Dataset>>,
         /// Where to resume.
         from: Option<Checkpoint>,
+        /// The run's noise as its first job built it, sent back on resume so that a BLT is not
+        /// optimised again for every pause and step (`None`: built here).
+        noise: Option<Box<RunNoise>>,
         /// The step to stop after.
         until: u64,
     },
@@ -233,10 +236,15 @@ pub fn run(job: TrainJob, emit: &mut dyn FnMut(TrainJobUpdate)) -> Result<()> {
             params,
             csv,
             from,
+            noise,
             until,
-        } => train(&params, csv.as_deref(), from, until, &mut |u| {
-            emit(TrainJobUpdate::Run(u))
-        })?,
+        } => train_resuming(
+            &params,
+            csv.as_deref(),
+            from.map(|c| (c, noise.map(|n| *n))),
+            until,
+            &mut |u| emit(TrainJobUpdate::Run(u)),
+        )?,
         TrainJob::Sweep { params, csv, sigma } => emit(TrainJobUpdate::Sweep(sweep_point(
             &params,
             csv.as_deref(),

@@ -323,9 +323,29 @@ pub fn train(
     until: u64,
     emit: &mut dyn FnMut(TrainUpdate),
 ) -> Result<()> {
+    train_resuming(p, csv, from.map(|c| (c, None)), until, emit)
+}
+
+/// [`train`], resuming from a checkpoint with the run's noise as an earlier job of the same run built
+/// it (a BLT's optimisation is the dearest part of a short job). Noise that is not this run's
+/// ([`RunNoise::is_for`]) is built again.
+///
+/// # Errors
+/// As [`train`].
+pub fn train_resuming(
+    p: &TrainParams,
+    csv: Option<&Dataset>,
+    from: Option<(Checkpoint, Option<RunNoise>)>,
+    until: u64,
+    emit: &mut dyn FnMut(TrainUpdate),
+) -> Result<()> {
+    let (from, known) = from.map_or((None, None), |(c, n)| (Some(c), n));
     let split = prepare_data(p, csv)?;
     let plan = Plan::new(p, &split)?;
-    let noise = RunNoise::new(p.mech, plan.hyper.q, plan.steps, p.sigma)?;
+    let noise = match known {
+        Some(n) if n.is_for(p.mech, plan.hyper.q, plan.steps, p.sigma) => Some(n),
+        _ => RunNoise::new(p.mech, plan.hyper.q, plan.steps, p.sigma)?,
+    };
     let trainer = Trainer::new(&plan.arch, &split.train, plan.hyper, p.seed)?;
     let mut trainer = equip(
         trainer,

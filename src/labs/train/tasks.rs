@@ -113,6 +113,7 @@ pub fn run_job(run: &AfterRun) -> Result<TrainJob> {
         params: Box::new(run.params.clone()),
         csv: None,
         from: None,
+        noise: None,
         until: run.params.planned_steps(0)?,
     })
 }

@@ -163,6 +163,7 @@ fn the_default_run_trains_and_resumes_bit_for_bit() {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
+        noise: None,
         until: u64::MAX,
     }));
     let all = points(&whole);
@@ -176,18 +177,21 @@ fn the_default_run_trains_and_resumes_bit_for_bit() {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
+        noise: None,
         until: 101,
     }));
     let one = collect(Job::Train(TrainJob::Run {
         params: Box::new(p.clone()),
         csv: None,
         from: Some(last_checkpoint(&first)),
+        noise: None,
         until: 102,
     }));
     let rest = collect(Job::Train(TrainJob::Run {
         params: Box::new(p),
         csv: None,
         from: Some(last_checkpoint(&one)),
+        noise: None,
         until: u64::MAX,
     }));
     assert_eq!(last_checkpoint(&rest), last_checkpoint(&whole));
@@ -235,6 +239,7 @@ fn stopping_at_the_target_never_passes_it() {
         params: Box::new(p),
         csv: None,
         from: None,
+        noise: None,
         until: u64::MAX,
     }));
     assert_eq!(points(&out).last().unwrap().step, t);
@@ -250,6 +255,7 @@ fn ugly_inputs_give_messages() {
         params: Box::new(p.clone()),
         csv: None,
         from: None,
+        noise: None,
         until: 10,
     }));
     assert_eq!(out.parameter(), "data");
@@ -263,6 +269,7 @@ fn ugly_inputs_give_messages() {
         params: Box::new(p),
         csv: Some(Box::new(one_class)),
         from: None,
+        noise: None,
         until: 10,
     }));
     assert!(out.to_string().contains("one class"), "{out}");
@@ -274,6 +281,7 @@ fn ugly_inputs_give_messages() {
         params: Box::new(p),
         csv: None,
         from: None,
+        noise: None,
         until: u64::MAX,
     }));
     assert!(out

@@ -93,10 +93,13 @@ impl TrainState {
         if fresh {
             self.run.set(RunState::default());
         }
-        let from = if fresh {
-            None
+        let (from, noise) = if fresh {
+            (None, None)
         } else {
-            self.run.with_untracked(|r| r.checkpoint.clone())
+            self.run.with_untracked(|r| {
+                let noise = r.prepared.as_ref().and_then(|d| d.noise.clone());
+                (r.checkpoint.clone(), noise.map(Box::new))
+            })
         };
         self.run.update(RunState::start_job);
         self.failure.set(None);
@@ -105,6 +108,7 @@ impl TrainState {
             params: Box::new(self.params.get_untracked()),
             csv: self.csv.get_untracked().map(Box::new),
             from,
+            noise,
             until,
         };
         // Updates arrive faster than frames: they are stamped on arrival (the speed read-out times the
