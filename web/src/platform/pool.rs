@@ -121,6 +121,22 @@ pub fn cancel(group: &'static str) {
     pump();
 }
 
+/// A link's generation of a lab's jobs ([`LabJobs::restart_live`]).
+#[derive(Clone, Copy)]
+pub struct Live {
+    generation: leptos::prelude::StoredValue<u64>,
+    mine: u64,
+}
+
+impl Live {
+    /// Whether the link is still the current one (false once a newer link restarted or the lab was
+    /// left).
+    pub fn current(self) -> bool {
+        use leptos::prelude::GetValue;
+        self.generation.try_get_value() == Some(self.mine)
+    }
+}
+
 /// One lab's jobs across link changes: each new link cancels the previous link's jobs, and late
 /// results of an old link are recognised by its generation; leaving the lab cancels them too.
 #[derive(Clone, Copy)]
@@ -142,12 +158,20 @@ impl LabJobs {
     /// A new link: cancels the previous one's jobs, and returns the check that this link is still
     /// the current one (false once a newer link restarted or the lab was left).
     pub fn restart(self) -> impl Fn() -> bool + Copy + 'static {
+        let live = self.restart_live();
+        move || live.current()
+    }
+
+    /// [`LabJobs::restart`], its check as a value that can be handed on ([`Live`]).
+    pub fn restart_live(self) -> Live {
         use leptos::prelude::{GetValue, UpdateValue};
         self.generation.update_value(|g| *g += 1);
         let mine = self.generation.get_value();
         cancel(self.group);
-        let generation = self.generation;
-        move || generation.try_get_value() == Some(mine)
+        Live {
+            generation: self.generation,
+            mine,
+        }
     }
 
     /// A new link whose one result is `job`'s: restarts (cancelling the previous link's jobs), clears

@@ -5,7 +5,7 @@
 use crate::charts::specs::train as specs;
 use crate::format::sig;
 use crate::labs::train::use_train;
-use crate::platform::pool::{self, LabJobs};
+use crate::platform::pool;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
@@ -17,7 +17,7 @@ use dp_playground::labs::train::audit::{
     theory_label, AuditMode, BugKind, CanaryKind, OneRunReport, ThreatKind,
 };
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
-use dp_playground::labs::train::{DataKind, TrainParams};
+use dp_playground::labs::train::TrainParams;
 use dp_playground::link::query::fmt_f64;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -50,87 +50,84 @@ pub fn TrainAudit() -> impl IntoView {
             })
         })
     });
-    let jobs = LabJobs::new(GROUP);
-    Effect::new(move |_| {
-        let p = key.get();
-        let csv = lab.csv.get();
-        let current = jobs.restart();
-        progress.set(Progress::default());
-        let Some(p) = p else { return };
-        if p.data == DataKind::Csv && csv.is_none() {
-            return;
-        }
-        if p.audit.mode == AuditMode::OneRun {
-            let job = TrainJob::AuditOneRun {
-                params: Box::new(p),
-                csv: csv.map(Box::new),
-            };
+    lab.section_jobs(
+        GROUP,
+        key,
+        move || progress.set(Progress::default()),
+        move |p, csv, live| {
+            let current = move || live.current();
+            if p.audit.mode == AuditMode::OneRun {
+                let job = TrainJob::AuditOneRun {
+                    params: Box::new(p),
+                    csv: csv.map(Box::new),
+                };
+                spawn_local(async move {
+                    let got = pool::outcome(GROUP, &job, |u| match u {
+                        TrainJobUpdate::AuditOneRun(r) => Some(r),
+                        _ => None,
+                    })
+                    .await;
+                    if current() {
+                        progress.update(|g| match got {
+                            Some(Ok(r)) => g.one_run = Some(r),
+                            Some(Err(e)) => g.failure = Some(e),
+                            None => {}
+                        });
+                    }
+                });
+                return;
+            }
+            let chunks = p.audit.chunks();
+            progress.update(|g| g.chunks = vec![None; chunks.len()]);
+            let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
+            let jobs = chunks
+                .into_iter()
+                .map(|(first, count)| TrainJob::Audit {
+                    params: Box::new(p.clone()),
+                    csv: csv.clone().map(Box::new),
+                    first,
+                    count,
+                })
+                .collect();
             spawn_local(async move {
+                let pick = |u| match u {
+                    TrainJobUpdate::Audit(r) => Some(r.map(|(_, ins, outs)| (ins, outs))),
+                    _ => None,
+                };
+                let each = move |k: usize, r: &Result<(Vec<f64>, Vec<f64>), String>| {
+                    if current() {
+                        progress.update(|g| match r {
+                            Ok(scores) => g.chunks[k] = Some(scores.clone()),
+                            Err(e) => g.failure = Some(e.clone()),
+                        });
+                    }
+                };
+                let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
+                    return;
+                };
+                // Every chunk in: the summary.
+                let (mut ins, mut outs) = (Vec::new(), Vec::new());
+                for (i, o) in &chunks {
+                    ins.extend_from_slice(i);
+                    outs.extend_from_slice(o);
+                }
+                let job = TrainJob::AuditReport {
+                    params: Box::new(p),
+                    csv_rows,
+                    ins,
+                    outs,
+                };
                 let got = pool::outcome(GROUP, &job, |u| match u {
-                    TrainJobUpdate::AuditOneRun(r) => Some(r),
+                    TrainJobUpdate::AuditReport(r) => Some(r.map(|b| *b)),
                     _ => None,
                 })
                 .await;
-                if current() {
-                    progress.update(|g| match got {
-                        Some(Ok(r)) => g.one_run = Some(r),
-                        Some(Err(e)) => g.failure = Some(e),
-                        None => {}
-                    });
+                if let Some(summary) = got.filter(|_| current()) {
+                    progress.update(|g| g.summary = Some(summary));
                 }
             });
-            return;
-        }
-        let chunks = p.audit.chunks();
-        progress.update(|g| g.chunks = vec![None; chunks.len()]);
-        let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
-        let jobs = chunks
-            .into_iter()
-            .map(|(first, count)| TrainJob::Audit {
-                params: Box::new(p.clone()),
-                csv: csv.clone().map(Box::new),
-                first,
-                count,
-            })
-            .collect();
-        spawn_local(async move {
-            let pick = |u| match u {
-                TrainJobUpdate::Audit(r) => Some(r.map(|(_, ins, outs)| (ins, outs))),
-                _ => None,
-            };
-            let each = move |k: usize, r: &Result<(Vec<f64>, Vec<f64>), String>| {
-                if current() {
-                    progress.update(|g| match r {
-                        Ok(scores) => g.chunks[k] = Some(scores.clone()),
-                        Err(e) => g.failure = Some(e.clone()),
-                    });
-                }
-            };
-            let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
-                return;
-            };
-            // Every chunk in: the summary.
-            let (mut ins, mut outs) = (Vec::new(), Vec::new());
-            for (i, o) in &chunks {
-                ins.extend_from_slice(i);
-                outs.extend_from_slice(o);
-            }
-            let job = TrainJob::AuditReport {
-                params: Box::new(p),
-                csv_rows,
-                ins,
-                outs,
-            };
-            let got = pool::outcome(GROUP, &job, |u| match u {
-                TrainJobUpdate::AuditReport(r) => Some(r.map(|b| *b)),
-                _ => None,
-            })
-            .await;
-            if let Some(summary) = got.filter(|_| current()) {
-                progress.update(|g| g.summary = Some(summary));
-            }
-        });
-    });
+        },
+    );
     let on = move || lab.params.with(|p| p.audit.mode != AuditMode::Off);
     let many = move || lab.params.with(|p| p.audit.mode == AuditMode::Runs);
     let one = move || lab.params.with(|p| p.audit.mode == AuditMode::OneRun);

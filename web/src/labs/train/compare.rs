@@ -7,11 +7,11 @@
 use crate::charts::specs::train as specs;
 use crate::format::{exact, sig};
 use crate::labs::train::use_train;
-use crate::platform::pool::{self, LabJobs};
+use crate::platform::pool;
 use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::labs::train::correlated::{compare_curves, ComparePoint};
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
-use dp_playground::labs::train::{DataKind, TrainParams};
+use dp_playground::labs::train::TrainParams;
 use dp_playground::learning::correlated::Mechanism;
 use dp_playground::link::query::fmt_f64;
 use dp_playground::numerics::stats::mean_sd;
@@ -45,43 +45,40 @@ pub fn TrainCompare() -> impl IntoView {
             })
         })
     });
-    let jobs = LabJobs::new(GROUP);
-    Effect::new(move |_| {
-        let p = key.get();
-        let csv = lab.csv.get();
-        let current = jobs.restart();
-        results.set(Vec::new());
-        let Some(p) = p else { return };
-        if p.data == DataKind::Csv && csv.is_none() {
-            return;
-        }
-        let mut mechs = vec![Mechanism::DpSgd];
-        mechs.extend(p.compare.iter().filter(|m| **m != Mechanism::DpSgd));
-        let cells: Vec<Cell> = p
-            .compare_targets()
-            .into_iter()
-            .flat_map(|eps| mechs.iter().map(move |m| (eps, *m, None)))
-            .collect();
-        results.set(cells.clone());
-        for (k, (target, mech, _)) in cells.into_iter().enumerate() {
-            let job = TrainJob::Compare {
-                params: Box::new(p.clone()),
-                csv: csv.clone().map(Box::new),
-                mech,
-                target,
-            };
-            spawn_local(async move {
-                let got = pool::outcome(GROUP, &job, |u| match u {
-                    TrainJobUpdate::Compared(r) => Some(r.map(|b| *b)),
-                    _ => None,
-                })
-                .await;
-                if let (Some(r), true) = (got, current()) {
-                    results.update(|v| v[k].2 = Some(r));
-                }
-            });
-        }
-    });
+    lab.section_jobs(
+        GROUP,
+        key,
+        move || results.set(Vec::new()),
+        move |p, csv, live| {
+            let current = move || live.current();
+            let mut mechs = vec![Mechanism::DpSgd];
+            mechs.extend(p.compare.iter().filter(|m| **m != Mechanism::DpSgd));
+            let cells: Vec<Cell> = p
+                .compare_targets()
+                .into_iter()
+                .flat_map(|eps| mechs.iter().map(move |m| (eps, *m, None)))
+                .collect();
+            results.set(cells.clone());
+            for (k, (target, mech, _)) in cells.into_iter().enumerate() {
+                let job = TrainJob::Compare {
+                    params: Box::new(p.clone()),
+                    csv: csv.clone().map(Box::new),
+                    mech,
+                    target,
+                };
+                spawn_local(async move {
+                    let got = pool::outcome(GROUP, &job, |u| match u {
+                        TrainJobUpdate::Compared(r) => Some(r.map(|b| *b)),
+                        _ => None,
+                    })
+                    .await;
+                    if let (Some(r), true) = (got, current()) {
+                        results.update(|v| v[k].2 = Some(r));
+                    }
+                });
+            }
+        },
+    );
     let several = move || lab.params.with(|p| p.compare_targets().len() > 1);
     let rows = move || {
         let many = several();

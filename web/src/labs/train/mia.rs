@@ -5,7 +5,7 @@
 use crate::charts::specs::train as specs;
 use crate::format::sig;
 use crate::labs::train::use_train;
-use crate::platform::pool::{self, LabJobs};
+use crate::platform::pool;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::select_field::{choices, SelectField};
 use crate::widgets::stat::Stat;
@@ -13,7 +13,7 @@ use crate::widgets::xy_canvas::XyCanvas;
 use dp_playground::accounting::guarantee::Side;
 use dp_playground::labs::train::jobs::{TrainJob, TrainJobUpdate};
 use dp_playground::labs::train::mia::{MiaMode, MiaReport, ATTACKS};
-use dp_playground::labs::train::{DataKind, TrainParams};
+use dp_playground::labs::train::TrainParams;
 use dp_playground::learning::dpsgd::Variant;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -46,64 +46,61 @@ pub fn TrainMia() -> impl IntoView {
             })
         })
     });
-    let jobs = LabJobs::new(GROUP);
-    Effect::new(move |_| {
-        let p = key.get();
-        let csv = lab.csv.get();
-        let current = jobs.restart();
-        progress.set(Progress::default());
-        let Some(p) = p else { return };
-        if p.data == DataKind::Csv && csv.is_none() {
-            return;
-        }
-        let chunks = p.mia.chunks();
-        progress.update(|g| g.chunks = vec![None; chunks.len()]);
-        let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
-        let jobs = chunks
-            .into_iter()
-            .map(|(first, count)| TrainJob::Mia {
-                params: Box::new(p.clone()),
-                csv: csv.clone().map(Box::new),
-                first,
-                count,
-            })
-            .collect();
-        spawn_local(async move {
-            let pick = |u| match u {
-                TrainJobUpdate::Mia(r) => Some(r.map(|(_, phi)| phi)),
-                _ => None,
-            };
-            let each = move |k: usize, r: &Result<[Vec<f64>; 3], String>| {
-                if current() {
-                    progress.update(|g| match r {
-                        Ok(phi) => {
-                            if let Some(chunk) = g.chunks.get_mut(k) {
-                                *chunk = Some(phi.clone());
+    lab.section_jobs(
+        GROUP,
+        key,
+        move || progress.set(Progress::default()),
+        move |p, csv, live| {
+            let current = move || live.current();
+            let chunks = p.mia.chunks();
+            progress.update(|g| g.chunks = vec![None; chunks.len()]);
+            let csv_rows = csv.as_ref().map_or(0, |d| d.rows());
+            let jobs = chunks
+                .into_iter()
+                .map(|(first, count)| TrainJob::Mia {
+                    params: Box::new(p.clone()),
+                    csv: csv.clone().map(Box::new),
+                    first,
+                    count,
+                })
+                .collect();
+            spawn_local(async move {
+                let pick = |u| match u {
+                    TrainJobUpdate::Mia(r) => Some(r.map(|(_, phi)| phi)),
+                    _ => None,
+                };
+                let each = move |k: usize, r: &Result<[Vec<f64>; 3], String>| {
+                    if current() {
+                        progress.update(|g| match r {
+                            Ok(phi) => {
+                                if let Some(chunk) = g.chunks.get_mut(k) {
+                                    *chunk = Some(phi.clone());
+                                }
                             }
-                        }
-                        Err(e) => g.failure = Some(e.clone()),
-                    });
+                            Err(e) => g.failure = Some(e.clone()),
+                        });
+                    }
+                };
+                let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
+                    return;
+                };
+                // Every model in: the report.
+                let job = TrainJob::MiaReport {
+                    params: Box::new(p),
+                    csv_rows,
+                    chunks,
+                };
+                let got = pool::outcome(GROUP, &job, |u| match u {
+                    TrainJobUpdate::MiaReport(r) => Some(r.map(|b| *b)),
+                    _ => None,
+                })
+                .await;
+                if let Some(report) = got.filter(|_| current()) {
+                    progress.update(|g| g.report = Some(report));
                 }
-            };
-            let Some(chunks) = pool::gather(GROUP, jobs, pick, each).await else {
-                return;
-            };
-            // Every model in: the report.
-            let job = TrainJob::MiaReport {
-                params: Box::new(p),
-                csv_rows,
-                chunks,
-            };
-            let got = pool::outcome(GROUP, &job, |u| match u {
-                TrainJobUpdate::MiaReport(r) => Some(r.map(|b| *b)),
-                _ => None,
-            })
-            .await;
-            if let Some(report) = got.filter(|_| current()) {
-                progress.update(|g| g.report = Some(report));
-            }
-        });
-    });
+            });
+        },
+    );
     let on = move || lab.params.with(|p| p.mia.mode != MiaMode::Off);
     let headline = move || lab.params.with(|p| MiaReport::headline(p.mia.mode));
     let report = move || progress.with(|g| g.report.clone().and_then(Result::ok));

@@ -11,7 +11,7 @@ mod results;
 use crate::labs::train::controls::TrainControls;
 use crate::labs::train::results::TrainResults;
 use crate::platform::browser::now_ms;
-use crate::platform::pool::{self, JobEnd, LabJobs};
+use crate::platform::pool::{self, JobEnd, LabJobs, Live};
 use crate::platform::url::use_url;
 use crate::widgets::after_paint::AfterPaint;
 use crate::widgets::lab_page::LabPage;
@@ -152,6 +152,31 @@ impl TrainState {
             if let Err(JobEnd::Failed(e)) = ended {
                 self.failure.set(Some(e));
             }
+        });
+    }
+
+    /// A section's background work (the comparison, the audit, the membership attack): whenever
+    /// its `key` (the parameters it reads; `None`: nothing to run) or the CSV changes, cancels the
+    /// earlier link's jobs, `reset`s the section and, unless a CSV link's file is missing, calls
+    /// `start` with the parameters, the CSV and the check that this link is still the current one.
+    pub fn section_jobs(
+        self,
+        group: &'static str,
+        key: Memo<Option<TrainParams>>,
+        reset: impl Fn() + 'static,
+        start: impl Fn(TrainParams, Option<Dataset>, Live) + 'static,
+    ) {
+        let jobs = LabJobs::new(group);
+        Effect::new(move |_| {
+            let p = key.get();
+            let csv = self.csv.get();
+            let live = jobs.restart_live();
+            reset();
+            let Some(p) = p else { return };
+            if p.data == DataKind::Csv && csv.is_none() {
+                return;
+            }
+            start(p, csv, live);
         });
     }
 
