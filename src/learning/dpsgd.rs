@@ -372,14 +372,15 @@ pub fn poisson_batch<R: Rng + ?Sized>(n: usize, q: f64, rng: &mut R, out: &mut V
     }
 }
 
-/// Mean log-loss and accuracy (threshold ½) of parameters `theta` on `data`.
+/// Mean loss (log-loss, or cross-entropy for K classes) and accuracy (threshold ½, or the largest
+/// logit) of parameters `theta` on `data`.
 pub fn evaluate(arch: &Architecture, theta: &[f64], data: &Dataset) -> (f64, f64) {
     let mut ws = arch.workspace();
     let (mut loss, mut right) = (0.0, 0usize);
     for i in 0..data.rows() {
-        let z = arch.logit(theta, data.row(i), &mut ws);
-        loss += super::model::log_loss(z, data.y[i]);
-        if (z >= 0.0) == (data.y[i] == 1.0) {
+        let (l, class) = arch.loss_and_class(theta, data.row(i), data.y[i], &mut ws);
+        loss += l;
+        if class as f64 == data.y[i] {
             right += 1;
         }
     }
@@ -539,11 +540,7 @@ mod tests {
     #[test]
     fn resumed_runs_are_the_same_run() {
         let s = cancer();
-        let arch = Architecture {
-            dim: 30,
-            hidden: vec![4],
-            act: crate::learning::model::Activation::Relu,
-        };
+        let arch = Architecture::mlp(30, vec![4], crate::learning::model::Activation::Relu);
         let hyper = Hyper {
             q: 0.05,
             sigma: 1.0,

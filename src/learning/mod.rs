@@ -9,5 +9,7 @@ pub mod correlated;
 pub mod data;
 pub mod datasets;
 pub mod dpsgd;
+pub mod images;
 pub mod model;
 pub mod one_run;
+pub mod pca;

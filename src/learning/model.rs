@@ -1,16 +1,21 @@
-//! The models the training lab fits: logistic regression with a bias, and a small multilayer perceptron
-//! (one or two hidden layers, tanh or ReLU) ending in the same logistic output. Both give exact
-//! per-example gradients of the log-loss f(θ; x, y) = ln(1 + e^z) − y·z, z the model's logit (the
-//! lecture's −ln p(y | z, θ)), by backpropagation written out for these shapes (no autodiff crate
-//! targets wasm32 without a runtime, and two layers are a few lines).
+//! The models the training lab fits: logistic regression with a bias, and a multilayer perceptron
+//! (one or two hidden layers, tanh or ReLU) ending in the same logistic output; for K > 2 classes
+//! (the image data) the output is K logits under a softmax. Both give exact per-example gradients of
+//! the log-loss, f(θ; x, y) = ln(1 + e^z) − y·z for two classes (z the model's logit; the lecture's
+//! −ln p(y | z, θ)) and the cross-entropy ln Σₖ e^{zₖ} − z_y for K, by backpropagation written out for
+//! these shapes (no autodiff crate targets wasm32 without a runtime, and two layers are a few lines).
 
 use crate::error::{Error, Result};
 use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
-/// Most hidden units per layer.
+/// Most hidden units per layer in the training lab's own models (its link's `hidden`).
 pub const MAX_UNITS: usize = 16;
+/// Most hidden units per layer any model may have (Abadi et al.'s MNIST network has 1 000).
+pub const MAX_WIDE_UNITS: usize = 4096;
+/// Most classes.
+pub const MAX_CLASSES: usize = 100;
 
 crate::choice! {
     /// The hidden layers' activation.
@@ -23,15 +28,19 @@ crate::choice! {
     }
 }
 
-/// A model's shape: the input dimension and the hidden layers' widths (none: logistic regression).
+/// A model's shape: the input dimension, the hidden layers' widths (none: logistic regression) and
+/// the classes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Architecture {
     /// Features per row.
     pub dim: usize,
-    /// Hidden layers' widths (0–2 layers of 1–[`MAX_UNITS`] units).
+    /// Hidden layers' widths (0–2 layers of 1–[`MAX_WIDE_UNITS`] units).
     pub hidden: Vec<usize>,
     /// Their activation.
     pub act: Activation,
+    /// Classes, labelled 0..classes: 2 gives one logit under the logistic function, K > 2 gives K
+    /// logits under a softmax (multinomial logistic regression without hidden layers).
+    pub classes: usize,
 }
 
 /// The log-loss ln(1 + e^z) − y·z, stable for every z (softplus as max(z, 0) + ln(1 + e^−|z|)).
@@ -52,33 +61,62 @@ pub fn sigmoid(z: f64) -> f64 {
 impl Architecture {
     /// Logistic regression on `dim` features.
     pub fn logistic(dim: usize) -> Self {
+        Architecture::mlp(dim, Vec::new(), Activation::Tanh)
+    }
+
+    /// A two-class model with `hidden` layers of `act` on `dim` features.
+    pub fn mlp(dim: usize, hidden: Vec<usize>, act: Activation) -> Self {
         Architecture {
             dim,
-            hidden: Vec::new(),
-            act: Activation::Tanh,
+            hidden,
+            act,
+            classes: 2,
         }
     }
 
-    /// Checks the widths.
+    /// The same layers ending in `classes` outputs.
+    pub fn with_classes(mut self, classes: usize) -> Self {
+        self.classes = classes;
+        self
+    }
+
+    /// Checks the widths and the classes.
     ///
     /// # Errors
-    /// More than two hidden layers, or a layer of 0 or more than [`MAX_UNITS`] units.
+    /// More than two hidden layers, a layer of 0 or more than [`MAX_WIDE_UNITS`] units, or fewer than
+    /// 2 or more than [`MAX_CLASSES`] classes.
     pub fn validate(&self) -> Result<()> {
-        if self.hidden.len() > 2 || self.hidden.iter().any(|&h| h == 0 || h > MAX_UNITS) {
+        if self.hidden.len() > 2 || self.hidden.iter().any(|&h| h == 0 || h > MAX_WIDE_UNITS) {
             return Err(Error::invalid(
                 "hidden",
                 format!("{:?}", self.hidden),
-                format!("must be one or two layers of 1 to {MAX_UNITS} units (e.g. 8 or 8,8)"),
+                format!("must be one or two layers of 1 to {MAX_WIDE_UNITS} units (e.g. 8 or 8,8)"),
+            ));
+        }
+        if !(2..=MAX_CLASSES).contains(&self.classes) {
+            return Err(Error::invalid(
+                "classes",
+                self.classes,
+                format!("must be 2 to {MAX_CLASSES}"),
             ));
         }
         Ok(())
     }
 
-    /// Each layer's (inputs, outputs), the logistic output last.
+    /// Logits the output layer gives: one for two classes, K for K > 2.
+    pub fn outputs(&self) -> usize {
+        if self.classes > 2 {
+            self.classes
+        } else {
+            1
+        }
+    }
+
+    /// Each layer's (inputs, outputs), the output layer last.
     fn layers(&self) -> Vec<(usize, usize)> {
         let mut sizes = vec![self.dim];
         sizes.extend(&self.hidden);
-        sizes.push(1);
+        sizes.push(self.outputs());
         sizes.windows(2).map(|w| (w[0], w[1])).collect()
     }
 
@@ -98,7 +136,7 @@ impl Architecture {
         mask
     }
 
-    /// Initial parameters: zeros for logistic regression (its loss is convex); for the MLP, weights
+    /// Initial parameters: zeros for (multinomial) logistic regression (its loss is convex); for the MLP, weights
     /// N(0, g/fan_in) with g = 1 for tanh and 2 for ReLU (LeCun and He), biases 0.
     pub fn init<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
         if self.hidden.is_empty() {
@@ -123,11 +161,12 @@ impl Architecture {
             pre: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
             post: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
             delta: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
+            out: vec![0.0; self.outputs()],
         }
     }
 
-    /// The logit z(θ; x).
-    pub fn logit(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) -> f64 {
+    /// The forward pass: the hidden layers' values into `ws`, the output logits into `ws.out`.
+    fn forward(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) {
         let mut offset = 0;
         for (l, &h) in self.hidden.iter().enumerate() {
             let (before, after) = ws.post.split_at_mut(l);
@@ -150,10 +189,37 @@ impl Architecture {
             .last()
             .map_or(x, |_| &ws.post[self.hidden.len() - 1]);
         let n_in = input.len();
-        dot(&theta[offset..offset + n_in], input) + theta[offset + n_in]
+        let (w, b) = theta[offset..].split_at(ws.out.len() * n_in);
+        for (k, z) in ws.out.iter_mut().enumerate() {
+            *z = dot(&w[k * n_in..(k + 1) * n_in], input) + b[k];
+        }
     }
 
-    /// The log-loss at (x, y), writing its gradient in θ into `grad` (overwritten).
+    /// The logit z(θ; x) of a two-class model (the first logit of a K-class one).
+    pub fn logit(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) -> f64 {
+        self.forward(theta, x, ws);
+        ws.out[0]
+    }
+
+    /// The loss at (x, y) and the class predicted (z ≥ 0 for two classes; the largest logit, the
+    /// first of equals, for K).
+    pub fn loss_and_class(
+        &self,
+        theta: &[f64],
+        x: &[f64],
+        y: f64,
+        ws: &mut Workspace,
+    ) -> (f64, usize) {
+        self.forward(theta, x, ws);
+        if self.classes > 2 {
+            (cross_entropy(&ws.out, y as usize), argmax(&ws.out))
+        } else {
+            (log_loss(ws.out[0], y), usize::from(ws.out[0] >= 0.0))
+        }
+    }
+
+    /// The loss at (x, y), writing its gradient in θ into `grad` (overwritten). y is 0 or 1 for two
+    /// classes, the class 0..K for K.
     pub fn gradient(
         &self,
         theta: &[f64],
@@ -162,25 +228,49 @@ impl Architecture {
         grad: &mut [f64],
         ws: &mut Workspace,
     ) -> f64 {
-        let z = self.logit(theta, x, ws);
-        let dz = sigmoid(z) - y;
+        self.forward(theta, x, ws);
+        // ∂f/∂zₖ into ws.out: σ(z) − y for two classes, softmax(z)ₖ − [k = y] for K.
+        let loss = if self.classes > 2 {
+            let y = y as usize;
+            let loss = cross_entropy(&ws.out, y);
+            let top = ws.out.iter().fold(f64::NEG_INFINITY, |m, &z| m.max(z));
+            let mut total = 0.0;
+            for z in ws.out.iter_mut() {
+                *z = (*z - top).exp();
+                total += *z;
+            }
+            for (k, z) in ws.out.iter_mut().enumerate() {
+                *z = *z / total - f64::from(u8::from(k == y));
+            }
+            loss
+        } else {
+            let z = ws.out[0];
+            ws.out[0] = sigmoid(z) - y;
+            log_loss(z, y)
+        };
         let layers = self.layers();
         let mut offset: usize = layers.iter().map(|(i, o)| o * (i + 1)).sum();
         // Output layer.
-        let (n_in, _) = layers[layers.len() - 1];
-        offset -= n_in + 1;
+        let (n_in, n_out) = layers[layers.len() - 1];
+        offset -= n_out * (n_in + 1);
         let input: &[f64] = self
             .hidden
             .last()
             .map_or(x, |_| &ws.post[self.hidden.len() - 1]);
-        for (g, a) in grad[offset..offset + n_in].iter_mut().zip(input) {
-            *g = dz * a;
+        for (k, dz) in ws.out.iter().enumerate() {
+            for (g, a) in grad[offset + k * n_in..offset + (k + 1) * n_in]
+                .iter_mut()
+                .zip(input)
+            {
+                *g = dz * a;
+            }
+            grad[offset + n_out * n_in + k] = *dz;
         }
-        grad[offset + n_in] = dz;
         if let Some(last) = self.hidden.len().checked_sub(1) {
-            let w_out = &theta[offset..offset + n_in];
-            for ((d, w), pre) in ws.delta[last].iter_mut().zip(w_out).zip(&ws.pre[last]) {
-                *d = dz * w * self.derivative(*pre);
+            let w_out = &theta[offset..offset + n_out * n_in];
+            for (j, (d, pre)) in ws.delta[last].iter_mut().zip(&ws.pre[last]).enumerate() {
+                let back: f64 = (0..n_out).map(|k| w_out[k * n_in + j] * ws.out[k]).sum();
+                *d = back * self.derivative(*pre);
             }
         }
         // Hidden layers, last to first.
@@ -207,7 +297,7 @@ impl Architecture {
                 }
             }
         }
-        log_loss(z, y)
+        loss
     }
 
     fn derivative(&self, pre: f64) -> f64 {
@@ -233,6 +323,26 @@ pub struct Workspace {
     pre: Vec<Vec<f64>>,
     post: Vec<Vec<f64>>,
     delta: Vec<Vec<f64>>,
+    /// The output logits, then the loss's derivatives in them.
+    out: Vec<f64>,
+}
+
+/// The cross-entropy ln Σₖ e^{zₖ} − z_y, stable for every z (the largest logit taken out first).
+pub fn cross_entropy(z: &[f64], y: usize) -> f64 {
+    let top = z.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+    let total: f64 = z.iter().map(|v| (v - top).exp()).sum();
+    top + total.ln() - z.get(y).copied().unwrap_or(f64::NAN)
+}
+
+/// The index of the largest value (the first of equals).
+pub fn argmax(z: &[f64]) -> usize {
+    let mut best = 0;
+    for (k, v) in z.iter().enumerate() {
+        if *v > z[best] {
+            best = k;
+        }
+    }
+    best
 }
 
 /// Σ aᵢbᵢ.
@@ -247,9 +357,10 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// Every per-example gradient matches central finite differences of the loss (step 1e-6,
-    /// tolerance 1e-6 relative to the gradient's scale), for logistic regression and MLPs of one and
-    /// two layers with both activations (ReLU's kinks avoided: inputs are random, so a pre-activation
-    /// within 1e-6 of 0 has probability ~1e-6 per unit).
+    /// tolerance 1e-6 relative to the gradient's scale), for (multinomial) logistic regression and
+    /// MLPs of one and two layers with both activations, with two classes and with four (ReLU's kinks
+    /// avoided: inputs are random, so a pre-activation within 1e-6 of 0 has probability ~1e-6 per
+    /// unit).
     #[test]
     fn gradients_match_finite_differences() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -260,41 +371,64 @@ mod tests {
             (vec![6], Activation::Relu),
             (vec![3, 4], Activation::Relu),
         ];
-        for (hidden, act) in shapes {
-            let arch = Architecture {
-                dim: 3,
-                hidden,
-                act,
-            };
-            let mut ws = arch.workspace();
-            for trial in 0..20 {
-                let mut theta = arch.init(&mut rng);
-                for t in theta.iter_mut() {
-                    *t += 0.3 * rng.sample::<f64, _>(StandardNormal);
-                }
-                let x: Vec<f64> = (0..3).map(|_| rng.sample(StandardNormal)).collect();
-                let y = (trial % 2) as f64;
-                let mut grad = vec![0.0; arch.params()];
-                let loss = arch.gradient(&theta, &x, y, &mut grad, &mut ws);
-                let at = |t: &[f64], ws: &mut Workspace| log_loss(arch.logit(t, &x, ws), y);
-                assert!((loss - at(&theta, &mut ws)).abs() < 1e-14);
-                let scale = grad.iter().fold(1e-3f64, |m, g| m.max(g.abs()));
-                for i in 0..theta.len() {
-                    let h = 1e-6;
-                    let mut plus = theta.clone();
-                    plus[i] += h;
-                    let mut minus = theta.clone();
-                    minus[i] -= h;
-                    let fd = (at(&plus, &mut ws) - at(&minus, &mut ws)) / (2.0 * h);
-                    assert!(
-                        (fd - grad[i]).abs() < 1e-6 * scale,
-                        "{:?} {act:?} θ[{i}]: {fd} vs {}",
-                        arch.hidden,
-                        grad[i]
-                    );
+        for classes in [2, 4] {
+            for (hidden, act) in shapes.clone() {
+                let arch = Architecture::mlp(3, hidden, act).with_classes(classes);
+                let mut ws = arch.workspace();
+                for trial in 0..20 {
+                    let mut theta = arch.init(&mut rng);
+                    for t in theta.iter_mut() {
+                        *t += 0.3 * rng.sample::<f64, _>(StandardNormal);
+                    }
+                    let x: Vec<f64> = (0..3).map(|_| rng.sample(StandardNormal)).collect();
+                    let y = (trial % classes) as f64;
+                    let mut grad = vec![0.0; arch.params()];
+                    let loss = arch.gradient(&theta, &x, y, &mut grad, &mut ws);
+                    let at = |t: &[f64], ws: &mut Workspace| arch.loss_and_class(t, &x, y, ws).0;
+                    assert!((loss - at(&theta, &mut ws)).abs() < 1e-14);
+                    let scale = grad.iter().fold(1e-3f64, |m, g| m.max(g.abs()));
+                    for i in 0..theta.len() {
+                        let h = 1e-6;
+                        let mut plus = theta.clone();
+                        plus[i] += h;
+                        let mut minus = theta.clone();
+                        minus[i] -= h;
+                        let fd = (at(&plus, &mut ws) - at(&minus, &mut ws)) / (2.0 * h);
+                        assert!(
+                            (fd - grad[i]).abs() < 1e-6 * scale,
+                            "{classes} classes {:?} {act:?} θ[{i}]: {fd} vs {}",
+                            arch.hidden,
+                            grad[i]
+                        );
+                    }
                 }
             }
         }
+    }
+
+    /// The two-class loss is the log-loss of the logit; the K-class loss is the cross-entropy, which
+    /// for K logits (0, z) is the two-class log-loss of z (a closed form), and stays finite far out.
+    #[test]
+    fn losses_agree_and_predict_the_largest_logit() {
+        for z in [-800.0, -3.0, 0.0, 0.5, 40.0, 800.0] {
+            for y in [0usize, 1] {
+                let two = log_loss(z, y as f64);
+                let k = cross_entropy(&[0.0, z], y);
+                assert!(
+                    (two - k).abs() <= 1e-12 * (1.0 + two.abs()),
+                    "{z} {y}: {two} vs {k}"
+                );
+            }
+        }
+        assert_eq!(cross_entropy(&[1000.0, -1000.0, 0.0], 0), 0.0);
+        assert_eq!(cross_entropy(&[1000.0, -1000.0, 0.0], 1), 2000.0);
+        assert_eq!(argmax(&[0.1, 0.7, 0.7, -1.0]), 1);
+        let arch = Architecture::logistic(2).with_classes(3);
+        let mut ws = arch.workspace();
+        // Class k's weights (row k) and biases last: z = (x₀, x₁, 0.3).
+        let theta = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.3];
+        assert_eq!(arch.loss_and_class(&theta, &[0.1, 0.2], 0.0, &mut ws).1, 2);
+        assert_eq!(arch.loss_and_class(&theta, &[0.9, 0.2], 0.0, &mut ws).1, 0);
     }
 
     #[test]
@@ -304,20 +438,22 @@ mod tests {
         assert!((log_loss(0.0, 0.0) - 2f64.ln()).abs() < 1e-15);
         assert_eq!(sigmoid(-800.0), 0.0);
         assert_eq!(sigmoid(800.0), 1.0);
-        let arch = Architecture {
-            dim: 2,
-            hidden: vec![17],
-            act: Activation::Relu,
-        };
-        assert!(arch.validate().is_err());
+        assert!(
+            Architecture::mlp(2, vec![MAX_WIDE_UNITS + 1], Activation::Relu)
+                .validate()
+                .is_err()
+        );
+        assert!(Architecture::mlp(2, vec![1000], Activation::Relu)
+            .validate()
+            .is_ok());
+        assert!(Architecture::logistic(2)
+            .with_classes(1)
+            .validate()
+            .is_err());
+        assert_eq!(Architecture::logistic(784).with_classes(10).params(), 7850);
         assert_eq!(Architecture::logistic(30).params(), 31);
         assert_eq!(
-            Architecture {
-                dim: 2,
-                hidden: vec![8, 8],
-                act: Activation::Tanh
-            }
-            .params(),
+            Architecture::mlp(2, vec![8, 8], Activation::Tanh).params(),
             3 * 8 + 9 * 8 + 9
         );
     }

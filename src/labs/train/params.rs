@@ -397,11 +397,7 @@ impl TrainParams {
     pub fn architecture(&self, dim: usize) -> Architecture {
         match self.model {
             ModelKind::Logistic => Architecture::logistic(dim),
-            ModelKind::Mlp => Architecture {
-                dim,
-                hidden: self.hidden.clone(),
-                act: self.act,
-            },
+            ModelKind::Mlp => Architecture::mlp(dim, self.hidden.clone(), self.act),
         }
     }
 

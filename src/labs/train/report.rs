@@ -387,11 +387,7 @@ mod tests {
         assert_eq!(r.clipped_fraction_in_batches(), 0.2);
         r.apply(TrainUpdate::Evaluations(3000), 1500.0);
         assert_eq!(r.gradients_per_second(), 2000.0);
-        let arch = Architecture {
-            dim: 2,
-            hidden: vec![3],
-            act: Activation::Tanh,
-        };
+        let arch = Architecture::mlp(2, vec![3], Activation::Tanh);
         let theta = vec![0.1; arch.params()];
         let (xs, v) = decision_grid(&arch, &theta, 3.0, 10);
         assert_eq!((xs.len(), v.len()), (10, 100));

@@ -1,0 +1,221 @@
+//! The principal directions Abadi et al. (CCS 2016, §5.1) project MNIST onto before DP-SGD: rows
+//! normalised to unit ℓ2 norm and stacked into A, the second-moment matrix AᵀA (uncentred), optionally
+//! with symmetric Gaussian noise added for differential privacy, and its top k eigenvectors.
+//!
+//! Privacy of the noisy version: adding or removing one unit-norm row a changes AᵀA by aaᵀ, whose
+//! independent entries (the upper triangle with the diagonal) have ℓ2 norm at most ‖aaᵀ‖_F = ‖a‖² = 1.
+//! Noise N(0, σ_p²) on each of them is the Gaussian mechanism with sensitivity 1 and noise multiplier
+//! σ_p, to be composed with the training run's guarantee. Without noise the projection is not private
+//! (as in Abadi et al.'s non-private baselines), and a guarantee must say so.
+//!
+//! The eigendecomposition is nalgebra's (symmetric QR on the tridiagonal form), the products its
+//! blocked `gemm`: a 784-dimensional second moment of 60 000 rows is 1.8·10¹⁰ multiply-adds.
+
+use super::data::Dataset;
+use crate::error::{Error, Result};
+use nalgebra::{DMatrix, SymmetricEigen};
+use rand::Rng;
+use rand_distr::StandardNormal;
+
+/// Rows per block of the second moment's products.
+const BLOCK: usize = 2048;
+
+/// A linear projection onto k directions.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Projection {
+    /// Input features.
+    pub dim: usize,
+    /// The directions, `k × dim` row-major, orthonormal, by decreasing eigenvalue.
+    pub directions: Vec<f64>,
+    /// Their eigenvalues of the (noisy) second moment, decreasing.
+    pub eigenvalues: Vec<f64>,
+}
+
+impl Projection {
+    /// Directions kept.
+    pub fn k(&self) -> usize {
+        self.eigenvalues.len()
+    }
+
+    /// The data's rows projected: row x becomes (v₁·x, …, v_k·x).
+    pub fn project(&self, data: &Dataset) -> Dataset {
+        let k = self.k();
+        let mut x = Vec::with_capacity(data.rows() * k);
+        for i in 0..data.rows() {
+            let row = data.row(i);
+            x.extend(
+                self.directions
+                    .chunks_exact(self.dim)
+                    .map(|v| super::model::dot(v, row)),
+            );
+        }
+        Dataset {
+            x,
+            y: data.y.clone(),
+            dim: k,
+            names: (1..=k).map(|j| format!("component {j}")).collect(),
+        }
+    }
+}
+
+/// The top `k` principal directions of `data`'s rows at `rows` (Abadi et al.'s: each row scaled to
+/// unit norm, the uncentred second moment), with N(0, `noise_sd`²) added to each entry of its upper
+/// triangle and mirrored (`noise_sd` = 0: no noise, not private). Zero rows add nothing.
+///
+/// # Errors
+/// k of 0 or more than the features, a row index out of range, or a noise level that is negative
+/// or not finite.
+pub fn principal_directions<R: Rng + ?Sized>(
+    data: &Dataset,
+    rows: &[usize],
+    k: usize,
+    noise_sd: f64,
+    rng: &mut R,
+) -> Result<Projection> {
+    let d = data.dim;
+    if k == 0 || k > d {
+        return Err(Error::invalid(
+            "pca",
+            k,
+            format!("must be 1 to {d} directions"),
+        ));
+    }
+    if !(noise_sd >= 0.0 && noise_sd.is_finite()) {
+        return Err(Error::invalid(
+            "pca_sigma",
+            noise_sd,
+            "must be a finite number ≥ 0",
+        ));
+    }
+    if let Some(&i) = rows.iter().find(|&&i| i >= data.rows()) {
+        return Err(Error::invalid(
+            "pca",
+            i,
+            format!("is not a row below {}", data.rows()),
+        ));
+    }
+    let mut moment = DMatrix::<f64>::zeros(d, d);
+    for block in rows.chunks(BLOCK) {
+        let a = DMatrix::from_fn(block.len(), d, |r, c| {
+            let row = data.row(block[r]);
+            let norm = super::model::dot(row, row).sqrt();
+            if norm > 0.0 {
+                row[c] / norm
+            } else {
+                0.0
+            }
+        });
+        moment.gemm_tr(1.0, &a, &a, 1.0);
+    }
+    if noise_sd > 0.0 {
+        for i in 0..d {
+            for j in i..d {
+                let e = noise_sd * rng.sample::<f64, _>(StandardNormal);
+                moment[(i, j)] += e;
+                if j != i {
+                    moment[(j, i)] += e;
+                }
+            }
+        }
+    }
+    let eigen = SymmetricEigen::new(moment);
+    let mut order: Vec<usize> = (0..d).collect();
+    order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
+    let mut directions = Vec::with_capacity(k * d);
+    for &j in &order[..k] {
+        let v = eigen.eigenvectors.column(j);
+        // A fixed sign (the largest entry positive), so that a projection reads the same everywhere.
+        let big = v
+            .iter()
+            .fold(0.0f64, |m, &x| if x.abs() > m.abs() { x } else { m });
+        let sign = if big < 0.0 { -1.0 } else { 1.0 };
+        directions.extend(v.iter().map(|x| sign * x));
+    }
+    Ok(Projection {
+        dim: d,
+        directions,
+        eigenvalues: order[..k].iter().map(|&j| eigen.eigenvalues[j]).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn data(rows: &[[f64; 3]]) -> Dataset {
+        Dataset {
+            x: rows.iter().flatten().copied().collect(),
+            y: vec![0.0; rows.len()],
+            dim: 3,
+            names: vec![String::new(); 3],
+        }
+    }
+
+    /// A closed form: unit rows along e₁ (three of them) and e₂ (one) give AᵀA = diag(3, 1, 0), whose
+    /// top directions are e₁ then e₂; rows are normalised first, so scaling a row changes nothing.
+    #[test]
+    fn finds_the_directions_of_a_known_second_moment() {
+        let d = data(&[
+            [2.0, 0.0, 0.0],
+            [0.5, 0.0, 0.0],
+            [-7.0, 0.0, 0.0],
+            [0.0, 3.0, 0.0],
+            [0.0; 3],
+        ]);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let p = principal_directions(&d, &[0, 1, 2, 3, 4], 2, 0.0, &mut rng).unwrap();
+        assert_eq!(p.k(), 2);
+        for (got, want) in p.eigenvalues.iter().zip([3.0, 1.0]) {
+            assert!((got - want).abs() < 1e-12, "{got}");
+        }
+        for (got, want) in p.directions.iter().zip([1.0, 0.0, 0.0, 0.0, 1.0, 0.0]) {
+            assert!((got - want).abs() < 1e-12, "{:?}", p.directions);
+        }
+        let projected = p.project(&d);
+        assert_eq!((projected.rows(), projected.dim), (5, 2));
+        assert!((projected.row(2)[0] + 7.0).abs() < 1e-12);
+        assert!((projected.row(3)[1] - 3.0).abs() < 1e-12);
+    }
+
+    /// Noise: the same seed gives the same projection; directions stay orthonormal; bad inputs are
+    /// refused.
+    #[test]
+    fn noisy_directions_are_orthonormal_and_seeded() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let rows: Vec<[f64; 3]> = (0..50)
+            .map(|_| {
+                [
+                    rng.random(),
+                    rng.random::<f64>() * 0.1,
+                    rng.random::<f64>() * 0.01,
+                ]
+            })
+            .collect();
+        let d = data(&rows);
+        let all: Vec<usize> = (0..50).collect();
+        let p = principal_directions(&d, &all, 3, 0.5, &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
+        let again = principal_directions(&d, &all, 3, 0.5, &mut ChaCha8Rng::seed_from_u64(9));
+        assert_eq!(Ok(p.clone()), again);
+        for a in 0..3 {
+            for b in 0..3 {
+                let dot = super::super::model::dot(
+                    &p.directions[a * 3..a * 3 + 3],
+                    &p.directions[b * 3..b * 3 + 3],
+                );
+                assert!((dot - f64::from(u8::from(a == b))).abs() < 1e-12);
+            }
+        }
+        assert!(p.eigenvalues.windows(2).all(|w| w[0] >= w[1]));
+        for (k, sd, rows) in [
+            (0, 0.0, &all[..]),
+            (4, 0.0, &all),
+            (1, -1.0, &all),
+            (1, f64::NAN, &all),
+            (1, 0.0, &[50]),
+        ] {
+            assert!(principal_directions(&d, rows, k, sd, &mut rng).is_err());
+        }
+    }
+}
