@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::labs::attack::jobs::{self as attack, AttackJob, AttackUpdate};
 use crate::labs::compose::jobs::{self as compose, ComposeJob, ComposeUpdate};
 use crate::labs::dpsgd::jobs::{self as dpsgd, DpsgdJob, DpsgdUpdate};
+use crate::labs::images::jobs::{self as images, ImagesJob, ImagesUpdate};
 use crate::labs::mechanisms::jobs::{self as mechanisms, MechJob, MechUpdate};
 use crate::labs::mf::jobs::{self as mf, MfJob, MfUpdate};
 use crate::labs::rr::jobs::{self as rr, RrJob, RrUpdate};
@@ -44,6 +45,8 @@ pub enum Job {
     Statement(StatementJob),
     /// The correlated-noise lab's.
     Mf(MfJob),
+    /// The image lab's.
+    Images(ImagesJob),
 }
 
 /// What a job sends back while it runs; the last message is [`Update::Done`] or [`Update::Error`].
@@ -71,6 +74,8 @@ pub enum Update {
     Statement(StatementUpdate),
     /// See [`Job::Mf`].
     Mf(MfUpdate),
+    /// See [`Job::Images`].
+    Images(ImagesUpdate),
     /// The job could not run (a refused link).
     Error(Error),
     /// The job is over.
@@ -90,14 +95,17 @@ pub enum WorkerModule {
     Train,
     /// The papers' labs: WDP, tangent DP and correlated noise.
     Research,
+    /// The image lab (MNIST, its models and PCA).
+    Images,
 }
 
 impl WorkerModule {
     /// Every module, in the manifest's order.
-    pub const ALL: [WorkerModule; 3] = [
+    pub const ALL: [WorkerModule; 4] = [
         WorkerModule::Accounting,
         WorkerModule::Train,
         WorkerModule::Research,
+        WorkerModule::Images,
     ];
 
     /// Its name in the build (`dp-playground-worker-<key>`) and the manifest.
@@ -106,6 +114,7 @@ impl WorkerModule {
             WorkerModule::Accounting => "accounting",
             WorkerModule::Train => "train",
             WorkerModule::Research => "research",
+            WorkerModule::Images => "images",
         }
     }
 
@@ -118,6 +127,7 @@ impl WorkerModule {
             }
             WorkerModule::Train => ACCOUNTING | TRAIN | STATEMENT,
             WorkerModule::Research => WDP | TANGENT | MF,
+            WorkerModule::Images => IMAGES,
         }
     }
 }
@@ -146,8 +156,10 @@ pub mod kind {
     pub const STATEMENT: u32 = 1 << 9;
     /// [`super::Job::Mf`].
     pub const MF: u32 = 1 << 10;
+    /// [`super::Job::Images`].
+    pub const IMAGES: u32 = 1 << 11;
     /// Every kind.
-    pub const ALL: u32 = (1 << 11) - 1;
+    pub const ALL: u32 = (1 << 12) - 1;
 }
 
 /// Runs `job` to the end, calling `emit` with each update and last with [`Update::Done`] (or
@@ -191,6 +203,7 @@ fn run_job<const KINDS: u32>(job: Job, emit: &mut dyn FnMut(Update)) -> Result<(
             statement::run(j, &mut |u| emit(Update::Statement(u)))?
         }
         Job::Mf(j) if KINDS & MF != 0 => mf::run(j, &mut |u| emit(Update::Mf(u))),
+        Job::Images(j) if KINDS & IMAGES != 0 => images::run(j, &mut |u| emit(Update::Images(u)))?,
         _ => return Err(Error::Worker {
             reason:
                 "this worker module does not run that job (a page and worker from different builds)"
@@ -249,12 +262,13 @@ job_kinds! {
     TrainJob => TrainJobUpdate = 8,
     StatementJob => StatementUpdate = 9,
     MfJob => MfUpdate = 10,
+    ImagesJob => ImagesUpdate = 11,
 }
 
 /// [`Update::Error`]'s position.
-const ERROR_TAG: u8 = 11;
+const ERROR_TAG: u8 = 12;
 /// [`Update::Done`]'s position.
-const DONE_TAG: u8 = 12;
+const DONE_TAG: u8 = 13;
 
 /// `job` as the [`Job`] bytes a worker decodes.
 pub fn encode_job<J: JobKind>(job: &J) -> Vec<u8> {
@@ -334,7 +348,8 @@ mod tests {
             };
         }
         page_sides!(
-            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement, Mf
+            Accounting, Rr, Mechanisms, Compose, Dpsgd, Attack, Wdp, Tangent, Train, Statement, Mf,
+            Images
         );
         out
     }

@@ -30,6 +30,7 @@ mod boundaries;
 pub mod compose;
 pub mod descriptor;
 pub mod dpsgd;
+pub mod images;
 mod keys;
 pub mod mechanisms;
 pub mod mf;
@@ -108,6 +109,8 @@ labs! {
     dpsgd: Dpsgd = "dpsgd" => "DP-SGD",
     /// DP-SGD run for real on data in the page (`lab=train`).
     train: Train = "train" => "Training",
+    /// DP-SGD on MNIST, with Abadi et al.'s published points (`lab=images`).
+    images: Images = "images" => "Training on images",
     /// What an attacker can learn: trade-off curves, risk, calibration, audits (`lab=attack`).
     attack: Attack = "attack" => "Attacks",
     /// The Wasserstein DP paper's figures (`lab=wdp`).

@@ -49,7 +49,10 @@ pub const GROUPS: [(Group, &[Lab]); 3] = [
             Lab::Attack,
         ],
     ),
-    (Group::Papers, &[Lab::Wdp, Lab::Tangent, Lab::Mf]),
+    (
+        Group::Papers,
+        &[Lab::Wdp, Lab::Tangent, Lab::Mf, Lab::Images],
+    ),
     (Group::Reference, &[Lab::About, Lab::Teach]),
 ];
 
@@ -102,6 +105,10 @@ impl Lab {
             Lab::Tangent => {
                 "Tangent differential privacy of the Gibbs distribution: how far a posterior moves when \
                  one record changes."
+            }
+            Lab::Images => {
+                "DP-SGD on MNIST at full scale, in the page: Abadi et al.'s network and their published \
+                 points beside this page's accuracy and its tighter ε."
             }
             Lab::Mf => {
                 "Correlated noise (DP-FTRL, BandMF, BLT): how much less error a stream's prefix sums \

@@ -106,6 +106,35 @@ impl Dataset {
     }
 }
 
+/// Labelled rows as a trainer reads them: a [`Dataset`] hands out its rows as they are; other stores
+/// (images kept as bytes, [`crate::learning::images::ImageRows`]) convert a row into a buffer when
+/// asked, so that 60 000 images need not be held as 376 MB of f64.
+pub trait Examples {
+    /// Rows.
+    fn rows(&self) -> usize;
+    /// Features per row.
+    fn dim(&self) -> usize;
+    /// Row `i`'s label (0 or 1, or the class 0..K).
+    fn label(&self, i: usize) -> f64;
+    /// Row `i`'s features, written into `buf` (resized) when they are not stored as f64.
+    fn features<'s>(&'s self, i: usize, buf: &'s mut Vec<f64>) -> &'s [f64];
+}
+
+impl Examples for Dataset {
+    fn rows(&self) -> usize {
+        self.y.len()
+    }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn label(&self, i: usize) -> f64 {
+        self.y[i]
+    }
+    fn features<'s>(&'s self, i: usize, _: &'s mut Vec<f64>) -> &'s [f64] {
+        self.row(i)
+    }
+}
+
 /// The training and test rows, standardised by the training rows' mean and standard deviation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Split {

@@ -16,7 +16,7 @@
 
 use super::batches::Batches;
 use super::correlated::{cyclic_poisson_batch, NoiseGen};
-use super::data::Dataset;
+use super::data::{Dataset, Examples};
 use super::model::{Architecture, Workspace};
 use crate::accounting::samplers::Sampler;
 use crate::error::{Error, Result};
@@ -160,9 +160,11 @@ impl Checkpoint {
 }
 
 /// One DP-SGD trainer: the model, the training rows and the hyperparameters, with buffers.
-pub struct Trainer<'a> {
+pub struct Trainer<'a, D: Examples + ?Sized = Dataset> {
     arch: &'a Architecture,
-    data: &'a Dataset,
+    data: &'a D,
+    /// A row's features when `D` converts them.
+    row: Vec<f64>,
     hyper: Hyper,
     seed: u64,
     penalised: Vec<bool>,
@@ -180,19 +182,22 @@ pub struct Trainer<'a> {
     correlated: Option<(NoiseGen, Option<(usize, f64)>)>,
     /// One step's noise.
     noise: Vec<f64>,
+    /// Models trained: all three, or the private one alone.
+    variants: usize,
 }
 
-impl<'a> Trainer<'a> {
+impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
     /// A trainer of `arch` on `data` (the training rows).
     ///
     /// # Errors
     /// q outside (0, 1], σ negative, C or η not positive, λ negative (each must also be finite).
-    pub fn new(arch: &'a Architecture, data: &'a Dataset, hyper: Hyper, seed: u64) -> Result<Self> {
+    pub fn new(arch: &'a Architecture, data: &'a D, hyper: Hyper, seed: u64) -> Result<Self> {
         hyper.check()?;
         let p = arch.params();
         Ok(Trainer {
             arch,
             data,
+            row: Vec::new(),
             hyper,
             seed,
             penalised: arch.penalised(),
@@ -205,7 +210,25 @@ impl<'a> Trainer<'a> {
             batches: Batches::new(Sampler::Poisson),
             correlated: None,
             noise: vec![0.0; p],
+            variants: Variant::ALL.len(),
         })
+    }
+
+    /// The trainer stepping the private model alone (the clipping-only and non-private models keep
+    /// their start): a third of the work, for data sets where every gradient counts.
+    pub fn private_only(mut self) -> Self {
+        self.variants = 1;
+        self
+    }
+
+    /// Sets the learning rate for the next steps (a schedule's; privacy does not depend on it).
+    ///
+    /// # Errors
+    /// A rate that is not finite and positive.
+    pub fn set_lr(&mut self, lr: f64) -> Result<()> {
+        Hyper { lr, ..self.hyper }.check()?;
+        self.hyper.lr = lr;
+        Ok(())
     }
 
     /// The trainer adding `gen`'s correlated noise ([`crate::learning::correlated`]) instead of
@@ -256,17 +279,13 @@ impl<'a> Trainer<'a> {
                 .batches
                 .draw(t, rows, q, self.seed, &mut rng, &mut self.batch),
         }
-        for (v, theta) in at.theta.iter().enumerate() {
+        for (v, theta) in at.theta.iter().enumerate().take(self.variants) {
             let sum = &mut self.sums[v];
             sum.fill(0.0);
             for &i in &self.batch {
-                self.arch.gradient(
-                    theta,
-                    self.data.row(i),
-                    self.data.y[i],
-                    &mut self.grad,
-                    &mut self.ws,
-                );
+                let x = self.data.features(i, &mut self.row);
+                self.arch
+                    .gradient(theta, x, self.data.label(i), &mut self.grad, &mut self.ws);
                 let clip = (v != Variant::NonPrivate as usize).then_some(clip);
                 if add_clipped(sum, &self.grad, clip) && v == Variant::Private as usize {
                     clipped.0 += 1;
@@ -297,7 +316,7 @@ impl<'a> Trainer<'a> {
             }
         }
         let normaliser = self.normaliser;
-        for (v, theta) in at.theta.iter_mut().enumerate() {
+        for (v, theta) in at.theta.iter_mut().enumerate().take(self.variants) {
             descend(
                 theta,
                 &self.sums[v],
@@ -374,13 +393,15 @@ pub fn poisson_batch<R: Rng + ?Sized>(n: usize, q: f64, rng: &mut R, out: &mut V
 
 /// Mean loss (log-loss, or cross-entropy for K classes) and accuracy (threshold ½, or the largest
 /// logit) of parameters `theta` on `data`.
-pub fn evaluate(arch: &Architecture, theta: &[f64], data: &Dataset) -> (f64, f64) {
+pub fn evaluate<D: Examples + ?Sized>(arch: &Architecture, theta: &[f64], data: &D) -> (f64, f64) {
     let mut ws = arch.workspace();
+    let mut row = Vec::new();
     let (mut loss, mut right) = (0.0, 0usize);
     for i in 0..data.rows() {
-        let (l, class) = arch.loss_and_class(theta, data.row(i), data.y[i], &mut ws);
+        let y = data.label(i);
+        let (l, class) = arch.loss_and_class(theta, data.features(i, &mut row), y, &mut ws);
         loss += l;
-        if class as f64 == data.y[i] {
+        if class as f64 == y {
             right += 1;
         }
     }

@@ -3,7 +3,7 @@
 //! dimensions, then each dimension as a u32) followed by the elements. The page fetches the files
 //! only when a link chooses them; the parser refuses anything else with a typed error.
 
-use super::data::Dataset;
+use super::data::{Dataset, Examples};
 use crate::error::{Error, Result};
 
 /// The IDX element type of unsigned bytes (the only one these files use).
@@ -35,6 +35,62 @@ impl Images {
     /// Image `i`'s pixels.
     pub fn image(&self, i: usize) -> &[u8] {
         &self.pixels[i * self.size()..(i + 1) * self.size()]
+    }
+}
+
+/// Labelled images as a trainer reads them (each pixel / 255), kept as bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageRows {
+    /// The images.
+    pub images: Images,
+    /// Their labels.
+    pub labels: Vec<u8>,
+}
+
+impl ImageRows {
+    /// The images with their labels.
+    ///
+    /// # Errors
+    /// As many labels as images are needed.
+    pub fn new(images: Images, labels: Vec<u8>) -> Result<Self> {
+        if labels.len() != images.count {
+            return Err(Error::invalid(
+                "labels",
+                labels.len(),
+                format!("labels for {} images", images.count),
+            ));
+        }
+        Ok(ImageRows { images, labels })
+    }
+
+    /// The first `n` images (all when n is larger).
+    pub fn first(&self, n: usize) -> ImageRows {
+        let n = n.min(self.images.count);
+        ImageRows {
+            images: Images {
+                count: n,
+                pixels: self.images.pixels[..n * self.images.size()].to_vec(),
+                ..self.images
+            },
+            labels: self.labels[..n].to_vec(),
+        }
+    }
+}
+
+impl Examples for ImageRows {
+    fn rows(&self) -> usize {
+        self.images.count
+    }
+    fn dim(&self) -> usize {
+        self.images.size()
+    }
+    fn label(&self, i: usize) -> f64 {
+        f64::from(self.labels[i])
+    }
+    fn features<'s>(&'s self, i: usize, buf: &'s mut Vec<f64>) -> &'s [f64] {
+        buf.clear();
+        buf.extend(self.images.image(i).iter().map(|&p| f64::from(p) / 255.0));
+        buf
     }
 }
 
@@ -123,31 +179,64 @@ pub fn parse_labels(bytes: &[u8], classes: usize) -> Result<Vec<u8>> {
     Ok(labels.to_vec())
 }
 
-/// The images as rows of features (each pixel / 255, so in [0, 1]) labelled by `labels`.
-///
-/// # Errors
-/// As many labels as images are needed.
-pub fn labelled(images: &Images, labels: &[u8]) -> Result<Dataset> {
-    if labels.len() != images.count {
-        return Err(Error::invalid(
-            "labels",
-            labels.len(),
-            format!("labels for {} images", images.count),
-        ));
+/// An image data set's training and test images.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageSplit {
+    /// Training images.
+    pub train: ImageRows,
+    /// Test images.
+    pub test: ImageRows,
+}
+
+impl ImageSplit {
+    /// Parses the four IDX files of a set like MNIST (training images and labels, test images and
+    /// labels), labels below `classes`.
+    ///
+    /// # Errors
+    /// A malformed file, labels that do not match their images in number, or test images of another
+    /// size than the training images.
+    pub fn parse(files: [&[u8]; 4], classes: usize) -> Result<ImageSplit> {
+        let [train_images, train_labels, test_images, test_labels] = files;
+        let train = ImageRows::new(
+            parse_images(train_images)?,
+            parse_labels(train_labels, classes)?,
+        )?;
+        let test = ImageRows::new(
+            parse_images(test_images)?,
+            parse_labels(test_labels, classes)?,
+        )?;
+        let size = |r: &ImageRows| (r.images.height, r.images.width);
+        if size(&train) != size(&test) {
+            return Err(Error::invalid(
+                "images",
+                format!("{:?}", size(&test)),
+                format!(
+                    "test images must have the training images' size {:?}",
+                    size(&train)
+                ),
+            ));
+        }
+        Ok(ImageSplit { train, test })
     }
+}
+
+/// The images as a [`Dataset`] of f64 features (each pixel / 255, so in [0, 1]): 8 bytes a pixel,
+/// for small sets and tests ([`ImageRows`] keeps one byte).
+pub fn labelled(rows: &ImageRows) -> Dataset {
+    let images = &rows.images;
     let names = (0..images.height)
         .flat_map(|r| (0..images.width).map(move |c| format!("pixel ({r}, {c})")))
         .collect();
-    Ok(Dataset {
+    Dataset {
         x: images
             .pixels
             .iter()
             .map(|&p| f64::from(p) / 255.0)
             .collect(),
-        y: labels.iter().map(|&l| f64::from(l)).collect(),
+        y: rows.labels.iter().map(|&l| f64::from(l)).collect(),
         dim: images.size(),
         names,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -171,7 +260,12 @@ mod tests {
         assert_eq!((images.count, images.height, images.width), (2, 3, 2));
         assert_eq!(images.image(1), &pixels[6..]);
         let labels = parse_labels(&idx(&[2], &[7, 0]), 10).unwrap();
-        let data = labelled(&images, &labels).unwrap();
+        let rows = ImageRows::new(images, labels).unwrap();
+        let data = labelled(&rows);
+        let mut buf = Vec::new();
+        assert_eq!(rows.features(1, &mut buf), data.row(1));
+        assert_eq!(rows.label(0), 7.0);
+        assert_eq!(rows.first(1).rows(), 1);
         assert_eq!((data.rows(), data.dim), (2, 6));
         assert_eq!(data.y, [7.0, 0.0]);
         assert_eq!(data.row(0)[1], 20.0 / 255.0);
@@ -205,6 +299,10 @@ mod tests {
         assert!(e.contains("label 2"), "{e}");
         assert!(parse_labels(&idx(&[2, 1], &[1, 2]), 10).is_err());
         let images = parse_images(&good).unwrap();
-        assert!(labelled(&images, &[1]).is_err());
+        assert!(ImageRows::new(images, vec![1]).is_err());
+        let labels = idx(&[2], &[0, 1]);
+        let other = idx(&[2, 2, 3], &[9; 12]);
+        assert!(ImageSplit::parse([&good, &labels, &good, &labels], 10).is_ok());
+        assert!(ImageSplit::parse([&good, &labels, &other, &labels], 10).is_err());
     }
 }

@@ -8,6 +8,7 @@ mod about;
 mod attack;
 mod compose;
 mod dpsgd;
+mod images;
 mod mechanisms;
 mod mf;
 mod rr;
@@ -22,6 +23,7 @@ use attack::AttackLab;
 use compose::ComposeLab;
 use dp_playground::labs::Lab;
 use dpsgd::DpsgdLab;
+use images::ImagesLab;
 use leptos::prelude::*;
 use mechanisms::MechLab;
 use mf::MfLab;
@@ -76,6 +78,7 @@ pub fn any(lab: Lab) -> AnyView {
         Lab::Mf => mf(lab),
         Lab::Attack => attack(lab),
         Lab::Train => train(lab),
+        Lab::Images => images(lab),
         Lab::About => about(lab),
         Lab::Start => start(lab),
         Lab::Teach => teach(lab),
@@ -125,6 +128,11 @@ pub fn attack(_: Lab) -> AnyView {
 /// The training lab.
 pub fn train(_: Lab) -> AnyView {
     view! { <TrainLab /> }.into_any()
+}
+
+/// The image lab.
+pub fn images(_: Lab) -> AnyView {
+    view! { <ImagesLab /> }.into_any()
 }
 
 /// The formulas page.

@@ -268,3 +268,52 @@ pub fn bring_into_view(target: &str) {
         let _ = html.focus();
     }
 }
+
+/// The bytes of the gzip file at `address` (relative to the page), fetched (the browser's cache
+/// keeps it) and decompressed by the browser's `DecompressionStream`: any static server will do, as
+/// the files are served as they are.
+///
+/// # Errors
+/// A failed request or status, or bytes that are not gzip, as a sentence.
+pub async fn fetch_gunzip(address: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |what: &str, e: wasm_bindgen::JsValue| {
+        format!(
+            "{address}: {what} ({})",
+            e.as_string().unwrap_or_else(|| format!("{e:?}"))
+        )
+    };
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(address))
+        .await
+        .map_err(|e| fail("could not be fetched", e))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!("{address}: HTTP {}", response.status()));
+    }
+    let body = response
+        .body()
+        .ok_or_else(|| format!("{address}: empty response"))?;
+    // `new DecompressionStream('gzip')`, through Reflect: web-sys has it only behind its unstable
+    // APIs' cfg. The stream is a {readable, writable} pair, which `pipeThrough` takes.
+    let no_stream = |e| fail("no DecompressionStream in this browser", e);
+    let ctor: js_sys::Function =
+        js_sys::Reflect::get(&js_sys::global(), &"DecompressionStream".into())
+            .map_err(no_stream)?
+            .dyn_into()
+            .map_err(no_stream)?;
+    let pair: web_sys::ReadableWritablePair =
+        js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&"gzip".into()))
+            .map_err(no_stream)?
+            .unchecked_into();
+    let plain = web_sys::Response::new_with_opt_readable_stream(Some(&body.pipe_through(&pair)))
+        .map_err(|e| fail("could not be read", e))?;
+    let buffer = JsFuture::from(
+        plain
+            .array_buffer()
+            .map_err(|e| fail("could not be read", e))?,
+    )
+    .await
+    .map_err(|e| fail("is not a gzip file", e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}

