@@ -1,12 +1,15 @@
-//! The principal directions Abadi et al. (CCS 2016, §5.1) project MNIST onto before DP-SGD: rows
+//! The principal directions Abadi et al. (CCS 2016, §4 "Differentially private PCA", after Dwork,
+//! Talwar, Thakurta & Zhang's Analyze Gauss, STOC 2014) project MNIST onto before DP-SGD: rows
 //! normalised to unit ℓ2 norm and stacked into A, the second-moment matrix AᵀA (uncentred), optionally
-//! with symmetric Gaussian noise added for differential privacy, and its top k eigenvectors.
+//! with Gaussian noise added for differential privacy, and its top k eigenvectors. The noise is their
+//! code's (`dp_pca.ComputeDPPrincipalProjection` in tensorflow/models' `dp_sgd`): N(0, σ_p²) on every
+//! one of the d² entries, then the matrix symmetrised as (M + Mᵀ)/2.
 //!
-//! Privacy of the noisy version: adding or removing one unit-norm row a changes AᵀA by aaᵀ, whose
-//! independent entries (the upper triangle with the diagonal) have ℓ2 norm at most ‖aaᵀ‖_F = ‖a‖² = 1.
-//! Noise N(0, σ_p²) on each of them is the Gaussian mechanism with sensitivity 1 and noise multiplier
-//! σ_p, to be composed with the training run's guarantee. Without noise the projection is not private
-//! (as in Abadi et al.'s non-private baselines), and a guarantee must say so.
+//! Privacy of the noisy version: adding or removing one unit-norm row a changes AᵀA by aaᵀ, of
+//! Frobenius norm ‖a‖² = 1, so the d² noisy entries are the Gaussian mechanism with sensitivity 1 and
+//! noise multiplier σ_p (symmetrising is post-processing), to be composed with the training run's
+//! guarantee (their code charges it to the same accountant once, at q = 1). Without noise the
+//! projection is not private, and a guarantee must say so.
 //!
 //! The eigendecomposition is nalgebra's (symmetric QR on the tridiagonal form), the products its
 //! blocked `gemm`: a 784-dimensional second moment of 60 000 rows is 1.8·10¹⁰ multiply-adds.
@@ -60,8 +63,8 @@ impl Projection {
 }
 
 /// The top `k` principal directions of `data`'s rows at `rows` (Abadi et al.'s: each row scaled to
-/// unit norm, the uncentred second moment), with N(0, `noise_sd`²) added to each entry of its upper
-/// triangle and mirrored (`noise_sd` = 0: no noise, not private). Zero rows add nothing.
+/// unit norm, the uncentred second moment), with N(0, `noise_sd`²) added to each of its entries and
+/// the sum symmetrised (`noise_sd` = 0: no noise, not private). Zero rows add nothing.
 ///
 /// # Errors
 /// k of 0 or more than the features, a row index out of range, or a noise level that is negative
@@ -111,15 +114,13 @@ pub fn principal_directions<D: Examples + ?Sized, R: Rng + ?Sized>(
         moment.gemm_tr(1.0, &a, &a, 1.0);
     }
     if noise_sd > 0.0 {
-        for i in 0..d {
-            for j in i..d {
-                let e = noise_sd * rng.sample::<f64, _>(StandardNormal);
-                moment[(i, j)] += e;
-                if j != i {
-                    moment[(j, i)] += e;
-                }
-            }
-        }
+        // Row by row, so that a seed gives the same noise on every platform.
+        let noise = DMatrix::<f64>::from_row_iterator(
+            d,
+            d,
+            (0..d * d).map(|_| noise_sd * rng.sample::<f64, _>(StandardNormal)),
+        );
+        moment += (&noise + noise.transpose()) * 0.5;
     }
     let eigen = SymmetricEigen::new(moment);
     let mut order: Vec<usize> = (0..d).collect();

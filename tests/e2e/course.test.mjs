@@ -42,7 +42,7 @@ test('the landing view lists the course path in order, the papers apart; the nav
   const path = await page.locator('[data-testid="start-group-course"] li').evaluateAll((lis) => lis.map((li) => li.dataset.testid));
   assert.deepEqual(path, COURSE.map((l) => `start-${l}`));
   const papers = await page.locator('[data-testid="start-group-papers"] li').evaluateAll((lis) => lis.map((li) => li.dataset.testid));
-  assert.deepEqual(papers, ['start-wdp', 'start-tangent', 'start-mf']);
+  assert.deepEqual(papers, ['start-wdp', 'start-tangent', 'start-mf', 'start-images']);
   const nav = await page.locator('nav a[data-group="course"]').evaluateAll((as) => as.map((a) => a.dataset.testid));
   assert.deepEqual(nav, COURSE.map((l) => `nav-${l}`));
   // The path's first link opens the lab.

@@ -24,7 +24,7 @@ const KEYS = JSON.parse(readFileSync(new URL('./lab-keys.json', import.meta.url)
 const READY = {
   rr: 'rr-p-truth', mechanisms: 'mech-sigma-analytic', compose: 'compose-eps-basic', dpsgd: 'dpsgd-eps-rdp',
   attack: 'attack-eps', wdp: 'wdp-fig1-value', tangent: 'tdp-norm-tv', train: 'train-q',
-  mf: 'mf-sigma-gaussian',
+  mf: 'mf-sigma-gaussian', images: 'images-eps',
 };
 const EXTREMES = ['0', '-0', '-1', '1e-300', '1e-160', '1e-9', '1e-6', '0.001', '0.999', '1', '2', '50', '1e6', '1e9',
   '1e300', '1e308', '-1e308', '1e400', 'NaN', 'inf', '-inf', '', 'abc', '%', '1,2', '0x10', ' 1 ', '9007199254740993',

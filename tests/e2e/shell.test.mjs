@@ -83,7 +83,7 @@ test('switching labs in quick succession, and back and forward, never kills the 
 const LAB_READY = {
   rr: 'rr-p-truth', mechanisms: 'mech-sigma-analytic', compose: 'compose-eps-basic', dpsgd: 'dpsgd-eps-rdp',
   attack: 'attack-eps', wdp: 'wdp-fig1-value', tangent: 'tdp-norm-tv', train: 'train-q', about: 'about-sides',
-  mf: 'mf-sigma-gaussian',
+  mf: 'mf-sigma-gaussian', images: 'images-eps',
 };
 
 /** Opens `query` and records every .wasm file the page asks for. */

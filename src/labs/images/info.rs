@@ -41,8 +41,8 @@ pub const FORMULAS: &[Formula] = &[
     },
     Formula {
         name: "Abadi et al.'s differentially private PCA",
-        formula: "rows scaled to unit norm, A stacked; AᵀA + E, E symmetric with N(0, σp²) entries; its top 60 eigenvectors",
-        source: "Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar & Zhang (CCS 2016), Section 5.1 (here on all training images)",
+        formula: "rows scaled to unit norm, A stacked; AᵀA + (N + Nᵀ)/2, N with N(0, σp²) entries; its top 60 eigenvectors",
+        source: "Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar & Zhang (CCS 2016), Section 4, after Dwork et al.'s Analyze Gauss (STOC 2014); the authors' dp_pca.py, on all 60 000 training images as their dp_mnist.py",
         note: "One row changes AᵀA by aaᵀ, ‖aaᵀ‖_F = 1: a Gaussian mechanism of sensitivity 1, composed with the training run.",
     },
     Formula {

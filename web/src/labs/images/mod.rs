@@ -375,7 +375,7 @@ fn PaperTable(
         Some(view! {
             <table class="compact" data-testid="images-paper">
                 <caption>{format!("Abadi et al., {}", preset.name)}</caption>
-                <thead><tr><th></th><th>"Test accuracy"</th><th>"ε at δ = 10⁻⁵"</th></tr></thead>
+                <thead><tr><th scope="col">"Run"</th><th scope="col">"Test accuracy"</th><th scope="col">"ε at δ = 10⁻⁵"</th></tr></thead>
                 <tbody>
                     <tr><th scope="row">"The paper (moments accountant)"</th>
                         <td>{format!("{:.0} %", preset.paper_accuracy * 100.0)}</td>
