@@ -59,14 +59,14 @@ test('a small run downloads MNIST once, trains to its last epoch, and shows digi
 });
 
 test('Abadi et al.\'s network: the PCA, a pause after an epoch, and a resume to the end', async () => {
-  const page = await openLab(await newPage(browser), server.url, '?lab=images&model=abadi&hidden=64&pca=20&pca_sigma=1&rows=2000&lot=50&epochs=4&sigma=1', 'images-eps');
+  const page = await openLab(await newPage(browser), server.url, '?lab=images&model=abadi&hidden=64&pca=20&pca_sigma=1&rows=2000&lot=50&epochs=40&sigma=1', 'images-eps');
   await page.click('[data-testid="images-train"]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) >= 1, null, { timeout: 120_000 });
   await page.click('[data-testid="images-pause"]');
   assert.match(await page.textContent('[data-testid="images-status"]'), /Paused after epoch \d/);
   assert.equal(await page.textContent('[data-testid="images-train"]'), 'Resume');
   await page.click('[data-testid="images-train"]');
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 4, null, { timeout: 120_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 40, null, { timeout: 120_000 });
   const accuracy = await valueOf(page, 'images-accuracy');
   assert.ok(accuracy > 0.6, `accuracy ${accuracy}`);
   assert.deepEqual(page.problems, []);
