@@ -19,8 +19,6 @@ const PCA_STREAM: u64 = 1 << 62;
 pub const SHOWN: usize = 24;
 /// Progress is sent every this many steps.
 const PROGRESS_EVERY: u64 = 10;
-/// Epoch counts the ε curve is read at, besides the run's own.
-const CURVE_EPOCHS: [u64; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
 
 /// MNIST's four IDX files, as the page fetched them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,7 +68,7 @@ pub struct ImagesCheckpoint {
 /// A piece of the lab's heavy work.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ImagesJob {
-    /// The run's certified ε, and after each of the curve's epoch counts.
+    /// The run's certified ε.
     Guarantee(ImagesParams),
     /// Training from `from` (or the start) to the end of epoch `until`.
     Train {
@@ -115,8 +113,8 @@ pub struct Digit {
 /// What an [`ImagesJob`] sends back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ImagesUpdate {
-    /// The run's guarantee and (epochs, certified ε) along the way.
-    Guarantee(Result<(Guarantee, Vec<(u64, f64)>)>),
+    /// The run's guarantee.
+    Guarantee(Result<Guarantee>),
     /// The data is read (and projected): the first test images.
     Prepared(Vec<Digit>),
     /// Steps done so far.
@@ -130,7 +128,7 @@ pub enum ImagesUpdate {
 }
 
 /// The run's certified ε at δ after `epochs` epochs: the PLD's upper side for the link's event
-/// ([`ImagesParams::event`]); ∞ without noise.
+/// ([`ImagesParams::items`]); ∞ without noise.
 ///
 /// # Errors
 /// Parameters the accountant refuses.
@@ -138,32 +136,22 @@ pub fn epsilon_after(p: &ImagesParams, epochs: u64) -> Result<f64> {
     if p.sigma == 0.0 {
         return Ok(f64::INFINITY);
     }
-    let crate::accounting::guarantee::Event::List(items) = p.event(epochs) else {
-        return Ok(f64::INFINITY);
-    };
-    Ok(ComposedPld::new(&items)?.epsilon(p.delta))
+    Ok(ComposedPld::new(&p.items(epochs))?.epsilon(p.delta))
 }
 
-/// The run's guarantee and its ε after each curve epoch up to the run's.
+/// The run's guarantee: its certified ε after the link's epochs, for Poisson sampling.
 ///
 /// # Errors
 /// Parameters the accountant refuses.
-pub fn guarantee(p: &ImagesParams) -> Result<(Guarantee, Vec<(u64, f64)>)> {
-    let eps = epsilon_after(p, p.epochs)?;
-    let mut curve = Vec::new();
-    for e in CURVE_EPOCHS.into_iter().filter(|&e| e < p.epochs) {
-        curve.push((e, epsilon_after(p, e)?));
-    }
-    curve.push((p.epochs, eps));
-    let g = Guarantee {
+pub fn guarantee(p: &ImagesParams) -> Result<Guarantee> {
+    Ok(Guarantee {
         event: p.event(p.epochs),
         accountant: Accountant::Pld,
         side: Side::Upper,
         assumes: Sampler::Poisson,
         delta: p.delta,
-        eps,
-    };
-    Ok((g, curve))
+        eps: epsilon_after(p, p.epochs)?,
+    })
 }
 
 /// The training rows as the model reads them.
@@ -205,12 +193,13 @@ pub fn train(
     let samples = (0..SHOWN.min(split.test.rows()))
         .map(|i| digit(&split.test, i, split.test.labels[i]))
         .collect();
-    let (mut projection, mut at) = match from {
+    let (saved, at) = match from {
         Some(c) => (c.projection, Some(c.at)),
         None => (None, None),
     };
+    let mut projection = None;
     let features = if p.model == ImageModel::Abadi {
-        let proj = match projection.take() {
+        let proj = match saved {
             Some(proj) if proj.k() == p.pca && proj.dim == images.dim() => proj,
             _ => {
                 let rows: Vec<usize> = (0..images.rows()).collect();
@@ -227,9 +216,7 @@ pub fn train(
     emit(ImagesUpdate::Prepared(samples));
     let arch = p.architecture();
     let mut trainer = Trainer::new(&arch, features.train(), p.hyper(), p.seed)?.private_only();
-    let mut at = at
-        .take()
-        .unwrap_or_else(|| Checkpoint::start(&arch, p.seed));
+    let mut at = at.unwrap_or_else(|| Checkpoint::start(&arch, p.seed));
     let per_epoch = p.steps_per_epoch();
     let last = until.min(p.epochs) * per_epoch;
     let mut clipped = (0, 0);

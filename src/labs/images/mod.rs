@@ -202,7 +202,7 @@ impl ImagesParams {
 
     /// The run as the accountants take it, after `epochs` epochs: the PCA's Gaussian mechanism
     /// (sensitivity 1, σ_p) when it is private, then T Poisson-subsampled Gaussian steps.
-    pub fn event(&self, epochs: u64) -> Event {
+    pub fn items(&self, epochs: u64) -> Vec<Item> {
         let mut items = Vec::new();
         if self.private_pca() {
             items.push(Item {
@@ -219,7 +219,12 @@ impl ImagesParams {
             },
             times: epochs * self.steps_per_epoch(),
         });
-        Event::List(items)
+        items
+    }
+
+    /// [`ImagesParams::items`] as the event a guarantee states.
+    pub fn event(&self, epochs: u64) -> Event {
+        Event::List(self.items(epochs))
     }
 
     /// The Abadi et al. point this link is, if it is one (their model, lot, clipping, schedule,

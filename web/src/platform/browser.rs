@@ -231,6 +231,17 @@ pub fn download_url(filename: &str, url: &str) {
     }
 }
 
+/// `canvas`'s 2-D drawing context (`None` where the browser gives none).
+pub fn context_2d(
+    canvas: &web_sys::HtmlCanvasElement,
+) -> Option<web_sys::CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+}
+
 /// A detached canvas element of the given pixel size (for exports drawn off screen).
 pub fn offscreen_canvas(width: u32, height: u32) -> Option<web_sys::HtmlCanvasElement> {
     let canvas: web_sys::HtmlCanvasElement = web_sys::window()?

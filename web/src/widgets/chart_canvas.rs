@@ -227,13 +227,7 @@ fn chart_figure(
 /// Writes an exported PNG's heading (at 2×) into the top of `canvas`: the title, and under it the
 /// parameters, on white.
 fn write_heading(canvas: &web_sys::HtmlCanvasElement, title: &str, params: &str) {
-    use wasm_bindgen::JsCast;
-    let Some(ctx) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some(ctx) = crate::platform::browser::context_2d(canvas) else {
         return;
     };
     ctx.set_fill_style_str("#fff");

@@ -3,7 +3,6 @@
 
 use dp_playground::labs::images::jobs::Digit;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Draws `digit`'s pixels (white ink on black, as the files store them: 0 is the background) into
 /// `canvas`.
@@ -11,12 +10,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, digit: &Digit) {
     let side = (digit.pixels.len() as f64).sqrt() as u32;
     canvas.set_width(side);
     canvas.set_height(side);
-    let Some(ctx) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some(ctx) = crate::platform::browser::context_2d(canvas) else {
         return;
     };
     let rgba: Vec<u8> = digit

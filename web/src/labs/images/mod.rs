@@ -215,7 +215,7 @@ pub fn ImagesLab() -> impl IntoView {
     let shown = move |key: &'static str, in_use: fn(&ImagesParams) -> String| {
         url.raw_or(key, move || params.with(in_use))
     };
-    let guarantee = RwSignal::new(None::<Result<(Guarantee, Vec<(u64, f64)>), String>>);
+    let guarantee = RwSignal::new(None::<Result<Guarantee, String>>);
     let eps_jobs = LabJobs::new("images-eps");
     Effect::new(move |_| {
         eps_jobs.show_latest(
@@ -232,12 +232,7 @@ pub fn ImagesLab() -> impl IntoView {
         params.track();
         run.reset();
     });
-    let the_guarantee = Signal::derive(move || {
-        guarantee.with(|g| {
-            g.as_ref()
-                .map(|r| r.as_ref().map(|(g, _)| g.clone()).map_err(Clone::clone))
-        })
-    });
+    let the_guarantee: Signal<_> = guarantee.into();
     let last = Signal::derive(move || run.points.with(|p| p.last().copied()));
     let markdown = Signal::derive(move || {
         let p = params.get();
