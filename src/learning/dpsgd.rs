@@ -15,6 +15,7 @@
 //! noise's cost show apart.
 
 use super::batches::Batches;
+use super::clipped::FixedSum;
 use super::correlated::{cyclic_poisson_batch, NoiseGen};
 use super::data::{Dataset, Examples};
 use super::model::{Architecture, Workspace};
@@ -184,6 +185,8 @@ pub struct Trainer<'a, D: Examples + ?Sized = Dataset> {
     noise: Vec<f64>,
     /// Models trained: all three, or the private one alone.
     variants: usize,
+    /// Whether the private model's clipped gradients are summed exactly ([`Trainer::exact`]).
+    exact: bool,
 }
 
 impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
@@ -211,6 +214,7 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
             correlated: None,
             noise: vec![0.0; p],
             variants: Variant::ALL.len(),
+            exact: false,
         })
     }
 
@@ -218,6 +222,16 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
     /// their start): a third of the work, for data sets where every gradient counts.
     pub fn private_only(mut self) -> Self {
         self.variants = 1;
+        self
+    }
+
+    /// The trainer stepping the private model alone and summing its clipped gradients exactly
+    /// ([`FixedSum`], computed without forming them): a batch split into shares computed apart
+    /// ([`Trainer::share`], on other workers) and merged in any order gives the same step bit for bit
+    /// ([`Trainer::finish`]). Its runs differ from the formed sum's in the last bits.
+    pub fn exact(mut self) -> Self {
+        self.variants = 1;
+        self.exact = true;
         self
     }
 
@@ -261,24 +275,13 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
     /// # Errors
     /// A model whose parameters stopped being finite (a learning rate that diverges).
     pub fn step(&mut self, at: &mut Checkpoint, clipped: &mut (u64, u64)) -> Result<()> {
-        let t = at.step + 1;
-        let mut rng = stream(self.seed, FIRST_STEP_STREAM + t);
-        let Hyper {
-            q,
-            sigma,
-            clip,
-            lr,
-            lambda,
-        } = self.hyper;
-        let rows = self.data.rows();
-        match &self.correlated {
-            Some((_, Some((groups, rate)))) => {
-                cyclic_poisson_batch(t, rows, *groups, *rate, &mut rng, &mut self.batch);
-            }
-            _ => self
-                .batches
-                .draw(t, rows, q, self.seed, &mut rng, &mut self.batch),
+        if self.exact {
+            let (total, scaled) = self.share(at, 0, 1);
+            *clipped = (clipped.0 + scaled, clipped.1 + self.batch.len() as u64);
+            return self.finish(at, &total);
         }
+        let mut rng = self.draw_batch(at.step + 1);
+        let clip = self.hyper.clip;
         for (v, theta) in at.theta.iter().enumerate().take(self.variants) {
             let sum = &mut self.sums[v];
             sum.fill(0.0);
@@ -294,6 +297,80 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
             self.evaluations += self.batch.len() as u64;
         }
         clipped.1 += self.batch.len() as u64;
+        self.noise_and_descend(at, &mut rng)
+    }
+
+    /// Draws step t's batch into `self.batch`; returns the step's stream, its noise next.
+    fn draw_batch(&mut self, t: u64) -> ChaCha8Rng {
+        let mut rng = stream(self.seed, FIRST_STEP_STREAM + t);
+        let rows = self.data.rows();
+        match &self.correlated {
+            Some((_, Some((groups, rate)))) => {
+                cyclic_poisson_batch(t, rows, *groups, *rate, &mut rng, &mut self.batch);
+            }
+            _ => self
+                .batches
+                .draw(t, rows, self.hyper.q, self.seed, &mut rng, &mut self.batch),
+        }
+        rng
+    }
+
+    /// Share `part` of `parts` of the next step's batch (its contiguous `part`-th slice): the exact
+    /// sum of its clipped gradients at the private model's `at.theta[0]`, and how many were scaled.
+    /// Merged, the shares of every part are the step's sum, whatever the number of parts.
+    pub fn share(&mut self, at: &Checkpoint, part: usize, parts: usize) -> (FixedSum, u64) {
+        self.draw_batch(at.step + 1);
+        let clip = self.hyper.clip;
+        let mut sum = FixedSum::new(self.arch.params(), self.data.rows(), clip);
+        let len = self.batch.len();
+        let parts = parts.max(1);
+        let mine = &self.batch[len * part.min(parts) / parts..len * (part + 1).min(parts) / parts];
+        let mut scaled = 0;
+        for &i in mine {
+            let x = self.data.features(i, &mut self.row);
+            let y = self.data.label(i);
+            scaled += u64::from(self.arch.add_clipped_gradient(
+                &at.theta[0],
+                x,
+                y,
+                clip,
+                &mut sum,
+                &mut self.ws,
+            ));
+        }
+        self.evaluations += mine.len() as u64;
+        (sum, scaled)
+    }
+
+    /// Takes step `at.step + 1` of an exact trainer from its batch's sum (the merged
+    /// [`Trainer::share`]s): adds the noise and descends.
+    ///
+    /// # Errors
+    /// A model whose parameters stopped being finite, or a sum of another shape.
+    pub fn finish(&mut self, at: &mut Checkpoint, total: &FixedSum) -> Result<()> {
+        if total.len() != self.arch.params() {
+            return Err(Error::invalid(
+                "sum",
+                total.len(),
+                format!("must have {} coordinates", self.arch.params()),
+            ));
+        }
+        let mut rng = self.draw_batch(at.step + 1);
+        total.write_to(&mut self.sums[Variant::Private as usize]);
+        self.noise_and_descend(at, &mut rng)
+    }
+
+    /// The end of step `at.step + 1` once the models' sums are in `self.sums`: the private model's
+    /// noise from `rng`, then each model's descent.
+    fn noise_and_descend(&mut self, at: &mut Checkpoint, rng: &mut ChaCha8Rng) -> Result<()> {
+        let t = at.step + 1;
+        let Hyper {
+            sigma,
+            clip,
+            lr,
+            lambda,
+            ..
+        } = self.hyper;
         let noise_sd = sigma * clip;
         match &self.correlated {
             None => {
@@ -306,7 +383,7 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 if at.noise.len() != need {
                     at.noise = vec![0.0; need];
                 }
-                gen.next(t, self.seed, &mut rng, &mut at.noise, &mut self.noise);
+                gen.next(t, self.seed, rng, &mut at.noise, &mut self.noise);
                 for (s, w) in self.sums[Variant::Private as usize]
                     .iter_mut()
                     .zip(&self.noise)

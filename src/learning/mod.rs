@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod batches;
+pub mod clipped;
 pub mod correlated;
 pub mod data;
 pub mod datasets;

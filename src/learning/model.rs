@@ -113,7 +113,7 @@ impl Architecture {
     }
 
     /// Each layer's (inputs, outputs), the output layer last.
-    fn layers(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn layers(&self) -> Vec<(usize, usize)> {
         let mut sizes = vec![self.dim];
         sizes.extend(&self.hidden);
         sizes.push(self.outputs());
@@ -162,37 +162,39 @@ impl Architecture {
             post: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
             delta: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
             out: vec![0.0; self.outputs()],
+            nz: vec![Vec::new(); self.hidden.len() + 1],
         }
     }
 
-    /// The forward pass: the hidden layers' values into `ws`, the output logits into `ws.out`.
-    fn forward(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) {
+    /// The forward pass: the hidden layers' values into `ws`, the output logits into `ws.out`, and
+    /// which inputs of each layer are non-zero into `ws.nz`. Each weighted sum runs over the non-zero
+    /// inputs only, in order: the same sum, term for term, as over all of them (a zero input adds ±0),
+    /// and five times fewer terms on MNIST's pixels.
+    pub(crate) fn forward(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) {
         let mut offset = 0;
+        nonzero(x, &mut ws.nz[0]);
         for (l, &h) in self.hidden.iter().enumerate() {
             let (before, after) = ws.post.split_at_mut(l);
             let input: &[f64] = if l == 0 { x } else { &before[l - 1] };
             let n_in = input.len();
             let (w, rest) = theta[offset..].split_at(h * n_in);
             let b = &rest[..h];
-            for k in 0..h {
-                let z = dot(&w[k * n_in..(k + 1) * n_in], input) + b[k];
-                ws.pre[l][k] = z;
-                after[0][k] = match self.act {
+            affine(w, input, &ws.nz[l], b, &mut ws.pre[l]);
+            for (z, v) in ws.pre[l].iter().zip(after[0].iter_mut()) {
+                *v = match self.act {
                     Activation::Tanh => z.tanh(),
                     Activation::Relu => z.max(0.0),
                 };
             }
+            nonzero(&after[0], &mut ws.nz[l + 1]);
             offset += h * (n_in + 1);
         }
         let input: &[f64] = self
             .hidden
             .last()
             .map_or(x, |_| &ws.post[self.hidden.len() - 1]);
-        let n_in = input.len();
-        let (w, b) = theta[offset..].split_at(ws.out.len() * n_in);
-        for (k, z) in ws.out.iter_mut().enumerate() {
-            *z = dot(&w[k * n_in..(k + 1) * n_in], input) + b[k];
-        }
+        let (w, b) = theta[offset..].split_at(ws.out.len() * input.len());
+        affine(w, input, &ws.nz[self.hidden.len()], b, &mut ws.out);
     }
 
     /// The logit z(θ; x) of a two-class model (the first logit of a K-class one).
@@ -229,8 +231,31 @@ impl Architecture {
         ws: &mut Workspace,
     ) -> f64 {
         self.forward(theta, x, ws);
-        // ∂f/∂zₖ into ws.out: σ(z) − y for two classes, softmax(z)ₖ − [k = y] for K.
-        let loss = if self.classes > 2 {
+        let loss = self.output_delta(y, ws);
+        self.hidden_deltas(theta, ws);
+        // Each layer's gradient: δ aᵀ for its weights (a its input), δ for its biases.
+        let mut offset = 0;
+        for (l, (n_in, n_out)) in self.layers().into_iter().enumerate() {
+            let input: &[f64] = if l == 0 { x } else { &ws.post[l - 1] };
+            let delta = ws.delta_of(l);
+            for (k, d) in delta.iter().enumerate() {
+                for (g, a) in grad[offset + k * n_in..offset + (k + 1) * n_in]
+                    .iter_mut()
+                    .zip(input)
+                {
+                    *g = d * a;
+                }
+                grad[offset + n_out * n_in + k] = *d;
+            }
+            offset += n_out * (n_in + 1);
+        }
+        loss
+    }
+
+    /// After [`Architecture::forward`]: the loss at y, and its derivatives in the logits into
+    /// `ws.out` (σ(z) − y for two classes, softmax(z)ₖ − [k = y] for K).
+    pub(crate) fn output_delta(&self, y: f64, ws: &mut Workspace) -> f64 {
+        if self.classes > 2 {
             let y = y as usize;
             let loss = cross_entropy(&ws.out, y);
             let top = ws.out.iter().fold(f64::NEG_INFINITY, |m, &z| m.max(z));
@@ -247,57 +272,26 @@ impl Architecture {
             let z = ws.out[0];
             ws.out[0] = sigmoid(z) - y;
             log_loss(z, y)
-        };
+        }
+    }
+
+    /// After [`Architecture::output_delta`]: the loss's derivatives in each hidden layer's
+    /// pre-activations into `ws.delta`, last layer first (backpropagation).
+    pub(crate) fn hidden_deltas(&self, theta: &[f64], ws: &mut Workspace) {
         let layers = self.layers();
         let mut offset: usize = layers.iter().map(|(i, o)| o * (i + 1)).sum();
-        // Output layer.
-        let (n_in, n_out) = layers[layers.len() - 1];
-        offset -= n_out * (n_in + 1);
-        let input: &[f64] = self
-            .hidden
-            .last()
-            .map_or(x, |_| &ws.post[self.hidden.len() - 1]);
-        for (k, dz) in ws.out.iter().enumerate() {
-            for (g, a) in grad[offset + k * n_in..offset + (k + 1) * n_in]
-                .iter_mut()
-                .zip(input)
-            {
-                *g = dz * a;
-            }
-            grad[offset + n_out * n_in + k] = *dz;
-        }
-        if let Some(last) = self.hidden.len().checked_sub(1) {
-            let w_out = &theta[offset..offset + n_out * n_in];
-            for (j, (d, pre)) in ws.delta[last].iter_mut().zip(&ws.pre[last]).enumerate() {
-                let back: f64 = (0..n_out).map(|k| w_out[k * n_in + j] * ws.out[k]).sum();
+        for l in (0..self.hidden.len()).rev() {
+            // Layer l + 1 (the output layer when l is the last) feeds back into layer l.
+            let (n_in, n_out) = layers[l + 1];
+            offset -= n_out * (n_in + 1);
+            let w = &theta[offset..offset + n_out * n_in];
+            let (mine, after) = ws.delta.split_at_mut(l + 1);
+            let next: &[f64] = after.first().map_or(&ws.out, |d| d);
+            for (j, (d, pre)) in mine[l].iter_mut().zip(&ws.pre[l]).enumerate() {
+                let back: f64 = (0..n_out).map(|k| w[k * n_in + j] * next[k]).sum();
                 *d = back * self.derivative(*pre);
             }
         }
-        // Hidden layers, last to first.
-        for l in (0..self.hidden.len()).rev() {
-            let (n_in, h) = layers[l];
-            offset -= h * (n_in + 1);
-            let input: &[f64] = if l == 0 { x } else { &ws.post[l - 1] };
-            for k in 0..h {
-                let d = ws.delta[l][k];
-                for (g, a) in grad[offset + k * n_in..offset + (k + 1) * n_in]
-                    .iter_mut()
-                    .zip(input)
-                {
-                    *g = d * a;
-                }
-                grad[offset + h * n_in + k] = d;
-            }
-            if l > 0 {
-                let w = &theta[offset..offset + h * n_in];
-                let (prev, this) = ws.delta.split_at_mut(l);
-                for j in 0..n_in {
-                    let back: f64 = (0..h).map(|k| w[k * n_in + j] * this[0][k]).sum();
-                    prev[l - 1][j] = back * self.derivative(ws.pre[l - 1][j]);
-                }
-            }
-        }
-        loss
     }
 
     fn derivative(&self, pre: f64) -> f64 {
@@ -320,11 +314,59 @@ impl Architecture {
 /// Buffers for one forward and backward pass (one per thread of work).
 #[derive(Debug, Clone)]
 pub struct Workspace {
-    pre: Vec<Vec<f64>>,
-    post: Vec<Vec<f64>>,
-    delta: Vec<Vec<f64>>,
+    pub(crate) pre: Vec<Vec<f64>>,
+    pub(crate) post: Vec<Vec<f64>>,
+    pub(crate) delta: Vec<Vec<f64>>,
     /// The output logits, then the loss's derivatives in them.
-    out: Vec<f64>,
+    pub(crate) out: Vec<f64>,
+    /// Each layer's non-zero inputs (the output layer's last).
+    pub(crate) nz: Vec<Vec<usize>>,
+}
+
+impl Workspace {
+    /// Layer l's δ (the loss's derivatives in its pre-activations; the output layer's after the
+    /// hidden ones).
+    pub(crate) fn delta_of(&self, l: usize) -> &[f64] {
+        self.delta.get(l).unwrap_or(&self.out)
+    }
+}
+
+/// The indices of `a`'s non-zero entries, in order.
+fn nonzero(a: &[f64], out: &mut Vec<usize>) {
+    out.clear();
+    out.extend(
+        a.iter()
+            .enumerate()
+            .filter(|(_, v)| **v != 0.0)
+            .map(|(j, _)| j),
+    );
+}
+
+/// A layer's pre-activations: out[k] = Σⱼ w[k·n + j]·a[j] + b[k] (n = a's length), each sum over the
+/// non-zero aⱼ (at `nz`) in order, so the same sum as [`dot`]'s term for term (a zero aⱼ adds ±0; the
+/// same start, −0). Four units at a time: their sums are independent, so the processor overlaps them
+/// rather than waiting on one chain of additions.
+fn affine(w: &[f64], a: &[f64], nz: &[usize], b: &[f64], out: &mut [f64]) {
+    let n = a.len();
+    let done = out.len() / 4 * 4;
+    let mut rows = w.chunks_exact(n);
+    let mut outs = out.chunks_exact_mut(4);
+    for (k, o) in (&mut outs).enumerate() {
+        let r: [&[f64]; 4] = std::array::from_fn(|_| rows.next().unwrap_or_default());
+        let mut s = [-0.0f64; 4];
+        for &j in nz {
+            let x = a[j];
+            for (s, r) in s.iter_mut().zip(r) {
+                *s += r[j] * x;
+            }
+        }
+        for (i, (o, s)) in o.iter_mut().zip(s).enumerate() {
+            *o = s + b[4 * k + i];
+        }
+    }
+    for (k, o) in out.iter_mut().enumerate().skip(done) {
+        *o = nz.iter().map(|&j| w[k * n + j] * a[j]).sum::<f64>() + b[k];
+    }
 }
 
 /// The cross-entropy ln Σₖ e^{zₖ} − z_y, stable for every z (the largest logit taken out first).

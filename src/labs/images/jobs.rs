@@ -215,7 +215,7 @@ pub fn train(
     };
     emit(ImagesUpdate::Prepared(samples));
     let arch = p.architecture();
-    let mut trainer = Trainer::new(&arch, features.train(), p.hyper(), p.seed)?.private_only();
+    let mut trainer = Trainer::new(&arch, features.train(), p.hyper(), p.seed)?.exact();
     let mut at = at.unwrap_or_else(|| Checkpoint::start(&arch, p.seed));
     let per_epoch = p.steps_per_epoch();
     let last = until.min(p.epochs) * per_epoch;
