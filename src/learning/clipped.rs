@@ -80,6 +80,37 @@ impl FixedSum {
         Ok(())
     }
 
+    /// The sum as bytes: b, then each coordinate (little-endian), so that a page passing sums
+    /// between workers adds them without a serialiser.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 + 8 * self.values.len());
+        out.extend_from_slice(&self.bits.to_le_bytes());
+        for v in &self.values {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// A sum from [`FixedSum::to_bytes`].
+    ///
+    /// # Errors
+    /// Bytes of another length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let (head, body) = bytes.split_at_checked(4).unwrap_or((&[], &[]));
+        let (Ok(head), true) = (<[u8; 4]>::try_from(head), body.len() % 8 == 0) else {
+            return Err(Error::Wire {
+                reason: format!("a sum of {} bytes", bytes.len()),
+            });
+        };
+        Ok(FixedSum {
+            bits: i32::from_le_bytes(head),
+            values: body
+                .chunks_exact(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect(),
+        })
+    }
+
     /// The sum as floating-point numbers into `out` (rounded to nearest).
     pub fn write_to(&self, out: &mut [f64]) {
         let unit = 2f64.powi(-self.bits);
@@ -254,6 +285,11 @@ mod tests {
             assert!(s.scale().is_finite() && s.scale() > 0.0);
         }
         let mut a = FixedSum::new(3, 10, 1.0);
+        a.values = vec![-5, 0, i64::MAX / 2];
+        assert_eq!(FixedSum::from_bytes(&a.to_bytes()).unwrap(), a);
+        for cut in [0, 3, 5, 27] {
+            assert!(FixedSum::from_bytes(&a.to_bytes()[..cut]).is_err(), "{cut}");
+        }
         assert!(a.merge(&FixedSum::new(4, 10, 1.0)).is_err());
         assert!(a.merge(&FixedSum::new(3, 10, 100.0)).is_err());
     }

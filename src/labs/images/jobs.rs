@@ -1,24 +1,26 @@
 //! The image lab's work in the worker pool: the run's certified ε (the PLD of the PCA's Gaussian
-//! composed with T subsampled Gaussian steps), and training on MNIST's files, epoch by epoch, with a
-//! checkpoint after each so that a paused run resumes bit for bit.
+//! composed with T subsampled Gaussian steps), reading MNIST's files (and the PCA) before a run, and
+//! the run's rounds, each step split over the workers ([`super::rounds`]). The checkpoint after every
+//! step reaches the page, so that a paused run resumes bit for bit.
 
+use super::rounds::{prepared, run_round, Round, RoundOut};
 use super::{check, ImageModel, ImagesParams, CLASSES};
 use crate::accounting::composed::ComposedPld;
 use crate::accounting::guarantee::{Accountant, Guarantee, Side};
 use crate::accounting::samplers::Sampler;
 use crate::error::Result;
+use crate::jobs::{decode, encode};
 use crate::learning::data::{Dataset, Examples};
-use crate::learning::dpsgd::{evaluate, stream, Checkpoint, Trainer};
+use crate::learning::dpsgd::{stream, Checkpoint};
 use crate::learning::images::{ImageRows, ImageSplit};
 use crate::learning::pca::{principal_directions, Projection};
 use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
 
 /// The PCA's random stream (apart from the trainer's init and step streams).
 const PCA_STREAM: u64 = 1 << 62;
 /// Test images shown as samples, and most mistakes sent.
 pub const SHOWN: usize = 24;
-/// Progress is sent every this many steps.
-const PROGRESS_EVERY: u64 = 10;
 
 /// MNIST's four IDX files, as the page fetched them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,17 +72,20 @@ pub struct ImagesCheckpoint {
 pub enum ImagesJob {
     /// The run's certified ε.
     Guarantee(ImagesParams),
-    /// Training from `from` (or the start) to the end of epoch `until`.
-    Train {
+    /// Reading the files (and, for Abadi et al.'s network, the PCA) before a run's rounds: the first
+    /// test images and the run's starting checkpoint.
+    Prepare {
         /// The link's parameters.
         params: ImagesParams,
+        /// The page's name for these files ([`Round::data`]).
+        data: u64,
         /// MNIST's files.
         files: Box<ImageFiles>,
-        /// A paused run's checkpoint.
-        from: Option<Box<ImagesCheckpoint>>,
-        /// The epoch to stop after (at most the link's epochs).
-        until: u64,
+        /// A paused run's checkpoint (postcard bytes of an [`ImagesCheckpoint`]).
+        from: Option<ByteBuf>,
     },
+    /// One worker's part of one step ([`super::rounds`]).
+    Round(Box<Round>),
 }
 
 /// One epoch's end.
@@ -117,14 +122,17 @@ pub enum ImagesUpdate {
     Guarantee(Result<Guarantee>),
     /// The data is read (and projected): the first test images.
     Prepared(Vec<Digit>),
-    /// Steps done so far.
-    Progress(u64),
-    /// An epoch ended.
-    Epoch(EpochPoint),
-    /// The run's checkpoint after the last epoch sent.
-    Checkpoint(Box<ImagesCheckpoint>),
-    /// The first test images the model gets wrong, at the end of the job.
-    Mistakes(Vec<Digit>),
+    /// The run's starting checkpoint (postcard bytes of an [`ImagesCheckpoint`]) and its step.
+    Start {
+        /// The checkpoint.
+        at: ByteBuf,
+        /// Its step.
+        step: u64,
+    },
+    /// This worker does not hold the run's data: send the round again with the files.
+    NeedFiles,
+    /// A part of a round, done.
+    Round(Box<RoundOut>),
 }
 
 /// The run's certified ε at δ after `epochs` epochs: the PLD's upper side for the link's event
@@ -155,19 +163,19 @@ pub fn guarantee(p: &ImagesParams) -> Result<Guarantee> {
 }
 
 /// The training rows as the model reads them.
-enum Features {
+pub(super) enum Features {
     Pixels(ImageRows, ImageRows),
     Projected(Dataset, Dataset),
 }
 
 impl Features {
-    fn train(&self) -> &dyn Examples {
+    pub(super) fn train(&self) -> &dyn Examples {
         match self {
             Features::Pixels(train, _) => train,
             Features::Projected(train, _) => train,
         }
     }
-    fn test(&self) -> &dyn Examples {
+    pub(super) fn test(&self) -> &dyn Examples {
         match self {
             Features::Pixels(_, test) => test,
             Features::Projected(_, test) => test,
@@ -175,82 +183,56 @@ impl Features {
     }
 }
 
-/// Trains the link's model from `from` to the end of epoch `until`, sending each epoch's test
-/// accuracy and checkpoint.
+/// Reads the files and prepares the run's data in this worker (computing Abadi et al.'s PCA unless
+/// `from` holds it), sending the first test images and the run's starting checkpoint.
 ///
 /// # Errors
-/// Malformed files, parameters out of range, or a model that diverged.
-pub fn train(
+/// Malformed files or checkpoint, or parameters out of range.
+pub fn prepare(
     p: &ImagesParams,
+    data: u64,
     files: &ImageFiles,
-    from: Option<ImagesCheckpoint>,
-    until: u64,
+    from: Option<&[u8]>,
     emit: &mut dyn FnMut(ImagesUpdate),
 ) -> Result<()> {
     check(p)?;
     let split = files.parse()?;
-    let images = split.train.first(p.rows as usize);
-    let samples = (0..SHOWN.min(split.test.rows()))
-        .map(|i| digit(&split.test, i, split.test.labels[i]))
-        .collect();
-    let (saved, at) = match from {
-        Some(c) => (c.projection, Some(c.at)),
-        None => (None, None),
-    };
-    let mut projection = None;
-    let features = if p.model == ImageModel::Abadi {
-        let proj = match saved {
-            Some(proj) if proj.k() == p.pca && proj.dim == images.dim() => proj,
-            _ => {
-                let rows: Vec<usize> = (0..images.rows()).collect();
-                let mut rng = stream(p.seed, PCA_STREAM);
-                principal_directions(&images, &rows, p.pca, p.pca_sigma, &mut rng)?
-            }
-        };
-        let f = Features::Projected(proj.project(&images), proj.project(&split.test));
-        projection = Some(proj);
-        f
-    } else {
-        Features::Pixels(images, split.test.clone())
-    };
-    emit(ImagesUpdate::Prepared(samples));
+    emit(ImagesUpdate::Prepared(
+        (0..SHOWN.min(split.test.rows()))
+            .map(|i| digit(&split.test, i, split.test.labels[i]))
+            .collect(),
+    ));
     let arch = p.architecture();
-    let mut trainer = Trainer::new(&arch, features.train(), p.hyper(), p.seed)?.exact();
-    let mut at = at.unwrap_or_else(|| Checkpoint::start(&arch, p.seed));
-    let per_epoch = p.steps_per_epoch();
-    let last = until.min(p.epochs) * per_epoch;
-    let mut clipped = (0, 0);
-    while at.step < last {
-        trainer.set_lr(p.learning_rate(at.step as f64 / per_epoch as f64))?;
-        trainer.step(&mut at, &mut clipped)?;
-        if at.step % PROGRESS_EVERY == 0 {
-            emit(ImagesUpdate::Progress(at.step));
-        }
-        if at.step % per_epoch == 0 {
-            let (loss, accuracy) = evaluate(&arch, &at.theta[0], features.test());
-            emit(ImagesUpdate::Epoch(EpochPoint {
-                epoch: at.step / per_epoch,
-                step: at.step,
-                accuracy,
-                loss,
-            }));
-            emit(ImagesUpdate::Checkpoint(Box::new(ImagesCheckpoint {
-                at: at.clone(),
-                projection: projection.clone(),
-            })));
-        }
+    let mut c = match from {
+        Some(bytes) => decode(bytes)?,
+        None => ImagesCheckpoint {
+            at: Checkpoint::start(&arch, p.seed),
+            projection: None,
+        },
+    };
+    let images = split.train.first(p.rows as usize);
+    let fits = |proj: &Projection| proj.k() == p.pca && proj.dim == images.dim();
+    if p.model == ImageModel::Abadi && !c.projection.as_ref().is_some_and(fits) {
+        let rows: Vec<usize> = (0..images.rows()).collect();
+        let mut rng = stream(p.seed, PCA_STREAM);
+        c.projection = Some(principal_directions(
+            &images,
+            &rows,
+            p.pca,
+            p.pca_sigma,
+            &mut rng,
+        )?);
     }
-    emit(ImagesUpdate::Mistakes(mistakes(
-        &arch,
-        &at.theta[0],
-        &features,
-        &split.test,
-    )));
+    prepared(p, data, &c, Some(files))?;
+    emit(ImagesUpdate::Start {
+        step: c.at.step,
+        at: ByteBuf::from(encode(&c)),
+    });
     Ok(())
 }
 
 /// Test image `i` with the class `predicted`.
-fn digit(test: &ImageRows, i: usize, predicted: u8) -> Digit {
+pub(super) fn digit(test: &ImageRows, i: usize, predicted: u8) -> Digit {
     Digit {
         index: i,
         pixels: test.images.image(i).to_vec(),
@@ -259,14 +241,14 @@ fn digit(test: &ImageRows, i: usize, predicted: u8) -> Digit {
     }
 }
 
-/// The first [`SHOWN`] test images the model gets wrong.
-fn mistakes(
+/// The first [`SHOWN`] test images the model gets wrong (`data` the test rows as it reads them,
+/// `test` their pixels).
+pub(super) fn mistakes(
     arch: &crate::learning::model::Architecture,
     theta: &[f64],
-    features: &Features,
+    data: &dyn Examples,
     test: &ImageRows,
 ) -> Vec<Digit> {
-    let data = features.test();
     let (mut ws, mut buf) = (arch.workspace(), Vec::new());
     let mut out = Vec::new();
     for i in 0..data.rows() {
@@ -292,11 +274,15 @@ pub fn run(job: ImagesJob, emit: &mut dyn FnMut(ImagesUpdate)) -> Result<()> {
             emit(ImagesUpdate::Guarantee(guarantee(&p)));
             Ok(())
         }
-        ImagesJob::Train {
+        ImagesJob::Prepare {
             params,
+            data,
             files,
             from,
-            until,
-        } => train(&params, &files, from.map(|c| *c), until, emit),
+        } => prepare(&params, data, &files, from.as_deref().map(|b| &b[..]), emit),
+        ImagesJob::Round(r) => {
+            emit(run_round(&r)?);
+            Ok(())
+        }
     }
 }

@@ -8,6 +8,7 @@
 pub mod info;
 pub mod jobs;
 pub mod report;
+pub mod rounds;
 
 use crate::accounting::entry::{Entry, Item};
 use crate::accounting::guarantee::Event;

@@ -1,8 +1,10 @@
 //! The image lab (`?lab=images`): DP-SGD on MNIST in the page, with Abadi et al.'s (CCS 2016) network
 //! and their published points as presets. The certified ε is a worker job on load; MNIST's files
-//! (11 MB gzip, from `dist/data/mnist/`) are fetched only when the person presses Train, and training
-//! runs in one worker, epoch by epoch, with a checkpoint after each (pause keeps it, resume goes on
-//! from it bit for bit).
+//! (11 MB gzip, from `dist/data/mnist/`) are fetched only when the person presses Train. Training runs
+//! step by step over every worker of the pool, each summing its share of the batch
+//! (`dp_playground::labs::images::rounds`: the same bits on any number of workers); the page only
+//! passes each round's bytes on. Pause keeps the last step's checkpoint; resume goes on from it bit
+//! for bit.
 
 mod digits;
 
@@ -20,10 +22,9 @@ use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
 use digits::DigitRow;
 use dp_playground::accounting::guarantee::{Guarantee, Side};
-use dp_playground::labs::images::jobs::{
-    Digit, EpochPoint, ImageFiles, ImagesCheckpoint, ImagesJob, ImagesUpdate,
-};
+use dp_playground::labs::images::jobs::{Digit, EpochPoint, ImageFiles, ImagesJob, ImagesUpdate};
 use dp_playground::labs::images::report::{headline, pca_words};
+use dp_playground::labs::images::rounds::{Conductor, Round, RoundOut, RunEvent};
 use dp_playground::labs::images::{ImageModel, ImagesParams, PRESETS};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::{fmt_f64, LinkParams};
@@ -50,10 +51,14 @@ struct Run {
     points: RwSignal<Vec<EpochPoint>>,
     samples: RwSignal<Vec<Digit>>,
     mistakes: RwSignal<Vec<Digit>>,
-    checkpoint: StoredValue<Option<ImagesCheckpoint>>,
+    /// The checkpoint after the last step (postcard bytes) and that step.
+    checkpoint: StoredValue<Option<(Vec<u8>, u64)>>,
+    /// Workers the run is split over.
+    workers: RwSignal<usize>,
     /// Whether there is a checkpoint to resume from (the button says so).
     resumable: RwSignal<bool>,
-    files: StoredValue<Option<Rc<ImageFiles>>, LocalStorage>,
+    /// The fetched files and the name the workers know them by.
+    files: StoredValue<Option<(u64, Rc<ImageFiles>)>, LocalStorage>,
     jobs: LabJobs,
 }
 
@@ -68,9 +73,10 @@ impl Run {
             samples: RwSignal::new(Vec::new()),
             mistakes: RwSignal::new(Vec::new()),
             checkpoint: StoredValue::new(None),
+            workers: RwSignal::new(0),
             resumable: RwSignal::new(false),
             files: StoredValue::new_local(None),
-            jobs: LabJobs::new("images-train"),
+            jobs: LabJobs::new(GROUP),
         }
     }
 
@@ -87,121 +93,164 @@ impl Run {
         self.status.set(String::new());
     }
 
-    /// Stops the job; its last epoch's checkpoint stays for a resume.
+    /// Stops the run; its last step's checkpoint stays for a resume.
     fn pause(self) {
         let _ = self.jobs.restart_live();
         self.running.set(false);
-        let done = self
-            .points
-            .with_untracked(|p| p.last().map_or(0, |e| e.epoch));
+        let step = self.step.get_untracked();
         self.status.set(format!(
-            "Paused after epoch {done}: Train goes on from there."
+            "Paused after step {step}: Resume goes on from there."
         ));
     }
 
-    /// Fetches the files if needed, then trains from the checkpoint (or the start) to the link's
-    /// last epoch.
+    /// Fetches the files if needed, reads them (and computes the PCA) in one worker, then trains
+    /// from the checkpoint (or the start) to the link's last epoch over every worker.
     fn start(self, p: ImagesParams) {
         let current = self.jobs.restart();
         self.running.set(true);
         spawn_local(async move {
-            let files = match self.files.get_value() {
-                Some(f) => f,
-                None => {
-                    self.status
-                        .set("Downloading MNIST (11 MB, once; your browser keeps it)…".into());
-                    let mut got = Vec::new();
-                    for address in FILES {
-                        match fetch_gunzip(address).await {
-                            Ok(bytes) => got.push(bytes),
-                            Err(e) => {
-                                if current() {
-                                    self.status.set(format!("MNIST could not be loaded: {e}"));
-                                    self.running.set(false);
-                                }
-                                return;
-                            }
-                        }
-                    }
-                    let [train_images, train_labels, test_images, test_labels] =
-                        <[Vec<u8>; 4]>::try_from(got).unwrap_or_default();
-                    let f = Rc::new(ImageFiles {
-                        train_images,
-                        train_labels,
-                        test_images,
-                        test_labels,
-                    });
-                    self.files.set_value(Some(f.clone()));
-                    f
-                }
-            };
-            if !current() {
+            let Some((data, files)) = self.fetch(current).await else {
                 return;
-            }
-            let from = self.checkpoint.get_value().map(Box::new);
+            };
+            let from = self.checkpoint.get_value();
             self.status
                 .set(if p.model == ImageModel::Abadi && from.is_none() {
                     "Computing the PCA of the training images…".into()
                 } else {
                     "Reading the images…".into()
                 });
-            let job = ImagesJob::Train {
+            let prepare = ImagesJob::Prepare {
                 params: p.clone(),
+                data,
                 files: Box::new((*files).clone()),
-                from,
-                until: p.epochs,
+                from: from.map(|(at, _)| at.into()),
             };
+            let mut start = None;
+            let prepared = pool::run(GROUP, &prepare, |u| match u {
+                ImagesUpdate::Prepared(s) => self.samples.set(s),
+                ImagesUpdate::Start { at, step } => start = Some((at.into_vec(), step)),
+                _ => {}
+            })
+            .await;
+            let Some((at, step)) = start.filter(|_| prepared.is_ok() && current()) else {
+                if let Err(JobEnd::Failed(e)) = prepared {
+                    self.stopped(&e);
+                }
+                return;
+            };
+            let mut run = Conductor::new(p.clone(), data, pool::size(), at, step, p.epochs);
+            self.workers.set(run.parts());
             let total = p.steps();
             let lot = p.rate() * p.rows as f64;
-            let started = StoredValue::new((0.0, 0u64));
-            let ended = pool::run("images-train", &job, move |u| {
+            let (t0, s0) = (now_ms(), step);
+            self.status.set("Training…".into());
+            while run.round(0).is_some() {
+                let parts = (0..run.parts()).filter_map(|k| run.round(k));
+                let answers =
+                    futures::future::join_all(parts.map(|r| round(r, files.clone()))).await;
                 if !current() {
                     return;
                 }
-                match u {
-                    ImagesUpdate::Prepared(s) => {
-                        let at = self
-                            .checkpoint
-                            .with_value(|c| c.as_ref().map_or(0, |c| c.at.step));
-                        started.set_value((now_ms(), at));
-                        self.samples.set(s);
-                        self.status.set("Training…".into());
-                    }
-                    ImagesUpdate::Progress(s) => {
-                        self.step.set(s);
-                        let (t0, s0) = started.get_value();
-                        let seconds = (now_ms() - t0) / 1e3;
-                        if s > s0 && seconds > 0.0 {
-                            self.rate.set((s - s0) as f64 * lot / seconds);
+                let outs = match answers.into_iter().collect::<Result<Vec<_>, _>>() {
+                    Ok(outs) => outs,
+                    Err(JobEnd::Failed(e)) => return self.stopped(&e),
+                    Err(JobEnd::Cancelled) => return,
+                };
+                let events = match run.take(outs) {
+                    Ok(events) => events,
+                    Err(e) => return self.stopped(&e.to_string()),
+                };
+                for event in events {
+                    match event {
+                        RunEvent::Progress(s) => {
+                            self.step.set(s);
+                            let seconds = (now_ms() - t0) / 1e3;
+                            if s > s0 && seconds > 0.0 {
+                                self.rate.set((s - s0) as f64 * lot / seconds);
+                            }
+                            self.status.set(format!(
+                                "Training on {} workers: step {s} of {total}…",
+                                run.parts()
+                            ));
                         }
-                        self.status.set(format!("Training: step {s} of {total}…"));
+                        RunEvent::Epoch(e) => self.points.update(|v| v.push(e)),
+                        RunEvent::Mistakes(m) => self.mistakes.set(m),
                     }
-                    ImagesUpdate::Epoch(e) => self.points.update(|v| v.push(e)),
-                    ImagesUpdate::Checkpoint(c) => {
-                        self.checkpoint.set_value(Some(*c));
-                        self.resumable.set(true);
-                    }
-                    ImagesUpdate::Mistakes(m) => self.mistakes.set(m),
-                    ImagesUpdate::Guarantee(_) => {}
                 }
-            })
-            .await;
-            if !current() {
-                return;
+                let (at, s) = run.checkpoint();
+                self.checkpoint.set_value(Some((at.to_vec(), s)));
+                self.resumable.set(true);
             }
             self.running.set(false);
-            match ended {
-                Ok(()) => {
-                    // Nothing left to resume: Train starts over.
-                    self.checkpoint.set_value(None);
-                    self.resumable.set(false);
-                    self.status.set(format!("Done: {} epochs.", p.epochs));
-                }
-                Err(JobEnd::Failed(e)) => self.status.set(format!("Training stopped: {e}")),
-                Err(JobEnd::Cancelled) => {}
-            }
+            // Nothing left to resume: Train starts over.
+            self.checkpoint.set_value(None);
+            self.resumable.set(false);
+            self.status.set(format!("Done: {} epochs.", p.epochs));
         });
     }
+
+    /// The run stopped on a failure.
+    fn stopped(self, e: &str) {
+        self.running.set(false);
+        self.status.set(format!("Training stopped: {e}"));
+    }
+
+    /// MNIST's files, fetched once (the browser caches them), and their name for the workers.
+    async fn fetch(self, current: impl Fn() -> bool) -> Option<(u64, Rc<ImageFiles>)> {
+        if let Some(f) = self.files.get_value() {
+            return Some(f);
+        }
+        self.status
+            .set("Downloading MNIST (11 MB, once; your browser keeps it)…".into());
+        let mut got = Vec::new();
+        for address in FILES {
+            match fetch_gunzip(address).await {
+                Ok(bytes) => got.push(bytes),
+                Err(e) => {
+                    if current() {
+                        self.status.set(format!("MNIST could not be loaded: {e}"));
+                        self.running.set(false);
+                    }
+                    return None;
+                }
+            }
+        }
+        let [train_images, train_labels, test_images, test_labels] =
+            <[Vec<u8>; 4]>::try_from(got).unwrap_or_default();
+        let files = Rc::new(ImageFiles {
+            train_images,
+            train_labels,
+            test_images,
+            test_labels,
+        });
+        // A name unique to this download, so that a worker never mistakes another page's data.
+        let data = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+        self.files.set_value(Some((data, files.clone())));
+        current().then_some((data, files))
+    }
+}
+
+/// The worker pool's group for a run's jobs.
+const GROUP: &str = "images-train";
+
+/// One part of a round in the pool; sent again with the files when its worker does not hold the
+/// data (a new worker).
+async fn round(mut r: Round, files: Rc<ImageFiles>) -> Result<RoundOut, JobEnd> {
+    for _ in 0..2 {
+        let mut got = None;
+        pool::run(GROUP, &ImagesJob::Round(Box::new(r.clone())), |u| {
+            got = Some(u);
+        })
+        .await?;
+        match got {
+            Some(ImagesUpdate::Round(out)) => return Ok(*out),
+            Some(ImagesUpdate::NeedFiles) => r.files = Some(Box::new((*files).clone())),
+            _ => break,
+        }
+    }
+    Err(JobEnd::Failed(
+        "a worker did not answer its part of a step".into(),
+    ))
 }
 
 /// The image lab.
@@ -322,7 +371,7 @@ pub fn ImagesLab() -> impl IntoView {
                     value=Signal::derive(move || last.get().map_or(f64::NAN, |e| e.accuracy)) />
                 <Stat label="Epochs done" testid="images-epoch" digits=6
                     value=Signal::derive(move || last.get().map_or(0.0, |e| e.epoch as f64)) />
-                <Stat label="Per-example gradients per second (one worker)" testid="images-rate" digits=3
+                <Stat label="Per-example gradients per second (all workers)" testid="images-rate" digits=3
                     value=run.rate.into() />
             </StatGroup>
             <div class="image-actions">
