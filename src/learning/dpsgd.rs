@@ -196,7 +196,6 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
     /// q outside (0, 1], σ negative, C or η not positive, λ negative (each must also be finite).
     pub fn new(arch: &'a Architecture, data: &'a D, hyper: Hyper, seed: u64) -> Result<Self> {
         hyper.check()?;
-        let p = arch.params();
         Ok(Trainer {
             arch,
             data,
@@ -205,14 +204,15 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
             seed,
             penalised: arch.penalised(),
             ws: arch.workspace(),
-            grad: vec![0.0; p],
-            sums: [vec![0.0; p], vec![0.0; p], vec![0.0; p]],
+            // The buffers are sized on first use: an exact trainer needs one sum, no gradient.
+            grad: Vec::new(),
+            sums: Default::default(),
             batch: Vec::new(),
             evaluations: 0,
             normaliser: hyper.q * data.rows() as f64,
             batches: Batches::new(Sampler::Poisson),
             correlated: None,
-            noise: vec![0.0; p],
+            noise: Vec::new(),
             variants: Variant::ALL.len(),
             exact: false,
         })
@@ -282,9 +282,12 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
         }
         let mut rng = self.draw_batch(at.step + 1);
         let clip = self.hyper.clip;
+        let p = self.arch.params();
+        self.grad.resize(p, 0.0);
         for (v, theta) in at.theta.iter().enumerate().take(self.variants) {
             let sum = &mut self.sums[v];
-            sum.fill(0.0);
+            sum.clear();
+            sum.resize(p, 0.0);
             for &i in &self.batch {
                 let x = self.data.features(i, &mut self.row);
                 self.arch
@@ -356,7 +359,9 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
             ));
         }
         let mut rng = self.draw_batch(at.step + 1);
-        total.write_to(&mut self.sums[Variant::Private as usize]);
+        let sum = &mut self.sums[Variant::Private as usize];
+        sum.resize(total.len(), 0.0);
+        total.write_to(sum);
         self.noise_and_descend(at, &mut rng)
     }
 
@@ -379,6 +384,7 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 }
             }
             Some((gen, _)) => {
+                self.noise.resize(self.arch.params(), 0.0);
                 let need = gen.state_len(self.noise.len());
                 if at.noise.len() != need {
                     at.noise = vec![0.0; need];

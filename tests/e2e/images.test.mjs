@@ -1,6 +1,7 @@
 // The image lab (`?lab=images`): its certified ε is dp_accounting's (scripts/reference/
 // images_reference.py), MNIST is fetched only when Train is pressed (and no other lab fetches it), a
-// small run trains to its last epoch with its digits and mistakes drawn, and a paused run resumes.
+// small run trains to its last epoch with its digits and mistakes drawn, a run split over two workers
+// is the run on one, and a paused run resumes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { finiteValueOf, launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
@@ -58,12 +59,29 @@ test('a small run downloads MNIST once, trains to its last epoch, and shows digi
   await page.close();
 });
 
+test('a seeded run split over one worker and over two gives the same model, bit for bit', async () => {
+  const link = '?lab=images&model=mlp&hidden=16&rows=2000&lot=100&epochs=2&sigma=1&clip=1&lr=0.5&lr_end=0.5&seed=5';
+  const trained = [];
+  for (const threads of [1, 2]) {
+    const page = await openLab(await newPage(browser), server.url, `${link}&threads=${threads}`, 'images-eps');
+    await page.click('[data-testid="images-train"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 2, null, { timeout: 120_000 });
+    assert.match(await page.textContent('[data-testid="images-status"]'), /Done: 2 epochs/);
+    // Full precision: the test loss moves with every bit of the model.
+    trained.push(await Promise.all(['images-accuracy', 'images-loss'].map((id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value'))));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+  assert.ok(Number(trained[0][0]) > 0.6, `accuracy ${trained[0]}`);
+  assert.deepEqual(trained[1], trained[0]);
+});
+
 test('Abadi et al.\'s network: the PCA, a pause after an epoch, and a resume to the end', async () => {
   const page = await openLab(await newPage(browser), server.url, '?lab=images&model=abadi&hidden=64&pca=20&pca_sigma=1&rows=2000&lot=50&epochs=40&sigma=1', 'images-eps');
   await page.click('[data-testid="images-train"]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) >= 1, null, { timeout: 120_000 });
   await page.click('[data-testid="images-pause"]');
-  assert.match(await page.textContent('[data-testid="images-status"]'), /Paused after epoch \d/);
+  assert.match(await page.textContent('[data-testid="images-status"]'), /Paused after step \d+/);
   assert.equal(await page.textContent('[data-testid="images-train"]'), 'Resume');
   await page.click('[data-testid="images-train"]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 40, null, { timeout: 120_000 });

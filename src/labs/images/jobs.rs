@@ -131,6 +131,8 @@ pub enum ImagesUpdate {
     },
     /// This worker does not hold the run's data: send the round again with the files.
     NeedFiles,
+    /// This worker does not hold the checkpoint the round starts from: send it again with it.
+    NeedState,
     /// A part of a round, done.
     Round(Box<RoundOut>),
 }
@@ -205,10 +207,16 @@ pub fn prepare(
     let arch = p.architecture();
     let mut c = match from {
         Some(bytes) => decode(bytes)?,
-        None => ImagesCheckpoint {
-            at: Checkpoint::start(&arch, p.seed),
-            projection: None,
-        },
+        None => {
+            let mut at = Checkpoint::start(&arch, p.seed);
+            // The private model alone trains: the other two starts would only weigh on every round.
+            at.theta[1] = Vec::new();
+            at.theta[2] = Vec::new();
+            ImagesCheckpoint {
+                at,
+                projection: None,
+            }
+        }
     };
     let images = split.train.first(p.rows as usize);
     let fits = |proj: &Projection| proj.k() == p.pca && proj.dim == images.dim();

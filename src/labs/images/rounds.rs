@@ -6,10 +6,12 @@
 //!
 //! A round is one job per worker: it finishes the previous step from the shares (when there are
 //! any) and computes its share of the next; the page adds the shares up in between (one sum per
-//! worker to send, whatever their number). Jobs hold no state between rounds but the prepared data
-//! (each worker keeps the last run's, [`PREPARED`]); a worker without it answers
-//! [`ImagesUpdate::NeedFiles`] and is sent the files. The page drives the rounds with a [`Conductor`],
-//! which native tests drive the same way.
+//! worker to send, whatever their number). A worker keeps the run's prepared data ([`PREPARED`]) and
+//! its checkpoint after the last step it took ([`STATE`]), so that a round sends each worker the
+//! summed shares alone. A worker that lacks either (a new worker, or one that took another part of
+//! the same round) answers [`ImagesUpdate::NeedFiles`] or [`ImagesUpdate::NeedState`] and is sent
+//! them; part 0 returns the checkpoint every round for that. The page drives the rounds with a
+//! [`Conductor`], which native tests drive the same way.
 
 use super::jobs::{
     mistakes, Digit, EpochPoint, Features, ImageFiles, ImagesCheckpoint, ImagesUpdate,
@@ -38,10 +40,13 @@ pub struct Round {
     pub data: u64,
     /// The files, for a worker that does not hold them.
     pub files: Option<Box<ImageFiles>>,
-    /// The run's checkpoint before the round ([`ImagesCheckpoint`] as postcard bytes: the page
-    /// passes it on without reading it).
-    #[serde(with = "serde_bytes")]
-    pub at: Vec<u8>,
+    /// The page's name for this run (a worker keeps its checkpoint per run and step).
+    pub run: u64,
+    /// The step the round starts from.
+    pub step: u64,
+    /// The run's checkpoint at `step` ([`ImagesCheckpoint`] as postcard bytes: the page passes it
+    /// on without reading it), for a worker that does not hold it.
+    pub at: Option<ByteBuf>,
     /// The sum of every part's share of step `at.step + 1` ([`FixedSum::to_bytes`]), when the round
     /// finishes that step.
     pub total: Option<ByteBuf>,
@@ -79,12 +84,15 @@ pub(super) struct Prepared {
 thread_local! {
     /// The last run's prepared data in this worker (a worker serves one page).
     static PREPARED: RefCell<Option<Rc<Prepared>>> = const { RefCell::new(None) };
+    /// The run this worker last stepped, and its checkpoint after that step.
+    static STATE: RefCell<Option<(u64, ImagesCheckpoint)>> = const { RefCell::new(None) };
 }
 
 /// Forgets this worker's prepared data (as a new worker would start).
 #[cfg(test)]
 pub(super) fn forget() {
     PREPARED.with_borrow_mut(|p| *p = None);
+    STATE.with_borrow_mut(|s| *s = None);
 }
 
 /// A projection's identity: a hash of its bits (FNV-1a), 0 without one.
@@ -132,7 +140,15 @@ pub(super) fn prepared(
 pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
     let p = &r.params;
     check(p)?;
-    let mut c: ImagesCheckpoint = decode(&r.at)?;
+    let kept = STATE.with_borrow_mut(|s| {
+        s.take()
+            .filter(|(run, c)| *run == r.run && c.at.step == r.step)
+    });
+    let mut c = match (kept, &r.at) {
+        (Some((_, c)), _) => c,
+        (None, Some(at)) => decode(at)?,
+        (None, None) => return Ok(ImagesUpdate::NeedState),
+    };
     let Some(data) = prepared(p, r.data, &c, r.files.as_deref())? else {
         return Ok(ImagesUpdate::NeedFiles);
     };
@@ -169,7 +185,7 @@ pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
         Vec::new()
     };
     let last_part = r.part == 0 && finishing && step == r.last;
-    Ok(ImagesUpdate::Round(Box::new(RoundOut {
+    let out = RoundOut {
         step,
         at: if r.part == 0 && finishing {
             encode(&c)
@@ -179,7 +195,9 @@ pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
         share,
         tested,
         mistakes: last_part.then(|| mistakes(&arch, &c.at.theta[0], test, &data.test)),
-    })))
+    };
+    STATE.with_borrow_mut(|s| *s = Some((r.run, c)));
+    Ok(ImagesUpdate::Round(Box::new(out)))
 }
 
 /// What a round meant, for the page.
@@ -198,6 +216,7 @@ pub enum RunEvent {
 pub struct Conductor {
     params: ImagesParams,
     data: u64,
+    run: u64,
     parts: usize,
     last: u64,
     /// The checkpoint after the last finished step (postcard bytes) and that step.
@@ -208,11 +227,12 @@ pub struct Conductor {
 }
 
 impl Conductor {
-    /// A run from checkpoint `at` (postcard bytes of an [`ImagesCheckpoint`] at `step`) to the end of
-    /// epoch `until` (at most the link's), cut into `parts` (at least 1).
+    /// Run `run` from checkpoint `at` (postcard bytes of an [`ImagesCheckpoint`] at `step`) to the
+    /// end of epoch `until` (at most the link's), cut into `parts` (at least 1); `run` names it to the
+    /// workers (a new name for each start or resume).
     pub fn new(
         params: ImagesParams,
-        data: u64,
+        (data, run): (u64, u64),
         parts: usize,
         at: Vec<u8>,
         step: u64,
@@ -222,6 +242,7 @@ impl Conductor {
         Conductor {
             params,
             data,
+            run,
             parts: parts.max(1),
             last,
             at,
@@ -240,18 +261,27 @@ impl Conductor {
         (&self.at, self.step)
     }
 
-    /// Part `part`'s job of the next round (without the files), or `None` when the stretch is done.
+    /// Part `part`'s job of the next round (without the files; the checkpoint only in the first
+    /// round, [`Conductor::with_state`] adds it), or `None` when the stretch is done.
     pub fn round(&self, part: usize) -> Option<Round> {
         (self.step < self.last || self.total.is_some()).then(|| Round {
             params: self.params.clone(),
             data: self.data,
             files: None,
-            at: self.at.clone(),
+            run: self.run,
+            step: self.step,
+            at: self.total.is_none().then(|| ByteBuf::from(self.at.clone())),
             total: self.total.clone(),
             part,
             parts: self.parts,
             last: self.last,
         })
+    }
+
+    /// `round` with the checkpoint it starts from, for a worker that does not hold it.
+    pub fn with_state(&self, mut round: Round) -> Round {
+        round.at = Some(ByteBuf::from(self.at.clone()));
+        round
     }
 
     /// Takes a round's answers, in part order: adds up their shares of the next step (integers: in

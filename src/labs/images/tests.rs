@@ -153,16 +153,24 @@ fn drive(
     let [ImagesUpdate::Prepared(samples), ImagesUpdate::Start { at, step }] = &got[..] else {
         panic!("{got:?}")
     };
-    let mut c = Conductor::new(p.clone(), 7, parts, at.to_vec(), *step, until);
+    let mut c = Conductor::new(p.clone(), (7, 1), parts, at.to_vec(), *step, until);
     let mut events = Vec::new();
     while c.round(0).is_some() {
         let outs = (0..c.parts())
             .map(|k| {
-                forget();
+                // Part 0 on a worker that holds the data and the last step (after the first round),
+                // the others as new workers.
+                if k > 0 {
+                    forget();
+                }
                 let mut r = c.round(k).unwrap();
                 let mut answer = run_round(&r).unwrap();
-                if answer == ImagesUpdate::NeedFiles {
-                    r.files = Some(Box::new(files()));
+                for _ in 0..2 {
+                    match answer {
+                        ImagesUpdate::NeedState => r = c.with_state(r),
+                        ImagesUpdate::NeedFiles => r.files = Some(Box::new(files())),
+                        _ => break,
+                    }
                     answer = run_round(&r).unwrap();
                 }
                 match answer {

@@ -138,7 +138,9 @@ impl Run {
                 }
                 return;
             };
-            let mut run = Conductor::new(p.clone(), data, pool::size(), at, step, p.epochs);
+            // A new name for each start or resume: a worker's kept step is never another run's.
+            let name = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+            let mut run = Conductor::new(p.clone(), (data, name), pool::size(), at, step, p.epochs);
             self.workers.set(run.parts());
             let total = p.steps();
             let lot = p.rate() * p.rows as f64;
@@ -147,7 +149,7 @@ impl Run {
             while run.round(0).is_some() {
                 let parts = (0..run.parts()).filter_map(|k| run.round(k));
                 let answers =
-                    futures::future::join_all(parts.map(|r| round(r, files.clone()))).await;
+                    futures::future::join_all(parts.map(|r| round(r, &run, files.clone()))).await;
                 if !current() {
                     return;
                 }
@@ -233,10 +235,10 @@ impl Run {
 /// The worker pool's group for a run's jobs.
 const GROUP: &str = "images-train";
 
-/// One part of a round in the pool; sent again with the files when its worker does not hold the
-/// data (a new worker).
-async fn round(mut r: Round, files: Rc<ImageFiles>) -> Result<RoundOut, JobEnd> {
-    for _ in 0..2 {
+/// One part of a round in the pool; sent again with the files or the checkpoint when its worker
+/// does not hold them (a new worker, or one that took another part of the same round).
+async fn round(mut r: Round, run: &Conductor, files: Rc<ImageFiles>) -> Result<RoundOut, JobEnd> {
+    for _ in 0..3 {
         let mut got = None;
         pool::run(GROUP, &ImagesJob::Round(Box::new(r.clone())), |u| {
             got = Some(u);
@@ -245,6 +247,7 @@ async fn round(mut r: Round, files: Rc<ImageFiles>) -> Result<RoundOut, JobEnd> 
         match got {
             Some(ImagesUpdate::Round(out)) => return Ok(*out),
             Some(ImagesUpdate::NeedFiles) => r.files = Some(Box::new((*files).clone())),
+            Some(ImagesUpdate::NeedState) => r = run.with_state(r),
             _ => break,
         }
     }
@@ -369,6 +372,8 @@ pub fn ImagesLab() -> impl IntoView {
                     value=Signal::derive(move || the_guarantee.get().and_then(Result::ok).map_or(f64::NAN, |g| g.eps)) />
                 <Stat label="Test accuracy" testid="images-accuracy"
                     value=Signal::derive(move || last.get().map_or(f64::NAN, |e| e.accuracy)) />
+                <Stat label="Test loss (cross-entropy)" testid="images-loss"
+                    value=Signal::derive(move || last.get().map_or(f64::NAN, |e| e.loss)) />
                 <Stat label="Epochs done" testid="images-epoch" digits=6
                     value=Signal::derive(move || last.get().map_or(0.0, |e| e.epoch as f64)) />
                 <Stat label="Per-example gradients per second (all workers)" testid="images-rate" digits=3
