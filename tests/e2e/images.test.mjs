@@ -72,7 +72,7 @@ test('a seeded run split over one worker and over two gives the same model, bit 
     assert.deepEqual(page.problems, []);
     await page.close();
   }
-  assert.ok(Number(trained[0][0]) > 0.6, `accuracy ${trained[0]}`);
+  assert.ok(Number(trained[0][0]) > 0.5, `accuracy ${trained[0]}`);
   assert.deepEqual(trained[1], trained[0]);
 });
 
