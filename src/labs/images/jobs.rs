@@ -275,7 +275,7 @@ pub(super) fn mistakes(
 /// Runs `job`, sending its updates.
 ///
 /// # Errors
-/// As [`train`] (the guarantee's failure is its update's).
+/// As [`prepare`] and [`run_round`] (the guarantee's failure is its update's).
 pub fn run(job: ImagesJob, emit: &mut dyn FnMut(ImagesUpdate)) -> Result<()> {
     match job {
         ImagesJob::Guarantee(p) => {

@@ -6,8 +6,8 @@
 //!
 //! A round is one job per worker: it finishes the previous step from the shares (when there are
 //! any) and computes its share of the next; the page adds the shares up in between (one sum per
-//! worker to send, whatever their number). A worker keeps the run's prepared data ([`PREPARED`]) and
-//! its checkpoint after the last step it took ([`STATE`]), so that a round sends each worker the
+//! worker to send, whatever their number). A worker keeps the run's prepared data (`PREPARED`) and
+//! its checkpoint after the last step it took (`STATE`), so that a round sends each worker the
 //! summed shares alone. A worker that lacks either (a new worker, or one that took another part of
 //! the same round) answers [`ImagesUpdate::NeedFiles`] or [`ImagesUpdate::NeedState`] and is sent
 //! them; part 0 returns the checkpoint every round for that. The page drives the rounds with a
