@@ -150,6 +150,8 @@ pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
         (None, None) => return Ok(ImagesUpdate::NeedState),
     };
     let Some(data) = prepared(p, r.data, &c, r.files.as_deref())? else {
+        // Kept for the answer with the files.
+        STATE.with_borrow_mut(|s| *s = Some((r.run, c)));
         return Ok(ImagesUpdate::NeedFiles);
     };
     let arch = p.architecture();
