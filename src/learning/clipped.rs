@@ -57,11 +57,6 @@ impl FixedSum {
         2f64.powi(self.bits)
     }
 
-    /// Sets every coordinate to zero.
-    pub fn clear(&mut self) {
-        self.values.fill(0);
-    }
-
     /// Adds `other` (the same shape: another share of the same batch).
     ///
     /// # Errors

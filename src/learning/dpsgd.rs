@@ -477,19 +477,29 @@ pub fn poisson_batch<R: Rng + ?Sized>(n: usize, q: f64, rng: &mut R, out: &mut V
 /// Mean loss (log-loss, or cross-entropy for K classes) and accuracy (threshold ½, or the largest
 /// logit) of parameters `theta` on `data`.
 pub fn evaluate<D: Examples + ?Sized>(arch: &Architecture, theta: &[f64], data: &D) -> (f64, f64) {
+    let (loss, right) = evaluate_rows(arch, theta, data, 0..data.rows());
+    let n = data.rows().max(1) as f64;
+    (loss / n, right as f64 / n)
+}
+
+/// The summed loss, in row order, and the count predicted right over `rows` of `data` (a share of
+/// [`evaluate`]'s work).
+pub fn evaluate_rows<D: Examples + ?Sized>(
+    arch: &Architecture,
+    theta: &[f64],
+    data: &D,
+    rows: std::ops::Range<usize>,
+) -> (f64, u64) {
     let mut ws = arch.workspace();
     let mut row = Vec::new();
-    let (mut loss, mut right) = (0.0, 0usize);
-    for i in 0..data.rows() {
+    let (mut loss, mut right) = (0.0, 0);
+    for i in rows {
         let y = data.label(i);
         let (l, class) = arch.loss_and_class(theta, data.features(i, &mut row), y, &mut ws);
         loss += l;
-        if class as f64 == y {
-            right += 1;
-        }
+        right += u64::from(class as f64 == y);
     }
-    let n = data.rows().max(1) as f64;
-    (loss / n, right as f64 / n)
+    (loss, right)
 }
 
 /// Every training row's gradient norm ‖∇f(θ; xᵢ)‖₂ at `theta` (what clipping sees).

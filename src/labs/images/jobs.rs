@@ -3,7 +3,7 @@
 //! the run's rounds, each step split over the workers ([`super::rounds`]). The checkpoint after every
 //! step reaches the page, so that a paused run resumes bit for bit.
 
-use super::rounds::{prepared, run_round, Round, RoundOut};
+use super::rounds::{keep, run_round, Round, RoundOut};
 use super::{check, ImageModel, ImagesParams, CLASSES};
 use crate::accounting::composed::ComposedPld;
 use crate::accounting::guarantee::{Accountant, Guarantee, Side};
@@ -231,7 +231,7 @@ pub fn prepare(
             &mut rng,
         )?);
     }
-    prepared(p, data, &c, Some(files))?;
+    keep(p, data, &c, split);
     emit(ImagesUpdate::Start {
         step: c.at.step,
         at: ByteBuf::from(encode(&c)),

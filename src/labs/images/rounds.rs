@@ -20,12 +20,13 @@ use super::{check, ImageModel, ImagesParams};
 use crate::error::Result;
 use crate::jobs::{decode, encode};
 use crate::learning::clipped::FixedSum;
-use crate::learning::dpsgd::Trainer;
-use crate::learning::images::ImageRows;
+use crate::learning::dpsgd::{evaluate_rows, Trainer};
+use crate::learning::images::{ImageRows, ImageSplit};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Test rows per evaluation chunk: each part evaluates whole chunks, summed in chunk order, so the
 /// mean test loss too is the same on any number of workers.
@@ -104,8 +105,8 @@ fn projection_key(c: &ImagesCheckpoint) -> u64 {
     })
 }
 
-/// The run's data, prepared from `files` (and the checkpoint's projection) and kept, or as kept.
-pub(super) fn prepared(
+/// The run's data as this worker keeps it, or prepared from `files` (`None`: neither).
+fn prepared(
     p: &ImagesParams,
     data: u64,
     c: &ImagesCheckpoint,
@@ -115,8 +116,21 @@ pub(super) fn prepared(
     if let Some(p) = PREPARED.with_borrow(|p| p.clone()).filter(|p| p.key == key) {
         return Ok(Some(p));
     }
-    let Some(files) = files else { return Ok(None) };
-    let split = files.parse()?;
+    match files {
+        Some(files) => Ok(Some(keep(p, data, c, files.parse()?))),
+        None => Ok(None),
+    }
+}
+
+/// Prepares the run's data from the parsed files (and the checkpoint's projection) and keeps it in
+/// this worker.
+pub(super) fn keep(
+    p: &ImagesParams,
+    data: u64,
+    c: &ImagesCheckpoint,
+    split: ImageSplit,
+) -> Rc<Prepared> {
+    let key = (data, p.rows, p.model, projection_key(c));
     let train = split.train.first(p.rows as usize);
     let features = match &c.projection {
         Some(proj) if p.model == ImageModel::Abadi => {
@@ -130,7 +144,7 @@ pub(super) fn prepared(
         test: split.test,
     });
     PREPARED.with_borrow_mut(|slot| *slot = Some(ready.clone()));
-    Ok(Some(ready))
+    ready
 }
 
 /// Runs one part of a round: [`ImagesUpdate::Round`], or [`ImagesUpdate::NeedFiles`].
@@ -172,14 +186,7 @@ pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
         let mine = chunks * r.part / r.parts..chunks * (r.part + 1) / r.parts;
         mine.map(|k| {
             let rows = k * TEST_CHUNK..((k + 1) * TEST_CHUNK).min(test.rows());
-            let (ws, buf) = (&mut arch.workspace(), &mut Vec::new());
-            let (mut loss, mut right) = (0.0, 0);
-            for i in rows.clone() {
-                let y = test.label(i);
-                let (l, class) = arch.loss_and_class(&c.at.theta[0], test.features(i, buf), y, ws);
-                loss += l;
-                right += u64::from(class as f64 == y);
-            }
+            let (loss, right) = evaluate_rows(&arch, &c.at.theta[0], test, rows.clone());
             (k, loss, right, rows.len() as u64)
         })
         .collect()
@@ -221,8 +228,9 @@ pub struct Conductor {
     run: u64,
     parts: usize,
     last: u64,
-    /// The checkpoint after the last finished step (postcard bytes) and that step.
-    at: Vec<u8>,
+    /// The checkpoint after the last finished step (postcard bytes, shared with the page's pause
+    /// rather than copied each round) and that step.
+    at: Arc<Vec<u8>>,
     step: u64,
     /// The next step's summed shares, once a round computed them.
     total: Option<ByteBuf>,
@@ -247,7 +255,7 @@ impl Conductor {
             run,
             parts: parts.max(1),
             last,
-            at,
+            at: Arc::new(at),
             step,
             total: None,
         }
@@ -259,8 +267,8 @@ impl Conductor {
     }
 
     /// The checkpoint after the last finished step, and that step (for a pause).
-    pub fn checkpoint(&self) -> (&[u8], u64) {
-        (&self.at, self.step)
+    pub fn checkpoint(&self) -> (Arc<Vec<u8>>, u64) {
+        (self.at.clone(), self.step)
     }
 
     /// Part `part`'s job of the next round (without the files; the checkpoint only in the first
@@ -272,7 +280,10 @@ impl Conductor {
             files: None,
             run: self.run,
             step: self.step,
-            at: self.total.is_none().then(|| ByteBuf::from(self.at.clone())),
+            at: self
+                .total
+                .is_none()
+                .then(|| ByteBuf::from(self.at.to_vec())),
             total: self.total.clone(),
             part,
             parts: self.parts,
@@ -282,7 +293,7 @@ impl Conductor {
 
     /// `round` with the checkpoint it starts from, for a worker that does not hold it.
     pub fn with_state(&self, mut round: Round) -> Round {
-        round.at = Some(ByteBuf::from(self.at.clone()));
+        round.at = Some(ByteBuf::from(self.at.to_vec()));
         round
     }
 
@@ -291,10 +302,10 @@ impl Conductor {
     ///
     /// # Errors
     /// Shares that are not sums of the same shape.
-    pub fn take(&mut self, outs: Vec<RoundOut>) -> Result<Vec<RunEvent>> {
+    pub fn take(&mut self, mut outs: Vec<RoundOut>) -> Result<Vec<RunEvent>> {
         let mut events = Vec::new();
-        if let Some(first) = outs.first().filter(|_| self.total.is_some()) {
-            self.at = first.at.clone();
+        if let Some(first) = outs.first_mut().filter(|_| self.total.is_some()) {
+            self.at = Arc::new(std::mem::take(&mut first.at));
             self.step = first.step;
             events.push(RunEvent::Progress(self.step));
         }

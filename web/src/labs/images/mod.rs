@@ -31,6 +31,7 @@ use dp_playground::link::query::{fmt_f64, LinkParams};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// MNIST's files beside the page (`scripts/data/mnist.mjs` writes them at build time).
 const FILES: [&str; 4] = [
@@ -52,9 +53,7 @@ struct Run {
     samples: RwSignal<Vec<Digit>>,
     mistakes: RwSignal<Vec<Digit>>,
     /// The checkpoint after the last step (postcard bytes) and that step.
-    checkpoint: StoredValue<Option<(Vec<u8>, u64)>>,
-    /// Workers the run is split over.
-    workers: RwSignal<usize>,
+    checkpoint: StoredValue<Option<(Arc<Vec<u8>>, u64)>>,
     /// Whether there is a checkpoint to resume from (the button says so).
     resumable: RwSignal<bool>,
     /// The fetched files and the name the workers know them by.
@@ -73,7 +72,6 @@ impl Run {
             samples: RwSignal::new(Vec::new()),
             mistakes: RwSignal::new(Vec::new()),
             checkpoint: StoredValue::new(None),
-            workers: RwSignal::new(0),
             resumable: RwSignal::new(false),
             files: StoredValue::new_local(None),
             jobs: LabJobs::new(GROUP),
@@ -123,7 +121,7 @@ impl Run {
                 params: p.clone(),
                 data,
                 files: Box::new((*files).clone()),
-                from: from.map(|(at, _)| at.into()),
+                from: from.map(|(at, _)| at.to_vec().into()),
             };
             let mut start = None;
             let prepared = pool::run(GROUP, &prepare, |u| match u {
@@ -141,7 +139,6 @@ impl Run {
             // A new name for each start or resume: a worker's kept step is never another run's.
             let name = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
             let mut run = Conductor::new(p.clone(), (data, name), pool::size(), at, step, p.epochs);
-            self.workers.set(run.parts());
             let total = p.steps();
             let lot = p.rate() * p.rows as f64;
             let (t0, s0) = (now_ms(), step);
@@ -179,8 +176,7 @@ impl Run {
                         RunEvent::Mistakes(m) => self.mistakes.set(m),
                     }
                 }
-                let (at, s) = run.checkpoint();
-                self.checkpoint.set_value(Some((at.to_vec(), s)));
+                self.checkpoint.set_value(Some(run.checkpoint()));
                 self.resumable.set(true);
             }
             self.running.set(false);
