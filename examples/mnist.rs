@@ -4,6 +4,8 @@
 //! - `steps <model>`: DP-SGD steps (lot 600, σ = 1, C = 1, the private model alone, as the page's
 //!   job, its exact fused sum) for 20 s or 200 steps, and the per-example gradients per second they made (the figure the
 //!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
+//! - `profile <model>`: where one step of the page's rounds spends its time on one core: the share's
+//!   gradients, the noise, the descent and the bytes passed between page and workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp` or
 //!   `abadi`, test accuracy after each epoch (against `scripts/reference/mnist_nonprivate.py`);
 //! - `dp <model> <epochs> <sigma> <clip> [pca_sigma]`: DP-SGD at Abadi et al.'s lot size and learning
@@ -15,7 +17,7 @@ use dp_playground::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
 use dp_playground::learning::images::ImageSplit;
 use dp_playground::learning::model::{Activation, Architecture};
 use dp_playground::learning::pca::principal_directions;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
@@ -124,6 +126,60 @@ fn train(arch: &Architecture, f: &Features, epochs: usize, sigma: f64, clip: f64
     }
 }
 
+/// Times each piece of a round (one part) over 100 steps and prints milliseconds per step.
+fn profile(name: &str, split: ImageSplit) {
+    use dp_playground::jobs::{decode, encode};
+    use dp_playground::learning::clipped::FixedSum;
+    use rand_distr::StandardNormal;
+    let (arch, f) = model(name, split, 0.0);
+    let hyper = Hyper {
+        q: LOT / 60_000.0,
+        sigma: 1.0,
+        clip: 1.0,
+        lr: 0.05,
+        lambda: 0.0,
+    };
+    let mut trainer = Trainer::new(&arch, f.train(), hyper, 1).unwrap().exact();
+    let mut at = Checkpoint::start(&arch, 1);
+    let steps = 100;
+    let mut t = [0.0f64; 6];
+    let mut lap = |k: usize, since: Instant| t[k] += since.elapsed().as_secs_f64() * 1e3;
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut noise = vec![0.0; arch.params()];
+    for _ in 0..steps {
+        let s = Instant::now();
+        let (share, _) = trainer.share(&at, 0, 1);
+        lap(0, s);
+        let s = Instant::now();
+        let bytes = share.to_bytes();
+        let total = FixedSum::from_bytes(&bytes).unwrap().to_bytes();
+        let back = FixedSum::from_bytes(&total).unwrap();
+        lap(1, s);
+        let s = Instant::now();
+        trainer.finish(&mut at, &back).unwrap();
+        lap(2, s);
+        let s = Instant::now();
+        for v in noise.iter_mut() {
+            *v = rng.sample::<f64, _>(StandardNormal);
+        }
+        lap(3, s);
+        let s = Instant::now();
+        let c: Checkpoint = decode(&encode(&at)).unwrap();
+        lap(4, s);
+        std::hint::black_box((c, &noise));
+    }
+    let per = |k: usize| t[k] / steps as f64;
+    println!(
+        "{name}: {} parameters, ms per step: share's gradients {:.2}, sum bytes (worker out, page add, worker in) {:.2}, finish (noise + descent) {:.2} of which noise alone {:.2}, checkpoint out and in {:.2}",
+        arch.params(),
+        per(0),
+        per(1),
+        per(2),
+        per(3),
+        per(4)
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.into());
@@ -172,6 +228,7 @@ fn main() {
                 trainer.evaluations as f64 / start.elapsed().as_secs_f64()
             );
         }
+        "profile" => profile(&arg(1, "mlp"), split),
         "baseline" => {
             let (arch, f) = model(&arg(1, "logreg"), split, 0.0);
             // No noise, and a clipping norm no gradient reaches (each line counts the clipped): plain

@@ -15,7 +15,7 @@
 //! noise's cost show apart.
 
 use super::batches::Batches;
-use super::clipped::FixedSum;
+use super::clipped::{FixedSum, NOISE_BLOCK, NOISE_ROOM};
 use super::correlated::{cyclic_poisson_batch, NoiseGen};
 use super::data::{Dataset, Examples};
 use super::model::{Architecture, Workspace};
@@ -126,8 +126,8 @@ pub fn descend(
 /// The random stream of the initial parameters (`seed`'s other streams: data and split in the lab,
 /// step t's batch and noise in stream [`FIRST_STEP_STREAM`] + t).
 pub const INIT_STREAM: u64 = 0;
-/// Step t (1-based) draws its batch, then its noise, from stream `FIRST_STEP_STREAM + t` of the seed:
-/// a run paused after any step and resumed gives the uninterrupted run's numbers bit for bit.
+/// Step t (1-based) draws its batch, then its noise, from stream `FIRST_STEP_STREAM + t` of the seed
+/// (an exact trainer's noise block k from word 2⁴⁰(k + 1) of it, [`Trainer::share`]): a run paused after any step and resumed gives the uninterrupted run's numbers bit for bit.
 pub const FIRST_STEP_STREAM: u64 = 16;
 
 /// A seed's generator on one of its streams (ChaCha8).
@@ -300,7 +300,8 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
             self.evaluations += self.batch.len() as u64;
         }
         clipped.1 += self.batch.len() as u64;
-        self.noise_and_descend(at, &mut rng)
+        self.add_noise(at, &mut rng);
+        self.descend_models(at)
     }
 
     /// Draws step t's batch into `self.batch`; returns the step's stream, its noise next.
@@ -319,17 +320,23 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
     }
 
     /// Share `part` of `parts` of the next step's batch (its contiguous `part`-th slice): the exact
-    /// sum of its clipped gradients at the private model's `at.theta[0]`, and how many were scaled.
-    /// Merged, the shares of every part are the step's sum, whatever the number of parts.
+    /// sum of its clipped gradients at the private model's `at.theta[0]`, with the step's independent
+    /// noise on its blocks of coordinates ([`FixedSum::add_noise`]; block k from word 2⁴⁰(k + 1) of
+    /// the step's stream), and how many were scaled. Merged, the shares of every part are the step's
+    /// noisy sum, whatever the number of parts. (Correlated noise needs the run's state: it is added
+    /// by [`Trainer::finish`].)
     pub fn share(&mut self, at: &Checkpoint, part: usize, parts: usize) -> (FixedSum, u64) {
-        self.draw_batch(at.step + 1);
-        let clip = self.hyper.clip;
-        let mut sum = FixedSum::new(self.arch.params(), self.data.rows(), clip);
-        let len = self.batch.len();
+        let rng = self.draw_batch(at.step + 1);
+        let Hyper { sigma, clip, .. } = self.hyper;
+        let room = (NOISE_ROOM * sigma).ceil() as usize;
+        let len = self.arch.params();
+        let mut sum = FixedSum::new(len, self.data.rows().saturating_add(room), clip);
         let parts = parts.max(1);
-        let mine = &self.batch[len * part.min(parts) / parts..len * (part + 1).min(parts) / parts];
+        let part = part.min(parts - 1);
+        let cut = |len: usize, k: usize| len * k / parts;
+        let batch = self.batch.len();
         let mut scaled = 0;
-        for &i in mine {
+        for &i in &self.batch[cut(batch, part)..cut(batch, part + 1)] {
             let x = self.data.features(i, &mut self.row);
             let y = self.data.label(i);
             scaled += u64::from(self.arch.add_clipped_gradient(
@@ -341,12 +348,24 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 &mut self.ws,
             ));
         }
-        self.evaluations += mine.len() as u64;
+        self.evaluations += (cut(batch, part + 1) - cut(batch, part)) as u64;
+        if self.correlated.is_none() {
+            let blocks = len.div_ceil(NOISE_BLOCK);
+            for k in cut(blocks, part)..cut(blocks, part + 1) {
+                let mut block = rng.clone();
+                block.set_word_pos(u128::from(k as u64 + 1) << 40);
+                sum.add_noise(
+                    k * NOISE_BLOCK..(k + 1) * NOISE_BLOCK,
+                    sigma * clip,
+                    &mut block,
+                );
+            }
+        }
         (sum, scaled)
     }
 
-    /// Takes step `at.step + 1` of an exact trainer from its batch's sum (the merged
-    /// [`Trainer::share`]s): adds the noise and descends.
+    /// Takes step `at.step + 1` of an exact trainer from its batch's noisy sum (the merged
+    /// [`Trainer::share`]s): descends (adding correlated noise first, for a trainer that has it).
     ///
     /// # Errors
     /// A model whose parameters stopped being finite, or a sum of another shape.
@@ -358,25 +377,20 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 format!("must have {} coordinates", self.arch.params()),
             ));
         }
-        let mut rng = self.draw_batch(at.step + 1);
         let sum = &mut self.sums[Variant::Private as usize];
         sum.resize(total.len(), 0.0);
         total.write_to(sum);
-        self.noise_and_descend(at, &mut rng)
+        if self.correlated.is_some() {
+            let mut rng = self.draw_batch(at.step + 1);
+            self.add_noise(at, &mut rng);
+        }
+        self.descend_models(at)
     }
 
-    /// The end of step `at.step + 1` once the models' sums are in `self.sums`: the private model's
-    /// noise from `rng`, then each model's descent.
-    fn noise_and_descend(&mut self, at: &mut Checkpoint, rng: &mut ChaCha8Rng) -> Result<()> {
+    /// The private model's noise for step `at.step + 1` from `rng`, added to its sum in `self.sums`.
+    fn add_noise(&mut self, at: &mut Checkpoint, rng: &mut ChaCha8Rng) {
         let t = at.step + 1;
-        let Hyper {
-            sigma,
-            clip,
-            lr,
-            lambda,
-            ..
-        } = self.hyper;
-        let noise_sd = sigma * clip;
+        let noise_sd = self.hyper.sigma * self.hyper.clip;
         match &self.correlated {
             None => {
                 for s in self.sums[Variant::Private as usize].iter_mut() {
@@ -398,6 +412,13 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 }
             }
         }
+    }
+
+    /// The end of step `at.step + 1` once the models' (noisy) sums are in `self.sums`: each model's
+    /// descent.
+    fn descend_models(&mut self, at: &mut Checkpoint) -> Result<()> {
+        let t = at.step + 1;
+        let Hyper { lr, lambda, .. } = self.hyper;
         let normaliser = self.normaliser;
         for (v, theta) in at.theta.iter_mut().enumerate().take(self.variants) {
             descend(
@@ -529,8 +550,9 @@ mod tests {
     /// With q = 1 (every row in every batch) the private step's direction is the clipped sum plus
     /// N(0, (σC)²) per coordinate, over q·n. Over 4,000 steps from the same parameters (each its own
     /// stream), each coordinate's mean and variance lie within bounds that fail with probability
-    /// below 10⁻⁶ in all (Bonferroni over 2·31 checks: z = 5.9 for the mean; the variance's relative
-    /// error is within 5.9·√(2/4000) = 0.13, its normal approximation being accurate at this size).
+    /// below 10⁻⁶ in all (Bonferroni over 2·2·31 checks: z = 6.0 for the mean; the variance's
+    /// relative error is within 6.0·√(2/4000) = 0.13, its normal approximation being accurate at this
+    /// size); for the summed-in-floats trainer and the exact one (fixed point, noise added by blocks).
     #[test]
     fn the_noisy_step_has_the_right_mean_and_covariance() {
         let s = cancer();
@@ -564,30 +586,35 @@ mod tests {
             }
         }
         let runs = 4000;
-        let z = normal_upper_quantile(1e-6 / (2.0 * 62.0));
+        let z = normal_upper_quantile(1e-6 / (2.0 * 124.0));
         let sd = hyper.sigma * hyper.clip / n;
-        let (mut sum, mut sq) = (vec![0.0; 31], vec![0.0; 31]);
-        for r in 0..runs {
-            let mut trainer = Trainer::new(&arch, &s.train, hyper, 100 + r).unwrap();
-            let dir = trainer.private_direction(&start).unwrap();
-            for j in 0..31 {
-                let e = dir[j] - want[j];
-                sum[j] += e;
-                sq[j] += e * e;
+        for exact in [false, true] {
+            let (mut sum, mut sq) = (vec![0.0; 31], vec![0.0; 31]);
+            for r in 0..runs {
+                let mut trainer = Trainer::new(&arch, &s.train, hyper, 100 + r).unwrap();
+                if exact {
+                    trainer = trainer.exact();
+                }
+                let dir = trainer.private_direction(&start).unwrap();
+                for j in 0..31 {
+                    let e = dir[j] - want[j];
+                    sum[j] += e;
+                    sq[j] += e * e;
+                }
             }
-        }
-        for j in 0..31 {
-            let mean = sum[j] / runs as f64;
-            let var = sq[j] / runs as f64 - mean * mean;
-            assert!(
-                mean.abs() < z * sd / (runs as f64).sqrt(),
-                "θ[{j}]: mean {mean}"
-            );
-            assert!(
-                (var / (sd * sd) - 1.0).abs() < z * (2.0 / runs as f64).sqrt(),
-                "θ[{j}]: variance {var} vs {}",
-                sd * sd
-            );
+            for j in 0..31 {
+                let mean = sum[j] / runs as f64;
+                let var = sq[j] / runs as f64 - mean * mean;
+                assert!(
+                    mean.abs() < z * sd / (runs as f64).sqrt(),
+                    "θ[{j}], exact {exact}: mean {mean}"
+                );
+                assert!(
+                    (var / (sd * sd) - 1.0).abs() < z * (2.0 / runs as f64).sqrt(),
+                    "θ[{j}], exact {exact}: variance {var} vs {}",
+                    sd * sd
+                );
+            }
         }
     }
 
