@@ -1,16 +1,18 @@
 //! Training split over the worker pool, step by step (issue 52, item 3). Each step's batch is cut
 //! into one contiguous share per worker; each worker sums its share's clipped gradients exactly
-//! ([`crate::learning::clipped`]), and every worker then merges all the shares, adds the same noise
-//! (the step's own random stream) and takes the same step. Integer sums do not depend on how the
-//! batch was cut, so a seeded run is the same, bit for bit, on any number of workers.
+//! ([`crate::learning::clipped`]) and adds the noise of its share of the coordinates, each block's
+//! from its own place in the step's stream; every worker then takes the same step from the merged
+//! sum. Integer sums do not depend on how the batch and the coordinates were cut, so a seeded run is
+//! the same, bit for bit, on any number of workers.
 //!
 //! A round is one job per worker: it finishes the previous step from the shares (when there are
-//! any) and computes its share of the next; the page adds the shares up in between (one sum per
-//! worker to send, whatever their number). A worker keeps the run's prepared data (`PREPARED`) and
-//! its checkpoint after the last step it took (`STATE`), so that a round sends each worker the
-//! summed shares alone. A worker that lacks either (a new worker, or one that took another part of
-//! the same round) answers [`ImagesUpdate::NeedFiles`] or [`ImagesUpdate::NeedState`] and is sent
-//! them; part 0 returns the checkpoint every round for that. The page drives the rounds with a
+//! any) and computes its share of the next; the page adds the shares up in between, in place (one
+//! sum per worker to send, whatever their number). A worker keeps the run's prepared data
+//! (`PREPARED`) and its checkpoint after the last step it took (`STATE`), so that a round sends each
+//! worker the summed shares alone. A worker that lacks either (a new worker, or one that took
+//! another part of the same round) answers [`ImagesUpdate::NeedFiles`] or [`ImagesUpdate::NeedState`]
+//! and is sent them: the files, or the checkpoint part 0 returns every [`CHECKPOINT_EVERY`] steps
+//! (the page rewinds to it when the step asked for is later). The page drives the rounds with a
 //! [`Conductor`], which native tests drive the same way.
 
 use super::jobs::{
@@ -27,6 +29,11 @@ use serde_bytes::ByteBuf;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// Steps between the checkpoints part 0 returns (and at each epoch's end and the stretch's): the
+/// page needs one for a pause and for a worker that lost its state, not every step's (1.9 MB for the
+/// MLP, a part 0 slower than the others). A pause resumes from the last one, bit for bit.
+pub const CHECKPOINT_EVERY: u64 = 10;
 
 /// Test rows per evaluation chunk: each part evaluates whole chunks, summed in chunk order, so the
 /// mean test loss too is the same on any number of workers.
@@ -57,6 +64,9 @@ pub struct Round {
     pub parts: usize,
     /// The step this stretch of the run ends at.
     pub last: u64,
+    /// Part 0 returns its checkpoint after steps that are multiples of this (and at each epoch's
+    /// end and the stretch's).
+    pub checkpoint_every: u64,
 }
 
 /// What one part of a round sends back.
@@ -64,7 +74,7 @@ pub struct Round {
 pub struct RoundOut {
     /// Steps done after the round.
     pub step: u64,
-    /// Part 0's checkpoint after the step it finished (empty otherwise).
+    /// Part 0's checkpoint after the step it finished, when due (empty otherwise).
     #[serde(with = "serde_bytes")]
     pub at: Vec<u8>,
     /// Its share of the next step ([`FixedSum::to_bytes`]), unless the stretch is over.
@@ -194,9 +204,12 @@ pub fn run_round(r: &Round) -> Result<ImagesUpdate> {
         Vec::new()
     };
     let last_part = r.part == 0 && finishing && step == r.last;
+    let due = step == r.last
+        || step.is_multiple_of(per_epoch)
+        || step.is_multiple_of(r.checkpoint_every.max(1));
     let out = RoundOut {
         step,
-        at: if r.part == 0 && finishing {
+        at: if r.part == 0 && finishing && due {
             encode(&c)
         } else {
             Vec::new()
@@ -228,10 +241,14 @@ pub struct Conductor {
     run: u64,
     parts: usize,
     last: u64,
-    /// The checkpoint after the last finished step (postcard bytes, shared with the page's pause
-    /// rather than copied each round) and that step.
+    /// The last checkpoint part 0 returned (postcard bytes, shared with the page's pause rather than
+    /// copied) and its step.
     at: Arc<Vec<u8>>,
+    saved: u64,
+    /// The last finished step.
     step: u64,
+    /// The rounds' [`Round::checkpoint_every`]: [`CHECKPOINT_EVERY`], or 1 after a rewind.
+    every: u64,
     /// The next step's summed shares, once a round computed them.
     total: Option<ByteBuf>,
 }
@@ -256,7 +273,9 @@ impl Conductor {
             parts: parts.max(1),
             last,
             at: Arc::new(at),
+            saved: step,
             step,
+            every: CHECKPOINT_EVERY,
             total: None,
         }
     }
@@ -266,9 +285,10 @@ impl Conductor {
         self.parts
     }
 
-    /// The checkpoint after the last finished step, and that step (for a pause).
+    /// The last checkpoint, and its step (for a pause: at most [`CHECKPOINT_EVERY`] − 1 steps
+    /// before the last finished one).
     pub fn checkpoint(&self) -> (Arc<Vec<u8>>, u64) {
-        (self.at.clone(), self.step)
+        (self.at.clone(), self.saved)
     }
 
     /// Part `part`'s job of the next round (without the files; the checkpoint only in the first
@@ -288,13 +308,26 @@ impl Conductor {
             part,
             parts: self.parts,
             last: self.last,
+            checkpoint_every: self.every,
         })
     }
 
-    /// `round` with the checkpoint it starts from, for a worker that does not hold it.
-    pub fn with_state(&self, mut round: Round) -> Round {
-        round.at = Some(ByteBuf::from(self.at.to_vec()));
-        round
+    /// `round` with the checkpoint it starts from, for a worker that does not hold it; `None` when
+    /// the page holds no checkpoint of that step (then [`Conductor::rewind`]).
+    pub fn with_state(&self, mut round: Round) -> Option<Round> {
+        (round.step == self.saved).then(|| {
+            round.at = Some(ByteBuf::from(self.at.to_vec()));
+            round
+        })
+    }
+
+    /// Goes back to the last checkpoint, for a worker that lost its state between two: the next
+    /// round sends it to every part, and from then on part 0 returns one every step (so that a worker
+    /// lost again costs one step, not a rewind). The run's bits do not change.
+    pub fn rewind(&mut self) {
+        self.step = self.saved;
+        self.total = None;
+        self.every = 1;
     }
 
     /// Takes a round's answers, in part order: adds up their shares of the next step (integers: in
@@ -305,18 +338,20 @@ impl Conductor {
     pub fn take(&mut self, mut outs: Vec<RoundOut>) -> Result<Vec<RunEvent>> {
         let mut events = Vec::new();
         if let Some(first) = outs.first_mut().filter(|_| self.total.is_some()) {
-            self.at = Arc::new(std::mem::take(&mut first.at));
+            if !first.at.is_empty() {
+                self.at = Arc::new(std::mem::take(&mut first.at));
+                self.saved = first.step;
+            }
             self.step = first.step;
             events.push(RunEvent::Progress(self.step));
         }
-        let mut shares = outs.iter().filter_map(|o| o.share.as_deref());
+        let mut shares = outs.iter_mut().filter_map(|o| o.share.take());
         self.total = match shares.next() {
-            Some(first) => {
-                let mut total = FixedSum::from_bytes(first)?;
+            Some(mut total) => {
                 for s in shares {
-                    total.merge(&FixedSum::from_bytes(s)?)?;
+                    FixedSum::add_bytes(&mut total, &s)?;
                 }
-                Some(ByteBuf::from(total.to_bytes()))
+                Some(total)
             }
             None => None,
         };

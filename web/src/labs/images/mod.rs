@@ -3,8 +3,8 @@
 //! (11 MB gzip, from `dist/data/mnist/`) are fetched only when the person presses Train. Training runs
 //! step by step over every worker of the pool, each summing its share of the batch
 //! (`dp_playground::labs::images::rounds`: the same bits on any number of workers); the page only
-//! passes each round's bytes on. Pause keeps the last step's checkpoint; resume goes on from it bit
-//! for bit.
+//! passes each round's bytes on. Pause keeps the last checkpoint (one every ten steps and at each
+//! epoch's end); resume goes on from it bit for bit.
 
 mod digits;
 
@@ -91,14 +91,19 @@ impl Run {
         self.status.set(String::new());
     }
 
-    /// Stops the run; its last step's checkpoint stays for a resume.
+    /// Stops the run; its last checkpoint stays for a resume.
     fn pause(self) {
         let _ = self.jobs.restart_live();
         self.running.set(false);
         let step = self.step.get_untracked();
-        self.status.set(format!(
-            "Paused after step {step}: Resume goes on from there."
-        ));
+        let saved = self
+            .checkpoint
+            .with_value(|c| c.as_ref().map_or(0, |(_, s)| *s));
+        self.status.set(if saved == step {
+            format!("Paused after step {step}: Resume goes on from there.")
+        } else {
+            format!("Paused after step {step}: Resume goes on from step {saved}, the last checkpoint (the same run, bit for bit).")
+        });
     }
 
     /// Fetches the files if needed, reads them (and computes the PCA) in one worker, then trains
@@ -150,8 +155,13 @@ impl Run {
                 if !current() {
                     return;
                 }
-                let outs = match answers.into_iter().collect::<Result<Vec<_>, _>>() {
-                    Ok(outs) => outs,
+                let outs = match answers.into_iter().collect::<Result<Option<Vec<_>>, _>>() {
+                    Ok(Some(outs)) => outs,
+                    Ok(None) => {
+                        // A worker lost the step: back to the last checkpoint.
+                        run.rewind();
+                        continue;
+                    }
                     Err(JobEnd::Failed(e)) => return self.stopped(&e),
                     Err(JobEnd::Cancelled) => return,
                 };
@@ -232,8 +242,13 @@ impl Run {
 const GROUP: &str = "images-train";
 
 /// One part of a round in the pool; sent again with the files or the checkpoint when its worker
-/// does not hold them (a new worker, or one that took another part of the same round).
-async fn round(mut r: Round, run: &Conductor, files: Rc<ImageFiles>) -> Result<RoundOut, JobEnd> {
+/// does not hold them (a new worker, or one that took another part of the same round). `None`: the
+/// page holds no checkpoint of the step the worker lost, and the run must rewind.
+async fn round(
+    mut r: Round,
+    run: &Conductor,
+    files: Rc<ImageFiles>,
+) -> Result<Option<RoundOut>, JobEnd> {
     for _ in 0..3 {
         let mut got = None;
         pool::run(GROUP, &ImagesJob::Round(Box::new(r.clone())), |u| {
@@ -241,9 +256,12 @@ async fn round(mut r: Round, run: &Conductor, files: Rc<ImageFiles>) -> Result<R
         })
         .await?;
         match got {
-            Some(ImagesUpdate::Round(out)) => return Ok(*out),
+            Some(ImagesUpdate::Round(out)) => return Ok(Some(*out)),
             Some(ImagesUpdate::NeedFiles) => r.files = Some(Box::new((*files).clone())),
-            Some(ImagesUpdate::NeedState) => r = run.with_state(r),
+            Some(ImagesUpdate::NeedState) => match run.with_state(r) {
+                Some(with) => r = with,
+                None => return Ok(None),
+            },
             _ => break,
         }
     }
