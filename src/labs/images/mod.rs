@@ -53,16 +53,23 @@ pub struct Preset {
     pub sigma: f64,
     /// σ_p of the PCA's noise.
     pub pca_sigma: f64,
-    /// Epochs.
+    /// Epochs the page runs: enough to come within 1.5 points of the paper's accuracy, measured
+    /// natively on all 60 000 images (docs/performance.md), and no more: a page's time is short.
     pub epochs: u64,
     /// The paper's test accuracy.
     pub paper_accuracy: f64,
+    /// The test accuracy this code reached natively after `epochs` (one seeded run on all 60 000
+    /// images, `cargo run --profile bench --example mnist -- dp abadi <epochs> <σ> 4 <σp>`).
+    pub native_accuracy: f64,
     /// The paper's ε (moments accountant) at δ = 10⁻⁵.
     pub paper_eps: f64,
 }
 
 /// Abadi et al.'s three noise levels (Section 5.2, Figure 3): lot size 600, clipping 4, learning
-/// rate 0.1 falling to 0.052 over 10 epochs.
+/// rate 0.1 falling to 0.052 over 10 epochs. Natively (seed 1): large 0.896 after 100 epochs at
+/// ε ≤ 0.493; medium 0.940 after 100 at ε ≤ 1.10; small 0.950 after 100, 0.955 after 150 and 0.958
+/// after 200 at ε ≤ 3.38 (the paper's 97 % took about 700 epochs, ε = 8 by its accountant and 6.69
+/// by the PLD).
 pub const PRESETS: [Preset; 3] = [
     Preset {
         key: "large",
@@ -71,6 +78,7 @@ pub const PRESETS: [Preset; 3] = [
         pca_sigma: 16.0,
         epochs: 100,
         paper_accuracy: 0.90,
+        native_accuracy: 0.896,
         paper_eps: 0.5,
     },
     Preset {
@@ -80,6 +88,7 @@ pub const PRESETS: [Preset; 3] = [
         pca_sigma: 7.0,
         epochs: 100,
         paper_accuracy: 0.95,
+        native_accuracy: 0.940,
         paper_eps: 2.0,
     },
     Preset {
@@ -87,8 +96,9 @@ pub const PRESETS: [Preset; 3] = [
         name: "Small noise (σ = 2, σp = 4)",
         sigma: 2.0,
         pca_sigma: 4.0,
-        epochs: 100,
+        epochs: 200,
         paper_accuracy: 0.97,
+        native_accuracy: 0.958,
         paper_eps: 8.0,
     },
 ];

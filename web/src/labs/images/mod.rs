@@ -447,6 +447,9 @@ fn PaperTable(
                         <td data-testid="images-paper-accuracy">{ours_acc}</td>
                         <td data-testid="images-paper-eps" data-value=eps.map_or(String::new(), |e| e.to_string())>
                             {eps.map_or("computing…".into(), |e| format!("≤ {}", Side::Upper.digits(e, 4)))}</td></tr>
+                    <tr><th scope="row">{format!("This code natively (one run, {} epochs)", preset.epochs)}</th>
+                        <td>{format!("{:.1} %", preset.native_accuracy * 100.0)}</td>
+                        <td>"the same"</td></tr>
                 </tbody>
             </table>
         })
