@@ -251,10 +251,15 @@ async fn round(
 ) -> Result<Option<RoundOut>, JobEnd> {
     for _ in 0..3 {
         let mut got = None;
-        pool::run(GROUP, &ImagesJob::Round(Box::new(r.clone())), |u| {
-            got = Some(u);
-        })
-        .await?;
+        // The job owns the round while it is encoded (not a copy of its 1.9 MB sum), and gives it
+        // back for a retry.
+        let job = ImagesJob::Round(Box::new(r));
+        let sent = pool::run(GROUP, &job, |u| got = Some(u));
+        let ImagesJob::Round(back) = job else {
+            break;
+        };
+        r = *back;
+        sent.await?;
         match got {
             Some(ImagesUpdate::Round(out)) => return Ok(Some(*out)),
             Some(ImagesUpdate::NeedFiles) => r.files = Some(Box::new((*files).clone())),
