@@ -140,8 +140,7 @@ fn profile(name: &str, split: ImageSplit) {
     use dp_playground::learning::clipped::FixedSum;
     use rand_distr::StandardNormal;
     let (arch, f) = model(name, split, 0.0);
-    let hyper = STEPS;
-    let mut trainer = Trainer::new(&arch, f.train(), hyper, 1).unwrap().exact();
+    let mut trainer = Trainer::new(&arch, f.train(), STEPS, 1).unwrap().exact();
     let mut at = Checkpoint::start(&arch, 1);
     let steps = 100;
     let mut t = [0.0f64; 5];
@@ -211,8 +210,7 @@ fn main() {
         }
         "steps" => {
             let (arch, f) = model(&arg(1, "mlp"), split, 0.0);
-            let hyper = STEPS;
-            let mut trainer = Trainer::new(&arch, f.train(), hyper, 1).unwrap().exact();
+            let mut trainer = Trainer::new(&arch, f.train(), STEPS, 1).unwrap().exact();
             let mut at = Checkpoint::start(&arch, 1);
             let start = Instant::now();
             while at.step < 200 && start.elapsed().as_secs_f64() < 20.0 {

@@ -433,6 +433,8 @@ mod tests {
             }
             assert_eq!(merged, noisy, "{parts} parts");
         }
+        // A part past the last adds nothing: no gradient or noise counted twice.
+        assert!(share(hyper.sigma, 2, 2).values.iter().all(|&v| v == 0));
     }
 
     /// Noise rounds down onto the grid: added to a sum on the grid, each draw moves it by ⌊σC·z⌋ units.

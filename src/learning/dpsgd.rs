@@ -127,7 +127,8 @@ pub fn descend(
 /// step t's batch and noise in stream [`FIRST_STEP_STREAM`] + t).
 pub const INIT_STREAM: u64 = 0;
 /// Step t (1-based) draws its batch, then its noise, from stream `FIRST_STEP_STREAM + t` of the seed
-/// (an exact trainer's noise block k from word 2⁴⁰(k + 1) of it, [`Trainer::share`]): a run paused after any step and resumed gives the uninterrupted run's numbers bit for bit.
+/// (an exact trainer's noise block k from word 2⁴⁰(k + 1) of it, [`Trainer::share`]): a run paused
+/// after any step and resumed gives the uninterrupted run's numbers bit for bit.
 pub const FIRST_STEP_STREAM: u64 = 16;
 
 /// A seed's generator on one of its streams (ChaCha8).
@@ -332,11 +333,12 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
         let len = self.arch.params();
         let mut sum = FixedSum::new(len, self.data.rows().saturating_add(room), clip);
         let parts = parts.max(1);
-        let part = part.min(parts - 1);
+        // A part past the last is empty (never a second copy of another part's gradients or noise).
+        let (from, to) = (part.min(parts), (part + 1).min(parts));
         let cut = |len: usize, k: usize| len * k / parts;
-        let batch = self.batch.len();
+        let mine = cut(self.batch.len(), from)..cut(self.batch.len(), to);
         let mut scaled = 0;
-        for &i in &self.batch[cut(batch, part)..cut(batch, part + 1)] {
+        for &i in &self.batch[mine.clone()] {
             let x = self.data.features(i, &mut self.row);
             let y = self.data.label(i);
             scaled += u64::from(self.arch.add_clipped_gradient(
@@ -348,10 +350,10 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
                 &mut self.ws,
             ));
         }
-        self.evaluations += (cut(batch, part + 1) - cut(batch, part)) as u64;
+        self.evaluations += mine.len() as u64;
         if self.correlated.is_none() {
             let blocks = len.div_ceil(NOISE_BLOCK);
-            for k in cut(blocks, part)..cut(blocks, part + 1) {
+            for k in cut(blocks, from)..cut(blocks, to) {
                 let mut block = rng.clone();
                 block.set_word_pos(u128::from(k as u64 + 1) << 40);
                 sum.add_noise(

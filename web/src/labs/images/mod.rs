@@ -454,7 +454,7 @@ fn PaperTable(
                             {eps.map_or("computing…".into(), |e| format!("≤ {}", Side::Upper.digits(e, 4)))}</td></tr>
                     <tr><th scope="row">{format!("This code natively (one run, {} epochs)", preset.epochs)}</th>
                         <td>{format!("{:.1} %", preset.native_accuracy * 100.0)}</td>
-                        <td>"the same"</td></tr>
+                        <td>{if p.epochs == preset.epochs { "the same".to_string() } else { format!("this page's at {} epochs", preset.epochs) }}</td></tr>
                 </tbody>
             </table>
         })
