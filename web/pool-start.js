@@ -14,9 +14,11 @@
   // of { module } (compiled), { wasm } or { wasmBase64 } (compile it, post it back to the page and to
   // peers) or { port, wasm | wasmBase64 } (a peer's port it arrives on, or compile it if it cannot);
   // { peer } (a port to send the module to); and
-  // jobs (postcard bytes), queued until the module is instantiated.
+  // jobs (postcard bytes) or gang members' jobs ({ gang, ports }: the job and its channels, one per
+  // member), queued until the module is instantiated.
   const BOOTSTRAP = `
 let run = null;
+let gang = null;
 let glue = null;
 let module = null;
 let failure = null;
@@ -28,8 +30,9 @@ const start = (m) => {
   module = m;
   wasm_bindgen.initSync({ module: m });
   run = (job) => wasm_bindgen.run(new Uint8Array(job));
+  gang = ({ gang, ports }) => wasm_bindgen.run_gang(gang, ports);
   for (const peer of peers.splice(0)) peer.postMessage(m);
-  for (const job of queued.splice(0)) run(job);
+  for (const job of queued.splice(0)) (job.gang ? gang(job) : run(job));
 };
 const fail = (e) => {
   failure = String(e);
@@ -52,6 +55,11 @@ const glued = (address) => fetch(address).then(ok).then((r) => r.blob())
 self.onmessage = ({ data }) => {
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
     if (run) run(data);
+    else queued.push(data);
+    return;
+  }
+  if (data.gang) {
+    if (gang) gang(data);
     else queued.push(data);
     return;
   }

@@ -20,6 +20,8 @@ use crate::labs::wdp::jobs::{self as wdp, WdpJob, WdpUpdate};
 use crate::statement::jobs::{self as statement, StatementJob, StatementUpdate};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+pub mod gang;
+
 /// A piece of heavy work: one lab's job (or a training run's accounting, which two labs post).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Job {

@@ -4,25 +4,137 @@
 //! every job (`src/main.rs`, for the single-file build). The page's pool (web/pool-start.js,
 //! web/src/platform/pool.rs) starts each worker from a Blob holding wasm-bindgen's no-modules glue and
 //! a bootstrap, so it works from any sub-path, in cross-origin iframes and from file://, with no
-//! special headers.
+//! special headers. `run_gang(job, ports)` starts a member of a gang (`dp_playground::jobs::gang`):
+//! its messages to the other members go straight to them, on the ports, never through the page.
 
 /// Runs one encoded job of the kinds `KINDS` (`dp_playground::jobs::kind`) to the end, posting every
 /// update.
 #[cfg(target_arch = "wasm32")]
 pub fn serve<const KINDS: u32>(job: &[u8]) {
     use dp_playground::jobs::{decode, encode, run_only, Job, Update};
-    use wasm_bindgen::JsCast;
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let mut post = |u: Update| {
-        let bytes = js_sys::Uint8Array::from(&encode(&u)[..]);
-        let transfer = js_sys::Array::of1(&bytes.buffer());
-        // A closed page cannot receive anything: nothing to do about a failed post.
-        let _ = scope.post_message_with_transfer(&bytes, &transfer);
-    };
+    let mut post = |u: Update| post(&encode(&u), None);
     match decode::<Job>(job) {
         Ok(job) => run_only::<KINDS>(job, &mut post),
         Err(e) => post(Update::Error(e)),
     }
+}
+
+/// Posts `bytes` to the page (`to` `None`) or on a port; the buffer is transferred, not copied.
+#[cfg(target_arch = "wasm32")]
+fn post(bytes: &[u8], to: Option<&web_sys::MessagePort>) {
+    use wasm_bindgen::JsCast;
+    let bytes = js_sys::Uint8Array::from(bytes);
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    // A closed page or port cannot receive anything: nothing to do about a failed post.
+    let _ = match to {
+        Some(port) => port.post_message_with_transferable(&bytes, &transfer),
+        None => js_sys::global()
+            .unchecked_into::<web_sys::DedicatedWorkerGlobalScope>()
+            .post_message_with_transfer(&bytes, &transfer),
+    };
+}
+
+#[cfg(target_arch = "wasm32")]
+mod gang {
+    use dp_playground::jobs::gang::{start_only, GangMember, GangOut};
+    use dp_playground::jobs::{decode, encode, Job, Update};
+    use std::cell::RefCell;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    /// The gang member this worker runs, and its channels (the page's at the member's number).
+    struct Running {
+        member: Box<dyn GangMember<Update>>,
+        ports: Vec<web_sys::MessagePort>,
+    }
+
+    thread_local! {
+        static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+    }
+
+    /// Sends what a member sent: an update to the page, a message to every other member.
+    fn send(ports: &[web_sys::MessagePort], part: usize, o: GangOut<Update>) {
+        match o {
+            GangOut::Page(u) => super::post(&encode(&u), None),
+            GangOut::Peers(bytes) => {
+                let others = ports.iter().enumerate().filter(|(k, _)| *k != part);
+                for (_, port) in others {
+                    super::post(&bytes, Some(port));
+                }
+            }
+        }
+    }
+
+    /// Ends the member's job: its last update to the page, and its channels closed.
+    fn end(ports: &[web_sys::MessagePort], last: Update) {
+        for port in ports {
+            port.set_onmessage(None);
+            port.close();
+        }
+        super::post(&encode(&last), None);
+    }
+
+    /// Starts the gang member `job` (postcard [`Job`] bytes) with its channels `ports`, one per
+    /// member, the page's at its own number; it then runs as messages arrive on them.
+    pub fn start<const KINDS: u32>(job: &[u8], ports: js_sys::Array) {
+        let ports: Vec<web_sys::MessagePort> =
+            ports.iter().filter_map(|p| p.dyn_into().ok()).collect();
+        let started = decode::<Job>(job).and_then(|job| {
+            // Updates go to the page at once (a member alone runs its whole job here); which port
+            // is the page's, and not a member's, is known once the member is.
+            let mut early = Vec::new();
+            let member = start_only::<KINDS>(job, &mut |o| match o {
+                GangOut::Page(u) => super::post(&encode(&u), None),
+                peers => early.push(peers),
+            })?;
+            for o in early {
+                send(&ports, member.part(), o);
+            }
+            Ok(member)
+        });
+        let member = match started {
+            Ok(m) if !m.done() => m,
+            Ok(_) => return end(&ports, Update::Done),
+            Err(e) => return end(&ports, Update::Error(e)),
+        };
+        for (from, port) in ports.iter().enumerate() {
+            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+                move |e: web_sys::MessageEvent| receive(from, &e.data()),
+            );
+            port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            // A few bytes per member ever started; its port drops the handler when it closes.
+            on_message.forget();
+        }
+        RUNNING.with_borrow_mut(|r| *r = Some(Running { member, ports }));
+    }
+
+    /// A message on channel `from`: the member takes it; an error or its last step ends the job.
+    fn receive(from: usize, data: &JsValue) {
+        let bytes = match data.dyn_ref::<js_sys::Uint8Array>() {
+            Some(view) => view.to_vec(),
+            None => js_sys::Uint8Array::new(data).to_vec(),
+        };
+        RUNNING.with_borrow_mut(|slot| {
+            let Some(Running { member, ports }) = slot else {
+                return;
+            };
+            let part = member.part();
+            let got = member.receive(from, &bytes, &mut |o| send(ports, part, o));
+            let last = match got {
+                Err(e) => Update::Error(e),
+                Ok(()) if member.done() => Update::Done,
+                Ok(()) => return,
+            };
+            end(ports, last);
+            *slot = None;
+        });
+    }
+}
+
+/// Starts one gang member (`dp_playground::jobs::gang`) of the kinds `KINDS`, with its channels.
+#[cfg(target_arch = "wasm32")]
+pub fn serve_gang<const KINDS: u32>(job: &[u8], ports: js_sys::Array) {
+    gang::start::<KINDS>(job, ports)
 }
 
 /// A worker module's entry point: `worker_module!(kinds)` exports `run` for jobs of those kinds.
@@ -37,6 +149,12 @@ macro_rules! worker_module {
             #[wasm_bindgen]
             pub fn run(job: &[u8]) {
                 $crate::serve::<{ $kinds }>(job)
+            }
+
+            /// Starts one member of a gang with its channels (one per member).
+            #[wasm_bindgen]
+            pub fn run_gang(job: &[u8], ports: js_sys::Array) {
+                $crate::serve_gang::<{ $kinds }>(job, ports)
             }
         }
 

@@ -1,9 +1,9 @@
 //! The image lab's work in the worker pool: the run's certified ε (the PLD of the PCA's Gaussian
 //! composed with T subsampled Gaussian steps), reading MNIST's files (and the PCA) before a run, and
-//! the run's rounds, each step split over the workers ([`super::rounds`]). The checkpoint after every
-//! step reaches the page, so that a paused run resumes bit for bit.
+//! the run's stretches, each step split over the workers ([`super::mesh`]). A checkpoint every few
+//! steps reaches the page, so that a paused run resumes bit for bit.
 
-use super::rounds::{keep, run_round, Round, RoundOut};
+use super::mesh::{keep, Stepped, Stretch};
 use super::{check, ImageModel, ImagesParams, CLASSES};
 use crate::accounting::composed::ComposedPld;
 use crate::accounting::guarantee::{Accountant, Guarantee, Side};
@@ -77,15 +77,15 @@ pub enum ImagesJob {
     Prepare {
         /// The link's parameters.
         params: ImagesParams,
-        /// The page's name for these files ([`Round::data`]).
+        /// The page's name for these files ([`Stretch::data`]).
         data: u64,
         /// MNIST's files.
         files: Box<ImageFiles>,
         /// A paused run's checkpoint (postcard bytes of an [`ImagesCheckpoint`]).
         from: Option<ByteBuf>,
     },
-    /// One worker's part of one step ([`super::rounds`]).
-    Round(Box<Round>),
+    /// One worker's part of a run's steps, as a member of a gang ([`super::mesh`]).
+    Stretch(Box<Stretch>),
 }
 
 /// One epoch's end.
@@ -129,12 +129,11 @@ pub enum ImagesUpdate {
         /// Its step.
         step: u64,
     },
-    /// This worker does not hold the run's data: send the round again with the files.
+    /// This worker does not hold the run's data: send it the files ([`ImageFiles`] as postcard
+    /// bytes, on its gang's channel from the page).
     NeedFiles,
-    /// This worker does not hold the checkpoint the round starts from: send it again with it.
-    NeedState,
-    /// A part of a round, done.
-    Round(Box<RoundOut>),
+    /// A part's report after a step.
+    Stepped(Box<Stepped>),
 }
 
 /// The run's certified ε at δ after `epochs` epochs: the PLD's upper side for the link's event
@@ -275,7 +274,8 @@ pub(super) fn mistakes(
 /// Runs `job`, sending its updates.
 ///
 /// # Errors
-/// As [`prepare`] and [`run_round`] (the guarantee's failure is its update's).
+/// As [`prepare`] (the guarantee's failure is its update's); a stretch, which runs only as a gang
+/// ([`crate::jobs::gang`]).
 pub fn run(job: ImagesJob, emit: &mut dyn FnMut(ImagesUpdate)) -> Result<()> {
     match job {
         ImagesJob::Guarantee(p) => {
@@ -288,9 +288,8 @@ pub fn run(job: ImagesJob, emit: &mut dyn FnMut(ImagesUpdate)) -> Result<()> {
             files,
             from,
         } => prepare(&params, data, &files, from.as_deref().map(|b| &b[..]), emit),
-        ImagesJob::Round(r) => {
-            emit(run_round(&r)?);
-            Ok(())
-        }
+        ImagesJob::Stretch(_) => Err(crate::error::Error::Worker {
+            reason: "a run's stretch runs as a gang of workers".into(),
+        }),
     }
 }

@@ -7,8 +7,8 @@
 
 pub mod info;
 pub mod jobs;
+pub mod mesh;
 pub mod report;
-pub mod rounds;
 
 use crate::accounting::entry::{Entry, Item};
 use crate::accounting::guarantee::Event;

@@ -1,9 +1,12 @@
 use super::jobs::{guarantee, run, Digit, EpochPoint, ImageFiles, ImagesJob, ImagesUpdate, SHOWN};
-use super::rounds::{forget, run_round, Conductor, RunEvent};
+use super::mesh::{forget, Conductor, Member, RunEvent, Stretch};
 use super::*;
 use crate::accounting::composed::ComposedPld;
+use crate::jobs::encode;
+use crate::jobs::gang::{GangMember, GangOut};
 use crate::link::query::Query;
 use serde_bytes::ByteBuf;
+use std::collections::{BTreeMap, VecDeque};
 
 /// The link round-trips, bad values fall back with a notice, and the defaults are Abadi et al.'s
 /// medium-noise point.
@@ -133,17 +136,18 @@ fn files() -> ImageFiles {
     }
 }
 
-/// A run as the page drives it, in one thread: the Prepare job, then rounds of `parts` parts to
-/// the end of epoch `until`, each part but the first starting as a new worker would (without the
-/// data or the step, so that it asks for the files and the checkpoint: the run rewinds once to the
-/// last checkpoint, and then gets one every step). The first test images, what the rounds meant, and
-/// the last checkpoint.
+/// A run as the page drives it, in one thread: the Prepare job, then a gang of `parts` members to
+/// the end of epoch `until`, every member but the first starting as a new worker would (without the
+/// data, so that it asks the page for the files). Messages between each pair of members keep their
+/// order (as a MessagePort's do); which pair's comes next is drawn at random. The first test
+/// images, what the reports meant, and the last checkpoint.
 fn drive(
     p: &ImagesParams,
     parts: usize,
     from: Option<Vec<u8>>,
     until: u64,
 ) -> (Vec<Digit>, Vec<RunEvent>, Vec<u8>) {
+    use rand::{Rng, SeedableRng};
     let mut got = Vec::new();
     let prepare = ImagesJob::Prepare {
         params: p.clone(),
@@ -155,50 +159,62 @@ fn drive(
     let [ImagesUpdate::Prepared(samples), ImagesUpdate::Start { at, step }] = &got[..] else {
         panic!("{got:?}")
     };
-    let mut c = Conductor::new(p.clone(), (7, 1), parts, at.to_vec(), *step, until);
+    let mut c = Conductor::new(p.clone(), 7, parts, (at.to_vec(), *step), until);
+    let mut outs = Vec::new();
+    let mut members = Vec::new();
+    for (k, s) in c.stretches().into_iter().enumerate() {
+        if k > 0 {
+            forget();
+        }
+        members.push(Member::start(s, &mut |o| outs.push((k, o))).unwrap());
+    }
     let mut events = Vec::new();
-    let mut rewinds = 0;
-    while c.round(0).is_some() {
-        let outs = (0..c.parts())
-            .map(|k| {
-                // Part 0 on a worker that holds the data and the last step (after the first round),
-                // the others as new workers.
-                if k > 0 {
-                    forget();
+    // (from, to) → messages in flight; from == to is the page's channel.
+    let mut wires: BTreeMap<(usize, usize), VecDeque<Vec<u8>>> = BTreeMap::new();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(parts as u64);
+    loop {
+        for (k, o) in outs.drain(..) {
+            match o {
+                GangOut::Page(ImagesUpdate::NeedFiles) => {
+                    wires.entry((k, k)).or_default().push_back(encode(&files()));
                 }
-                let mut r = c.round(k).unwrap();
-                let mut answer = run_round(&r).unwrap();
-                for _ in 0..2 {
-                    match answer {
-                        ImagesUpdate::NeedState => r = c.with_state(r)?,
-                        ImagesUpdate::NeedFiles => r.files = Some(Box::new(files())),
-                        _ => break,
+                GangOut::Page(ImagesUpdate::Stepped(r)) => events.extend(c.take(k, *r)),
+                GangOut::Page(other) => panic!("{other:?}"),
+                GangOut::Peers(bytes) => {
+                    for j in (0..parts).filter(|&j| j != k) {
+                        wires.entry((k, j)).or_default().push_back(bytes.clone());
                     }
-                    answer = run_round(&r).unwrap();
                 }
-                match answer {
-                    ImagesUpdate::Round(o) => Some(*o),
-                    other => panic!("{other:?}"),
-                }
-            })
-            .collect::<Option<Vec<_>>>();
-        match outs {
-            Some(outs) => events.extend(c.take(outs).unwrap()),
-            None => {
-                // A worker lost its step between two checkpoints: the run goes back to the last.
-                rewinds += 1;
-                c.rewind();
             }
         }
+        let busy: Vec<_> = wires
+            .iter()
+            .filter(|w| !w.1.is_empty())
+            .map(|w| *w.0)
+            .collect();
+        if busy.is_empty() {
+            break;
+        }
+        let (from, to) = busy[rng.random_range(0..busy.len())];
+        let bytes = wires
+            .get_mut(&(from, to))
+            .and_then(VecDeque::pop_front)
+            .unwrap();
+        members[to]
+            .receive(from, &bytes, &mut |o| outs.push((to, o)))
+            .unwrap();
     }
-    assert_eq!(rewinds, usize::from(parts > 1), "rewinds");
+    assert!(
+        members.iter().all(Member::done),
+        "every member ran to the end"
+    );
     (samples.clone(), events, c.checkpoint().0.to_vec())
 }
 
 /// Every model learns the synthetic digits; the same seeded run split over 1, 2 or 3 workers is the
-/// same bit for bit (checkpoint, test accuracy and loss); a run paused after an epoch and resumed
-/// from its checkpoint is the uninterrupted run (Abadi et al.'s network resumes on its saved
-/// projection).
+/// same bit for bit (checkpoint, test accuracy and loss, every report); a run paused after an epoch
+/// and resumed from its checkpoint is the uninterrupted run (Abadi et al.'s network resumes on its
+/// saved projection).
 #[test]
 fn trains_each_model_on_any_number_of_workers_and_resumes_bit_for_bit() {
     for model in [ImageModel::Logreg, ImageModel::Mlp, ImageModel::Abadi] {
@@ -230,18 +246,7 @@ fn trains_each_model_on_any_number_of_workers_and_resumes_bit_for_bit() {
         for parts in [2, 3] {
             let (_, split_events, split) = drive(&p, parts, None, 3);
             assert_eq!(split, whole, "{model:?} on {parts} workers");
-            // The same epochs and mistakes (the steps' progress repeats after a rewind).
-            let outcomes = |e: &[RunEvent]| -> Vec<RunEvent> {
-                e.iter()
-                    .filter(|e| !matches!(e, RunEvent::Progress(_)))
-                    .cloned()
-                    .collect()
-            };
-            assert_eq!(
-                outcomes(&split_events),
-                outcomes(&events),
-                "{model:?} on {parts} workers"
-            );
+            assert_eq!(split_events, events, "{model:?} on {parts} workers");
         }
         let (_, _, paused) = drive(&p, 2, None, 1);
         let (_, _, resumed) = drive(&p, 3, Some(paused), 3);
@@ -254,6 +259,65 @@ fn trains_each_model_on_any_number_of_workers_and_resumes_bit_for_bit() {
             .iter()
             .all(|d| d.label != d.predicted && d.pixels.len() == 784));
     }
+}
+
+/// A member refuses, with a reason and no panic: a part out of range, a malformed checkpoint,
+/// bytes that are no share, a share of its own part, one out of turn, and malformed files; a
+/// stretch posted as a plain job is refused too.
+#[test]
+fn a_member_refuses_malformed_messages() {
+    let p = ImagesParams {
+        model: ImageModel::Logreg,
+        rows: 400,
+        lot: 40,
+        epochs: 1,
+        ..ImagesParams::default()
+    };
+    let mut got = Vec::new();
+    let prepare = ImagesJob::Prepare {
+        params: p.clone(),
+        data: 9,
+        files: Box::new(files()),
+        from: None,
+    };
+    run(prepare, &mut |u| got.push(u)).unwrap();
+    let Some(ImagesUpdate::Start { at, step }) = got.pop() else {
+        panic!()
+    };
+    let c = Conductor::new(p.clone(), 9, 2, (at.to_vec(), step), 1);
+    let stretch = |part| Stretch {
+        part,
+        ..c.stretches()[0].clone()
+    };
+    let ignore = &mut |_: GangOut<ImagesUpdate>| {};
+    assert!(Member::start(stretch(2), ignore).is_err());
+    let bad = Stretch {
+        at: ByteBuf::from(vec![1, 2, 3]),
+        ..stretch(0)
+    };
+    assert!(Member::start(bad, ignore).is_err());
+    let mut shares = Vec::new();
+    let mut m0 = Member::start(stretch(0), ignore).unwrap();
+    let mut m1 = Member::start(stretch(1), &mut |o| shares.push(o)).unwrap();
+    let [GangOut::Peers(share)] = &shares[..] else {
+        panic!("{shares:?}")
+    };
+    assert!(m0.receive(1, &[7; 12], ignore).is_err());
+    assert!(
+        m1.receive(0, share, ignore).is_err(),
+        "its own part's share"
+    );
+    let mut later = share.clone();
+    later[0] = 5;
+    assert!(
+        m0.receive(1, &later, ignore).is_err(),
+        "a share out of turn"
+    );
+    forget();
+    let mut m = Member::start(stretch(1), ignore).unwrap();
+    assert!(m.receive(1, &[0; 5], ignore).is_err(), "malformed files");
+    let plain = run(ImagesJob::Stretch(Box::new(stretch(0))), &mut |_| {});
+    assert!(plain.is_err());
 }
 
 /// Malformed files are refused with a reason, not a panic.

@@ -11,6 +11,10 @@
 //! compiled, for labs whose numbers come from workers, so they are ready by the first job; the pool
 //! adopts them. Pages that never need it never download it.
 //!
+//! A gang ([`gang`]) is several jobs started together, each on its own worker, with a channel
+//! (MessagePort) between every two and one from the page to each: the members pass their messages
+//! among themselves, never through the page's thread (`dp_playground::jobs::gang`).
+//!
 //! Cancelling terminates the workers running a lab's jobs (a new link or leaving the lab); they are
 //! replaced on demand.
 
@@ -48,9 +52,14 @@ pub fn run<J: JobKind>(
     job: &J,
     mut on_update: impl FnMut(J::Update),
 ) -> impl std::future::Future<Output = Result<(), JobEnd>> {
-    let mut rx = submit(group, encode_job(job));
+    let (tx, mut rx) = unbounded();
+    submit(Queued {
+        group,
+        members: vec![(encode_job(job), None)],
+        tx,
+    });
     async move {
-        while let Some(reply) = rx.next().await {
+        while let Some((_, reply)) = rx.next().await {
             let bytes = match reply {
                 Reply::Wire(bytes) => bytes,
                 Reply::Failed(e) => return Err(JobEnd::Failed(worker_error(e).to_string())),
@@ -106,12 +115,106 @@ pub async fn gather<J: JobKind, T: Clone, E: ToString>(
     futures::future::join_all(runs).await.into_iter().collect()
 }
 
+/// A gang's run, on the page: its members' updates, and a channel to each.
+pub struct Gang<J: JobKind> {
+    group: &'static str,
+    /// The page's end of each member's channel.
+    ports: Vec<web_sys::MessagePort>,
+    rx: UnboundedReceiver<(usize, Reply)>,
+    /// Members whose job is done.
+    done: usize,
+    kind: std::marker::PhantomData<J>,
+}
+
+/// Queues `jobs` as one gang of `group`: each starts on its own worker once as many are free (at
+/// most [`size`]), member `k` with channel `j` to member `j` and channel `k` to the page.
+pub fn gang<J: JobKind>(group: &'static str, jobs: &[J]) -> Result<Gang<J>, JobEnd> {
+    let failed =
+        |e: JsValue| JobEnd::Failed(format!("no channel between workers: {}", message(&e)));
+    let n = jobs.len();
+    // ends[k][j]: member k's end of its channel to j (to the page when j = k).
+    let ends: Vec<js_sys::Array> = (0..n)
+        .map(|_| js_sys::Array::new_with_length(n as u32))
+        .collect();
+    let mut ports = Vec::with_capacity(n);
+    for (k, mine) in ends.iter().enumerate() {
+        let page = web_sys::MessageChannel::new().map_err(failed)?;
+        ports.push(page.port1());
+        mine.set(k as u32, page.port2().into());
+        for (j, theirs) in ends.iter().enumerate().skip(k + 1) {
+            let between = web_sys::MessageChannel::new().map_err(failed)?;
+            mine.set(j as u32, between.port1().into());
+            theirs.set(k as u32, between.port2().into());
+        }
+    }
+    let members = jobs
+        .iter()
+        .zip(ends)
+        .map(|(job, ends)| (encode_job(job), Some(ends)))
+        .collect();
+    let (tx, rx) = unbounded();
+    submit(Queued { group, members, tx });
+    Ok(Gang {
+        group,
+        ports,
+        rx,
+        done: 0,
+        kind: std::marker::PhantomData,
+    })
+}
+
+impl<J: JobKind> Gang<J> {
+    /// Sends `bytes` to member `k` on the page's channel (transferred, not copied twice).
+    pub fn tell(&self, k: usize, bytes: &[u8]) {
+        if let Some(port) = self.ports.get(k) {
+            let data = js_sys::Uint8Array::from(bytes);
+            let transfer = js_sys::Array::of1(&data.buffer());
+            let _ = port.post_message_with_transferable(&data, &transfer);
+        }
+    }
+
+    /// The next update and the member that sent it; `None` once every member is done.
+    ///
+    /// # Errors
+    /// [`JobEnd::Failed`] when a member failed (the others are stopped: they would wait for it),
+    /// [`JobEnd::Cancelled`] when [`cancel`] stopped the gang.
+    pub async fn next(&mut self) -> Option<Result<(usize, J::Update), JobEnd>> {
+        loop {
+            let Some((k, reply)) = self.rx.next().await else {
+                return (self.done < self.ports.len()).then_some(Err(JobEnd::Cancelled));
+            };
+            let failure = match reply {
+                Reply::Failed(e) => worker_error(e).to_string(),
+                Reply::Wire(bytes) => match decode_update::<J>(&bytes) {
+                    Ok(Received::Update(u)) => return Some(Ok((k, u))),
+                    Ok(Received::Done) => {
+                        self.done += 1;
+                        continue;
+                    }
+                    Ok(Received::Error(e)) => e.to_string(),
+                    Err(e) => worker_error(e.to_string()).to_string(),
+                },
+            };
+            cancel(self.group);
+            return Some(Err(JobEnd::Failed(failure)));
+        }
+    }
+}
+
+impl<J: JobKind> Drop for Gang<J> {
+    fn drop(&mut self) {
+        for port in &self.ports {
+            port.close();
+        }
+    }
+}
+
 /// Stops every job of `group`, queued or running (their streams end without their `Done`).
 pub fn cancel(group: &'static str) {
     POOL.with_borrow_mut(|pool| {
         pool.queue.retain(|q| q.group != group);
         pool.slots.retain(|s| match &s.busy {
-            Some((g, _)) if *g == group => {
+            Some(busy) if busy.group == group => {
                 s.worker.terminate();
                 false
             }
@@ -218,13 +321,22 @@ pub fn threads_from_link() -> Option<usize> {
 struct Slot {
     id: u64,
     worker: web_sys::Worker,
-    busy: Option<(&'static str, UnboundedSender<Reply>)>,
+    busy: Option<Busy>,
 }
 
+/// A worker's job: whose, and where its replies go (tagged with its member number).
+struct Busy {
+    group: &'static str,
+    tx: UnboundedSender<(usize, Reply)>,
+    member: usize,
+}
+
+/// A job waiting for a worker, or a gang for as many: each member's bytes and, in a gang, its
+/// channels.
 struct Queued {
     group: &'static str,
-    bytes: Vec<u8>,
-    tx: UnboundedSender<Reply>,
+    members: Vec<(Vec<u8>, Option<js_sys::Array>)>,
+    tx: UnboundedSender<(usize, Reply)>,
 }
 
 /// What reaches a job's run: a worker's message (decoded by the run, which knows its kind), or a
@@ -256,14 +368,12 @@ thread_local! {
     }) };
 }
 
-fn submit(group: &'static str, bytes: Vec<u8>) -> UnboundedReceiver<Reply> {
-    let (tx, rx) = unbounded();
-    POOL.with_borrow_mut(|pool| pool.queue.push_back(Queued { group, bytes, tx }));
+fn submit(q: Queued) {
+    POOL.with_borrow_mut(|pool| pool.queue.push_back(q));
     pump();
-    rx
 }
 
-/// Starts queued jobs on idle (or new) workers.
+/// Starts queued jobs on idle (or new) workers, a gang once it has a worker for every member.
 fn pump() {
     POOL.with_borrow_mut(|pool| {
         if pool.queue.is_empty() {
@@ -271,7 +381,7 @@ fn pump() {
         }
         if let Err(e) = pool.start() {
             for q in pool.queue.drain(..) {
-                let _ = q.tx.unbounded_send(Reply::Failed(e.clone()));
+                let _ = q.tx.unbounded_send((0, Reply::Failed(e.clone())));
             }
             return;
         }
@@ -280,34 +390,71 @@ fn pump() {
             if q.tx.is_closed() {
                 continue;
             }
-            let idle = pool.slots.iter().position(|s| s.busy.is_none());
-            let index = match idle {
-                Some(i) => i,
-                None if pool.slots.len() < size => match pool.spawn() {
-                    Ok(slot) => {
-                        pool.slots.push(slot);
-                        pool.slots.len() - 1
-                    }
-                    Err(e) => {
-                        let _ = q.tx.unbounded_send(Reply::Failed(e));
-                        continue;
-                    }
-                },
-                None => {
-                    pool.queue.push_front(q);
-                    break;
-                }
-            };
-            let slot = &mut pool.slots[index];
-            let data = js_sys::Uint8Array::from(&q.bytes[..]);
-            let transfer = js_sys::Array::of1(&data.buffer());
-            if let Err(e) = slot.worker.post_message_with_transfer(&data, &transfer) {
-                let _ = q.tx.unbounded_send(Reply::Failed(format!("{e:?}")));
+            let wanted = q.members.len();
+            if wanted > size {
+                let e = format!("{wanted} jobs that run together, on at most {size} workers");
+                let _ = q.tx.unbounded_send((0, Reply::Failed(e)));
                 continue;
             }
-            slot.busy = Some((q.group, q.tx));
+            let mut picked: Vec<usize> = (0..pool.slots.len())
+                .filter(|&i| pool.slots[i].busy.is_none())
+                .take(wanted)
+                .collect();
+            if picked.len() + (size - pool.slots.len().min(size)) < wanted {
+                pool.queue.push_front(q);
+                break;
+            }
+            while picked.len() < wanted {
+                match pool.spawn() {
+                    Ok(slot) => {
+                        pool.slots.push(slot);
+                        picked.push(pool.slots.len() - 1);
+                    }
+                    Err(e) => {
+                        let _ = q.tx.unbounded_send((0, Reply::Failed(e)));
+                        break;
+                    }
+                }
+            }
+            if picked.len() < wanted {
+                continue;
+            }
+            for (member, ((bytes, ends), index)) in q.members.into_iter().zip(picked).enumerate() {
+                let slot = &mut pool.slots[index];
+                if let Err(e) = post_job(&slot.worker, &bytes, ends) {
+                    let _ =
+                        q.tx.unbounded_send((member, Reply::Failed(format!("{e:?}"))));
+                    continue;
+                }
+                slot.busy = Some(Busy {
+                    group: q.group,
+                    tx: q.tx.clone(),
+                    member,
+                });
+            }
         }
     });
+}
+
+/// Posts a job's bytes to `worker`: alone, or with a gang member's channels
+/// (`{ gang, ports }`, which the worker's bootstrap hands to `run_gang`). Transferred, not copied.
+fn post_job(
+    worker: &web_sys::Worker,
+    bytes: &[u8],
+    ends: Option<js_sys::Array>,
+) -> Result<(), JsValue> {
+    let data = js_sys::Uint8Array::from(bytes);
+    let transfer = js_sys::Array::of1(&data.buffer());
+    let Some(ends) = ends else {
+        return worker.post_message_with_transfer(&data, &transfer);
+    };
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(&message, &"gang".into(), &data)?;
+    js_sys::Reflect::set(&message, &"ports".into(), &ends)?;
+    for port in ends.iter() {
+        transfer.push(&port);
+    }
+    worker.post_message_with_transfer(&message, &transfer)
 }
 
 impl Pool {
@@ -395,8 +542,10 @@ fn drop_worker(id: u64, message: String) {
         if let Some(i) = pool.slots.iter().position(|s| s.id == id) {
             let slot = pool.slots.remove(i);
             slot.worker.terminate();
-            if let Some((_, tx)) = slot.busy {
-                let _ = tx.unbounded_send(Reply::Failed(message));
+            if let Some(busy) = slot.busy {
+                let _ = busy
+                    .tx
+                    .unbounded_send((busy.member, Reply::Failed(message)));
             }
         }
     });
@@ -409,8 +558,8 @@ fn finish_or_forward(id: u64, bytes: Vec<u8>, over: bool) {
         let Some(slot) = pool.slots.iter_mut().find(|s| s.id == id) else {
             return;
         };
-        if let Some((_, tx)) = &slot.busy {
-            let _ = tx.unbounded_send(Reply::Wire(bytes));
+        if let Some(busy) = &slot.busy {
+            let _ = busy.tx.unbounded_send((busy.member, Reply::Wire(bytes)));
         }
         if over {
             slot.busy = None;

@@ -1,10 +1,10 @@
 //! The image lab (`?lab=images`): DP-SGD on MNIST in the page, with Abadi et al.'s (CCS 2016) network
 //! and their published points as presets. The certified ε is a worker job on load; MNIST's files
 //! (11 MB gzip, from `dist/data/mnist/`) are fetched only when the person presses Train. Training runs
-//! step by step over every worker of the pool, each summing its share of the batch
-//! (`dp_playground::labs::images::rounds`: the same bits on any number of workers); the page only
-//! passes each round's bytes on. Pause keeps the last checkpoint (one every ten steps and at each
-//! epoch's end); resume goes on from it bit for bit.
+//! over every worker of the pool as a gang, each summing its share of every batch and passing it to
+//! the others directly (`dp_playground::labs::images::mesh`: the same bits on any number of
+//! workers); the page only reads their reports. Pause keeps the last checkpoint (one every ten steps
+//! and at each epoch's end); resume goes on from it bit for bit.
 
 mod digits;
 
@@ -22,9 +22,10 @@ use crate::widgets::stat::{Stat, StatGroup};
 use crate::widgets::xy_canvas::XyCanvas;
 use digits::DigitRow;
 use dp_playground::accounting::guarantee::{Guarantee, Side};
+use dp_playground::jobs::encode;
 use dp_playground::labs::images::jobs::{Digit, EpochPoint, ImageFiles, ImagesJob, ImagesUpdate};
+use dp_playground::labs::images::mesh::{Conductor, RunEvent};
 use dp_playground::labs::images::report::{headline, pca_words};
-use dp_playground::labs::images::rounds::{Conductor, Round, RoundOut, RunEvent};
 use dp_playground::labs::images::{ImageModel, ImagesParams, PRESETS};
 use dp_playground::labs::Lab;
 use dp_playground::link::query::{fmt_f64, LinkParams};
@@ -141,35 +142,39 @@ impl Run {
                 }
                 return;
             };
-            // A new name for each start or resume: a worker's kept step is never another run's.
-            let name = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
-            let mut run = Conductor::new(p.clone(), (data, name), pool::size(), at, step, p.epochs);
+            let mut run = Conductor::new(p.clone(), data, pool::size(), (at, step), p.epochs);
             let total = p.steps();
             let lot = p.rate() * p.rows as f64;
             let (t0, s0) = (now_ms(), step);
             self.status.set("Training…".into());
-            while run.round(0).is_some() {
-                let parts = (0..run.parts()).filter_map(|k| run.round(k));
-                let answers =
-                    futures::future::join_all(parts.map(|r| round(r, &run, files.clone()))).await;
+            let mut gang = match pool::gang(
+                GROUP,
+                &run.stretches()
+                    .into_iter()
+                    .map(|s| ImagesJob::Stretch(Box::new(s)))
+                    .collect::<Vec<_>>(),
+            ) {
+                Ok(gang) => gang,
+                Err(JobEnd::Failed(e)) => return self.stopped(&e),
+                Err(JobEnd::Cancelled) => return,
+            };
+            // The files as a worker that lacks them is sent them: encoded once.
+            let mut encoded: Option<Vec<u8>> = None;
+            while let Some(got) = gang.next().await {
                 if !current() {
                     return;
                 }
-                let outs = match answers.into_iter().collect::<Result<Option<Vec<_>>, _>>() {
-                    Ok(Some(outs)) => outs,
-                    Ok(None) => {
-                        // A worker lost the step: back to the last checkpoint.
-                        run.rewind();
+                let (k, report) = match got {
+                    Ok((k, ImagesUpdate::NeedFiles)) => {
+                        gang.tell(k, encoded.get_or_insert_with(|| encode(&*files)));
                         continue;
                     }
+                    Ok((k, ImagesUpdate::Stepped(report))) => (k, *report),
+                    Ok(_) => continue,
                     Err(JobEnd::Failed(e)) => return self.stopped(&e),
                     Err(JobEnd::Cancelled) => return,
                 };
-                let events = match run.take(outs) {
-                    Ok(events) => events,
-                    Err(e) => return self.stopped(&e.to_string()),
-                };
-                for event in events {
+                for event in run.take(k, report) {
                     match event {
                         RunEvent::Progress(s) => {
                             self.step.set(s);
@@ -188,6 +193,9 @@ impl Run {
                 }
                 self.checkpoint.set_value(Some(run.checkpoint()));
                 self.resumable.set(true);
+            }
+            if !current() {
+                return;
             }
             self.running.set(false);
             // Nothing left to resume: Train starts over.
@@ -240,40 +248,6 @@ impl Run {
 
 /// The worker pool's group for a run's jobs.
 const GROUP: &str = "images-train";
-
-/// One part of a round in the pool; sent again with the files or the checkpoint when its worker
-/// does not hold them (a new worker, or one that took another part of the same round). `None`: the
-/// page holds no checkpoint of the step the worker lost, and the run must rewind.
-async fn round(
-    mut r: Round,
-    run: &Conductor,
-    files: Rc<ImageFiles>,
-) -> Result<Option<RoundOut>, JobEnd> {
-    for _ in 0..3 {
-        let mut got = None;
-        // The job owns the round while it is encoded (not a copy of its 1.9 MB sum), and gives it
-        // back for a retry.
-        let job = ImagesJob::Round(Box::new(r));
-        let sent = pool::run(GROUP, &job, |u| got = Some(u));
-        let ImagesJob::Round(back) = job else {
-            break;
-        };
-        r = *back;
-        sent.await?;
-        match got {
-            Some(ImagesUpdate::Round(out)) => return Ok(Some(*out)),
-            Some(ImagesUpdate::NeedFiles) => r.files = Some(Box::new((*files).clone())),
-            Some(ImagesUpdate::NeedState) => match run.with_state(r) {
-                Some(with) => r = with,
-                None => return Ok(None),
-            },
-            _ => break,
-        }
-    }
-    Err(JobEnd::Failed(
-        "a worker did not answer its part of a step".into(),
-    ))
-}
 
 /// The image lab.
 #[component]
