@@ -6,12 +6,13 @@
 //!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
 //! - `profile <model>`: where one step of the page's rounds spends its time on one core: the share's
 //!   gradients, the noise, the descent and the bytes passed between page and workers;
-//! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp` or
-//!   `abadi`, test accuracy after each epoch (against `scripts/reference/mnist_nonprivate.py`);
-//! - `dp <model> <epochs> <sigma> <clip> [pca_sigma]`: DP-SGD at Abadi et al.'s lot size and learning
-//!   rate schedule, test accuracy after each epoch.
+//! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
+//!   `abadi` or `cnn`, test accuracy after each epoch (against `scripts/reference/mnist_nonprivate.py`);
+//! - `dp <model> <epochs> <sigma> <clip> [pca_sigma] [lot lr]`: DP-SGD at Abadi et al.'s lot size and
+//!   learning rate schedule (or the lot and constant rate given), test accuracy after each epoch.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use dp_playground::learning::conv::Front;
 use dp_playground::learning::data::{Dataset, Examples};
 use dp_playground::learning::dpsgd::{evaluate, Checkpoint, Hyper, Trainer};
 use dp_playground::learning::images::ImageSplit;
@@ -92,7 +93,13 @@ fn model(name: &str, split: ImageSplit, pca_sigma: f64) -> (Architecture, Featur
                 Features::Projected(p.project(&split.train), p.project(&split.test)),
             )
         }
-        _ => panic!("model: logreg, mlp or abadi"),
+        "cnn" => (
+            Architecture::mlp(784, vec![32], Activation::Tanh)
+                .with_classes(10)
+                .with_front(Front::papernot_mnist()),
+            Features::Pixels(split),
+        ),
+        _ => panic!("model: logreg, mlp, abadi or cnn"),
     }
 }
 
@@ -101,14 +108,23 @@ fn abadi_lr(epoch: f64) -> f64 {
     0.1 + (0.052 - 0.1) * (epoch / 10.0).min(1.0)
 }
 
-fn train(arch: &Architecture, f: &Features, epochs: usize, sigma: f64, clip: f64) {
+/// `own`: a lot and a constant learning rate instead of Abadi et al.'s.
+fn train(
+    arch: &Architecture,
+    f: &Features,
+    epochs: usize,
+    sigma: f64,
+    clip: f64,
+    own: Option<(f64, f64)>,
+) {
     let n = f.train().rows();
-    let q = LOT / n as f64;
+    let q = own.map_or(LOT, |o| o.0) / n as f64;
+    let rate = |e: f64| own.map_or_else(|| abadi_lr(e), |o| o.1);
     let hyper = Hyper {
         q,
         sigma,
         clip,
-        lr: abadi_lr(0.0),
+        lr: rate(0.0),
         lambda: 0.0,
     };
     // The page's exact sum (the baseline's clipping norm is too large to bind: it counts).
@@ -120,7 +136,7 @@ fn train(arch: &Architecture, f: &Features, epochs: usize, sigma: f64, clip: f64
     for epoch in 1..=epochs {
         for s in 0..steps_per_epoch {
             let e = (epoch - 1) as f64 + s as f64 / steps_per_epoch as f64;
-            trainer.set_lr(abadi_lr(e)).unwrap();
+            trainer.set_lr(rate(e)).unwrap();
             trainer.step(&mut at, &mut clipped).unwrap();
         }
         let (loss, acc) = evaluate(arch, &at.theta[0], f.test());
@@ -187,7 +203,7 @@ fn main() {
     let split = load();
     match arg(0, "speed").as_str() {
         "speed" => {
-            for name in ["logreg", "mlp", "abadi"] {
+            for name in ["logreg", "mlp", "abadi", "cnn"] {
                 let (arch, f) = model(name, split.clone(), 0.0);
                 let data = f.train();
                 let mut ws = arch.workspace();
@@ -227,14 +243,17 @@ fn main() {
             let (arch, f) = model(&arg(1, "logreg"), split, 0.0);
             // No noise, and a clipping norm no gradient reaches (each line counts the clipped): plain
             // minibatch SGD at the same schedule, on the page's exact sum.
-            train(&arch, &f, arg(2, "10").parse().unwrap(), 0.0, 1e4);
+            train(&arch, &f, arg(2, "10").parse().unwrap(), 0.0, 1e4, None);
         }
         "dp" => {
             let pca_sigma = arg(5, "0").parse().unwrap();
             let (arch, f) = model(&arg(1, "abadi"), split, pca_sigma);
             let sigma = arg(3, "4").parse().unwrap();
             let clip = arg(4, "4").parse().unwrap();
-            train(&arch, &f, arg(2, "10").parse().unwrap(), sigma, clip);
+            let own = args
+                .get(7)
+                .map(|lr| (arg(6, "600").parse().unwrap(), lr.parse().unwrap()));
+            train(&arch, &f, arg(2, "10").parse().unwrap(), sigma, clip, own);
         }
         other => panic!("{other}: speed, baseline or dp"),
     }

@@ -205,6 +205,8 @@ fn add_layer(
 impl Architecture {
     /// Adds the gradient of the loss at (x, y), clipped to norm `clip` (scaled by min(1, C/‖g‖₂)), to
     /// `sum`; returns whether it was scaled. ‖g‖₂ is Σ over layers of ‖δ‖²(‖a‖² + 1) (module docs).
+    /// A model with a convolutional front forms its gradient (its weights share each filter over the
+    /// positions, so that identity does not hold) and adds each term the same way.
     pub fn add_clipped_gradient(
         &self,
         theta: &[f64],
@@ -214,6 +216,20 @@ impl Architecture {
         sum: &mut FixedSum,
         ws: &mut Workspace,
     ) -> bool {
+        if self.front.is_some() {
+            let mut grad = std::mem::take(&mut ws.scratch);
+            grad.resize(self.params(), 0.0);
+            self.gradient(theta, x, y, &mut grad, ws);
+            let norm = grad.iter().map(|g| g * g).sum::<f64>().sqrt();
+            let clipped = norm > clip;
+            let unit = sum.scale() * if clipped { clip / norm } else { 1.0 };
+            for (v, g) in sum.values.iter_mut().zip(grad.iter()) {
+                // `as` truncates toward zero (and saturates): a term never grows.
+                *v += (unit * g) as i64;
+            }
+            ws.scratch = grad;
+            return clipped;
+        }
         self.forward(theta, x, ws);
         self.output_delta(y, ws);
         self.hidden_deltas(theta, ws);

@@ -4,7 +4,9 @@
 //! the log-loss, f(θ; x, y) = ln(1 + e^z) − y·z for two classes (z the model's logit; the lecture's
 //! −ln p(y | z, θ)) and the cross-entropy ln Σₖ e^{zₖ} − z_y for K, by backpropagation written out for
 //! these shapes (no autodiff crate targets wasm32 without a runtime, and two layers are a few lines).
+//! The image lab's CNN puts a convolutional front before the dense layers ([`super::conv`]).
 
+use super::conv::{Front, FrontSpace};
 use crate::error::{Error, Result};
 use rand::Rng;
 use rand_distr::StandardNormal;
@@ -41,6 +43,10 @@ pub struct Architecture {
     /// Classes, labelled 0..classes: 2 gives one logit under the logistic function, K > 2 gives K
     /// logits under a softmax (multinomial logistic regression without hidden layers).
     pub classes: usize,
+    /// Convolution layers before the dense ones, on the features as an image (none: the dense layers
+    /// read the features).
+    #[serde(default)]
+    pub front: Option<Front>,
 }
 
 /// The log-loss ln(1 + e^z) − y·z, stable for every z (softplus as max(z, 0) + ln(1 + e^−|z|)).
@@ -71,7 +77,19 @@ impl Architecture {
             hidden,
             act,
             classes: 2,
+            front: None,
         }
+    }
+
+    /// The same dense layers after the convolutional `front` (on the `dim` features as its image).
+    pub fn with_front(mut self, front: Front) -> Self {
+        self.front = Some(front);
+        self
+    }
+
+    /// Parameters of the convolutional front (first in θ), 0 without one.
+    pub(crate) fn front_params(&self) -> usize {
+        self.front.as_ref().map_or(0, Front::params)
     }
 
     /// The same layers ending in `classes` outputs.
@@ -93,6 +111,15 @@ impl Architecture {
                 format!("must be one or two layers of 1 to {MAX_WIDE_UNITS} units (e.g. 8 or 8,8)"),
             ));
         }
+        if let Some(front) = &self.front {
+            if !front.fits() || front.input.len() != self.dim {
+                return Err(Error::invalid(
+                    "front",
+                    format!("{front:?}"),
+                    format!("its layers must fit an image of the {} features", self.dim),
+                ));
+            }
+        }
         if !(2..=MAX_CLASSES).contains(&self.classes) {
             return Err(Error::invalid(
                 "classes",
@@ -112,23 +139,32 @@ impl Architecture {
         }
     }
 
-    /// Each layer's (inputs, outputs), the output layer last.
+    /// Each dense layer's (inputs, outputs), the output layer last.
     pub(crate) fn layers(&self) -> Vec<(usize, usize)> {
-        let mut sizes = vec![self.dim];
+        let mut sizes = vec![self.front.as_ref().map_or(self.dim, Front::outputs)];
         sizes.extend(&self.hidden);
         sizes.push(self.outputs());
         sizes.windows(2).map(|w| (w[0], w[1])).collect()
     }
 
-    /// Parameters in all: each layer's weights (outputs × inputs, row-major) then its biases.
+    /// Parameters in all: the front's ([`Front::params`]), then each dense layer's weights (outputs ×
+    /// inputs, row-major) then its biases.
     pub fn params(&self) -> usize {
-        self.layers().iter().map(|(i, o)| o * (i + 1)).sum()
+        self.front_params()
+            + self
+                .layers()
+                .iter()
+                .map(|(i, o)| o * (i + 1))
+                .sum::<usize>()
     }
 
     /// Which parameters the L2 term λ/2·‖θ‖² penalises: the weights, not the biases (as
     /// scikit-learn's `LogisticRegression`).
     pub fn penalised(&self) -> Vec<bool> {
         let mut mask = Vec::with_capacity(self.params());
+        if let Some(front) = &self.front {
+            mask.extend(front.penalised());
+        }
         for (i, o) in self.layers() {
             mask.extend(std::iter::repeat_n(true, i * o));
             mask.extend(std::iter::repeat_n(false, o));
@@ -138,15 +174,22 @@ impl Architecture {
 
     /// Initial parameters: zeros for (multinomial) logistic regression (its loss is convex); for the MLP, weights
     /// N(0, g/fan_in) with g = 1 for tanh and 2 for ReLU (LeCun and He), biases 0.
+    /// A convolutional front's filters are drawn the same way (fan-in: a filter's weights), first.
     pub fn init<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
-        if self.hidden.is_empty() {
-            return vec![0.0; self.params()];
-        }
         let gain = match self.act {
             Activation::Tanh => 1.0,
             Activation::Relu => 2.0,
         };
         let mut theta = Vec::with_capacity(self.params());
+        for (fan, weights, biases) in self.front.as_ref().map_or(Vec::new(), Front::fans) {
+            let sd = (gain / fan as f64).sqrt();
+            theta.extend((0..weights).map(|_| sd * rng.sample::<f64, _>(StandardNormal)));
+            theta.extend(std::iter::repeat_n(0.0, biases));
+        }
+        if self.hidden.is_empty() {
+            theta.resize(self.params(), 0.0);
+            return theta;
+        }
         for (i, o) in self.layers() {
             let sd = (gain / i as f64).sqrt();
             theta.extend((0..i * o).map(|_| sd * rng.sample::<f64, _>(StandardNormal)));
@@ -163,6 +206,9 @@ impl Architecture {
             delta: self.hidden.iter().map(|&h| vec![0.0; h]).collect(),
             out: vec![0.0; self.outputs()],
             nz: vec![Vec::new(); self.hidden.len() + 1],
+            front: self.front.as_ref().map(Front::workspace),
+            front_delta: vec![0.0; self.front.as_ref().map_or(0, Front::outputs)],
+            scratch: Vec::new(),
         }
     }
 
@@ -170,7 +216,24 @@ impl Architecture {
     /// which inputs of each layer are non-zero into `ws.nz`. Each weighted sum runs over the non-zero
     /// inputs only, in order: the same sum, term for term, as over all of them (a zero input adds ±0),
     /// and five times fewer terms on MNIST's pixels.
+    /// A convolutional front runs first, on θ's first parameters; the dense layers read its output.
     pub(crate) fn forward(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) {
+        match (&self.front, ws.front.take()) {
+            (Some(front), Some(mut fs)) => {
+                let (tf, td) = theta.split_at(self.front_params());
+                front.forward(tf, x, self.act, &mut fs);
+                self.dense_forward(td, fs.output(), ws);
+                ws.front = Some(fs);
+            }
+            (_, fs) => {
+                ws.front = fs;
+                self.dense_forward(theta, x, ws);
+            }
+        }
+    }
+
+    /// The dense layers' forward pass on their input `x`, with their parameters `theta`.
+    fn dense_forward(&self, theta: &[f64], x: &[f64], ws: &mut Workspace) {
         let mut offset = 0;
         nonzero(x, &mut ws.nz[0]);
         for (l, &h) in self.hidden.iter().enumerate() {
@@ -233,10 +296,13 @@ impl Architecture {
         self.forward(theta, x, ws);
         let loss = self.output_delta(y, ws);
         self.hidden_deltas(theta, ws);
-        // Each layer's gradient: δ aᵀ for its weights (a its input), δ for its biases.
-        let mut offset = 0;
+        let fp = self.front_params();
+        let fs = ws.front.take();
+        let x0: &[f64] = fs.as_ref().map_or(x, FrontSpace::output);
+        // Each dense layer's gradient: δ aᵀ for its weights (a its input), δ for its biases.
+        let mut offset = fp;
         for (l, (n_in, n_out)) in self.layers().into_iter().enumerate() {
-            let input: &[f64] = if l == 0 { x } else { &ws.post[l - 1] };
+            let input: &[f64] = if l == 0 { x0 } else { &ws.post[l - 1] };
             let delta = ws.delta_of(l);
             for (k, d) in delta.iter().enumerate() {
                 for (g, a) in grad[offset + k * n_in..offset + (k + 1) * n_in]
@@ -248,6 +314,20 @@ impl Architecture {
                 grad[offset + n_out * n_in + k] = *d;
             }
             offset += n_out * (n_in + 1);
+        }
+        if let (Some(front), Some(mut fs)) = (&self.front, fs) {
+            // The loss's derivatives in the front's output: the first dense layer's wᵀδ.
+            let (n_in, n_out) = self.layers()[0];
+            let w = &theta[fp..fp + n_out * n_in];
+            let mut back = std::mem::take(&mut ws.front_delta);
+            let delta = ws.delta_of(0);
+            for (j, b) in back.iter_mut().enumerate() {
+                *b = (0..n_out).map(|k| w[k * n_in + j] * delta[k]).sum();
+            }
+            let (tf, _) = theta.split_at(fp);
+            front.backward(tf, x, self.act, &back, &mut grad[..fp], &mut fs);
+            ws.front = Some(fs);
+            ws.front_delta = back;
         }
         loss
     }
@@ -278,6 +358,7 @@ impl Architecture {
     /// After [`Architecture::output_delta`]: the loss's derivatives in each hidden layer's
     /// pre-activations into `ws.delta`, last layer first (backpropagation).
     pub(crate) fn hidden_deltas(&self, theta: &[f64], ws: &mut Workspace) {
+        let theta = &theta[self.front_params()..];
         let layers = self.layers();
         let mut offset: usize = layers.iter().map(|(i, o)| o * (i + 1)).sum();
         for l in (0..self.hidden.len()).rev() {
@@ -321,6 +402,11 @@ pub struct Workspace {
     pub(crate) out: Vec<f64>,
     /// Each layer's non-zero inputs (the output layer's last).
     pub(crate) nz: Vec<Vec<usize>>,
+    /// A convolutional front's buffers, and the loss's derivatives in its output.
+    front: Option<FrontSpace>,
+    front_delta: Vec<f64>,
+    /// A whole gradient, for a model whose clipped sum forms it ([`Architecture::add_clipped_gradient`]).
+    pub(crate) scratch: Vec<f64>,
 }
 
 impl Workspace {

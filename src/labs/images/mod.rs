@@ -13,6 +13,7 @@ pub mod report;
 use crate::accounting::entry::{Entry, Item};
 use crate::accounting::guarantee::Event;
 use crate::error::{Error, Result};
+use crate::learning::conv::Front;
 use crate::learning::dpsgd::Hyper;
 use crate::learning::model::{Activation, Architecture};
 use crate::link::query::{fmt_f64, parse_seed, LinkParams, Notice, Query, Reader, Within};
@@ -25,6 +26,8 @@ pub type Params = ImagesParams;
 pub const MNIST_TRAIN: u64 = 60_000;
 /// MNIST's classes.
 pub const CLASSES: usize = 10;
+/// The CNN's dense units (Papernot et al.'s 32; the link's `hidden` is the MLPs').
+pub const CNN_UNITS: usize = 32;
 /// Most epochs a link may ask for (Abadi et al.'s longest run is 700).
 pub const MAX_EPOCHS: u64 = 1_000;
 
@@ -38,6 +41,9 @@ crate::choice! {
         Mlp = "mlp" => "MLP: one hidden ReLU layer on the pixels",
         /// Abadi et al.'s: a 60-dimensional PCA, then one hidden layer of 1 000 ReLU units.
         Abadi = "abadi" => "Abadi et al.: PCA to 60 dimensions, 1 000 ReLU units",
+        /// Papernot et al.'s small CNN (AAAI 2021; Tramèr & Boneh's `MNIST_CNN`, ICLR 2021): two tanh
+        /// convolutions with max-pools, 32 tanh units, 26 010 parameters ([`crate::learning::conv`]).
+        Cnn = "cnn" => "CNN: two tanh convolutions, 32 units (Papernot et al.)",
     }
 }
 
@@ -191,6 +197,8 @@ impl ImagesParams {
             ImageModel::Logreg => Architecture::logistic(784),
             ImageModel::Mlp => Architecture::mlp(784, vec![self.hidden], Activation::Relu),
             ImageModel::Abadi => Architecture::mlp(self.pca, vec![self.hidden], Activation::Relu),
+            ImageModel::Cnn => Architecture::mlp(784, vec![CNN_UNITS], Activation::Tanh)
+                .with_front(Front::papernot_mnist()),
         }
         .with_classes(CLASSES)
     }
@@ -329,7 +337,7 @@ impl LinkParams for ImagesParams {
         let mut q = Query::default()
             .with("lab", "images")
             .with("model", self.model.key());
-        if self.model != ImageModel::Logreg {
+        if matches!(self.model, ImageModel::Mlp | ImageModel::Abadi) {
             q = q.with("hidden", self.hidden.to_string());
         }
         if self.model == ImageModel::Abadi {

@@ -30,7 +30,7 @@ fn link_round_trips_and_refuses_bad_values() {
     let (back, notices) = ImagesParams::from_query(&p.to_query());
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(back, p);
-    let q = Query::parse("lab=images&sigma=-1&model=cnn&lot=0&epochs=1e9&pca_sigma=nan&rows=50");
+    let q = Query::parse("lab=images&sigma=-1&model=resnet&lot=0&epochs=1e9&pca_sigma=nan&rows=50");
     let (got, notices) = ImagesParams::from_query(&q);
     assert_eq!(got, d);
     let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
@@ -217,7 +217,12 @@ fn drive(
 /// saved projection).
 #[test]
 fn trains_each_model_on_any_number_of_workers_and_resumes_bit_for_bit() {
-    for model in [ImageModel::Logreg, ImageModel::Mlp, ImageModel::Abadi] {
+    for model in [
+        ImageModel::Logreg,
+        ImageModel::Mlp,
+        ImageModel::Abadi,
+        ImageModel::Cnn,
+    ] {
         let p = ImagesParams {
             model,
             hidden: 32,
