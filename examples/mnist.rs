@@ -4,8 +4,11 @@
 //! - `steps <model>`: DP-SGD steps (lot 600, σ = 1, C = 1, the private model alone, as the page's
 //!   job, its exact fused sum) for 20 s or 200 steps, and the per-example gradients per second they made (the figure the
 //!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
-//! - `profile <model>`: where one step of the page's rounds spends its time on one core: the share's
-//!   gradients, the noise, the descent and the bytes passed between page and workers;
+//! - `gang <threads> [steps]`: the image lab's MLP run as the page runs it, a gang of members
+//!   (`labs::images::mesh`) on native threads passing their shares over channels, and its per-example
+//!   gradients per second (against 1 thread: what the exchange costs without a browser);
+//! - `profile <model> [parts]`: where one step spends its time on one core, for part 0 of `parts`
+//!   (1): the share's gradients, the noise, the descent and the bytes passed between workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
 //!   `abadi` or `cnn`, test accuracy after each epoch (against `scripts/reference/mnist_nonprivate.py`);
 //! - `dp <model> <epochs> <sigma> <clip> [pca_sigma] [lot lr]`: DP-SGD at Abadi et al.'s lot size and
@@ -150,8 +153,8 @@ fn train(
     }
 }
 
-/// Times each piece of a round (one part) over 100 steps and prints milliseconds per step.
-fn profile(name: &str, split: ImageSplit) {
+/// Times each piece of a step (part 0 of `parts`) over 100 steps and prints milliseconds per step.
+fn profile(name: &str, split: ImageSplit, parts: usize) {
     use dp_playground::jobs::{decode, encode};
     use dp_playground::learning::clipped::FixedSum;
     use rand_distr::StandardNormal;
@@ -165,7 +168,7 @@ fn profile(name: &str, split: ImageSplit) {
     let mut noise = vec![0.0; arch.params()];
     for _ in 0..steps {
         let s = Instant::now();
-        let (share, _) = trainer.share(&at, 0, 1);
+        let (share, _) = trainer.share(&at, 0, parts);
         lap(0, s);
         let s = Instant::now();
         let bytes = share.to_bytes();
@@ -238,7 +241,8 @@ fn main() {
                 trainer.evaluations as f64 / start.elapsed().as_secs_f64()
             );
         }
-        "profile" => profile(&arg(1, "mlp"), split),
+        "gang" => gang(arg(1, "2").parse().unwrap(), arg(2, "60").parse().unwrap()),
+        "profile" => profile(&arg(1, "mlp"), split, arg(2, "1").parse().unwrap()),
         "baseline" => {
             let (arch, f) = model(&arg(1, "logreg"), split, 0.0);
             // No noise, and a clipping norm no gradient reaches (each line counts the clipped): plain
@@ -257,4 +261,86 @@ fn main() {
         }
         other => panic!("{other}: speed, baseline or dp"),
     }
+}
+
+/// The page's gang on `threads` native threads (the MLP, lot 600, σ = 1, C = 1) for `steps` steps.
+fn gang(threads: usize, steps: u64) {
+    use dp_playground::jobs::encode;
+    use dp_playground::jobs::gang::{GangMember, GangOut};
+    use dp_playground::labs::images::jobs::{ImageFiles, ImagesJob, ImagesUpdate};
+    use dp_playground::labs::images::mesh::{Conductor, Member};
+    use dp_playground::labs::images::{ImageModel, ImagesParams};
+    use std::sync::mpsc::channel;
+    let read =
+        |name: &str| std::fs::read(format!("{}/{DIR}/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let files = ImageFiles {
+        train_images: read("train-images-idx3-ubyte"),
+        train_labels: read("train-labels-idx1-ubyte"),
+        test_images: read("t10k-images-idx3-ubyte"),
+        test_labels: read("t10k-labels-idx1-ubyte"),
+    };
+    let p = ImagesParams {
+        model: ImageModel::Mlp,
+        hidden: 300,
+        sigma: 1.0,
+        clip: 1.0,
+        lot: 600,
+        epochs: 1,
+        lr: 0.05,
+        lr_end: 0.05,
+        ..ImagesParams::default()
+    };
+    let mut got = Vec::new();
+    let prepare = ImagesJob::Prepare {
+        params: p.clone(),
+        data: 1,
+        files: Box::new(files.clone()),
+        from: None,
+    };
+    dp_playground::labs::images::jobs::run(prepare, &mut |u| got.push(u)).unwrap();
+    let Some(ImagesUpdate::Start { at, step }) = got.pop() else {
+        panic!()
+    };
+    let mut stretches = Conductor::new(p, 1, threads, (at.to_vec(), step), 1).stretches();
+    for s in &mut stretches {
+        s.last = steps;
+    }
+    let files = std::sync::Arc::new(encode(&files));
+    let (txs, rxs): (Vec<_>, Vec<_>) = (0..threads).map(|_| channel::<(usize, Vec<u8>)>()).unzip();
+    let (ready_tx, ready_rx) = channel();
+    let mut start = None;
+    std::thread::scope(|scope| {
+        for (s, rx) in stretches.into_iter().zip(rxs) {
+            let txs = txs.clone();
+            let (files, ready_tx) = (files.clone(), ready_tx.clone());
+            scope.spawn(move || {
+                let me = s.part;
+                let mut send = |o: GangOut<ImagesUpdate>| {
+                    if let GangOut::Peers(b) = o {
+                        for (k, tx) in txs.iter().enumerate().filter(|(k, _)| *k != me) {
+                            let _ = k;
+                            tx.send((me, b.clone())).unwrap();
+                        }
+                    }
+                };
+                // Files first (outside the timing), then the run as the shares arrive.
+                let mut m = Member::start(s, &mut |_| {}).unwrap();
+                ready_tx.send(()).unwrap();
+                m.receive(me, &files, &mut send).unwrap();
+                while !m.done() {
+                    let (from, bytes) = rx.recv().unwrap();
+                    m.receive(from, &bytes, &mut send).unwrap();
+                }
+            });
+        }
+        for _ in 0..threads {
+            ready_rx.recv().unwrap();
+        }
+        start = Some(Instant::now());
+    });
+    let seconds = start.unwrap().elapsed().as_secs_f64();
+    println!(
+        "native gang of {threads}: {steps} steps in {seconds:.1} s (file reading included), per-example gradients per second {:.0}",
+        steps as f64 * 600.0 / seconds
+    );
 }

@@ -1,6 +1,6 @@
 // The image lab (`?lab=images`): its certified ε is dp_accounting's (scripts/reference/
 // images_reference.py), MNIST is fetched only when Train is pressed (and no other lab fetches it), a
-// small run trains to its last epoch with its digits and mistakes drawn, a run split over two workers
+// small run trains to its last epoch with its digits and mistakes drawn (and the CNN one epoch), a run split over two workers
 // is the run on one, and a paused run resumes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,11 +51,15 @@ test('a small run downloads MNIST once, trains to its last epoch, and shows digi
   assert.match(await page.textContent('[data-testid="images-mistakes"]'), /read as/);
   assert.match(await page.textContent('[data-testid="images-status"]'), /Done: 2 epochs/);
   assert.equal(seen.filter((u) => u.includes('data/mnist')).length, 4);
-  // A new setting starts over; Train again uses the downloaded files.
+  // A new setting starts over; Train again uses the downloaded files: one epoch of the small CNN.
   await page.fill('[data-testid="input-epochs"]', '1');
   await page.press('[data-testid="input-epochs"]', 'Enter');
+  await page.selectOption('[data-testid="select-model"]', 'cnn');
   await page.click('[data-testid="images-train"]');
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 1, null, { timeout: 60_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="images-epoch"]')?.dataset.value) === 1, null, { timeout: 120_000 });
+  assert.match(page.url(), /model=cnn/);
+  // 30 noisy steps of the CNN: above chance (0.1).
+  assert.ok(await valueOf(page, 'images-accuracy') > 0.2, `CNN accuracy ${await valueOf(page, 'images-accuracy')}`);
   assert.equal(seen.filter((u) => u.includes('data/mnist')).length, 4);
   assert.deepEqual(page.problems, []);
   await page.close();

@@ -50,6 +50,8 @@ mod gang {
 
     thread_local! {
         static RUNNING: RefCell<Option<Running>> = const { RefCell::new(None) };
+        /// The last ended member's channels.
+        static ENDED: RefCell<Vec<web_sys::MessagePort>> = const { RefCell::new(Vec::new()) };
     }
 
     /// Sends what a member sent: an update to the page, a message to every other member.
@@ -65,12 +67,14 @@ mod gang {
         }
     }
 
-    /// Ends the member's job: its last update to the page, and its channels closed.
-    fn end(ports: &[web_sys::MessagePort], last: Update) {
-        for port in ports {
+    /// Ends the member's job: its last update to the page, and no more handling of its channels. They
+    /// are not closed: a port closed right after its last post may lose that message before the
+    /// other member reads it (the share of the last step). They are kept until the next gang.
+    fn end(ports: Vec<web_sys::MessagePort>, last: Update) {
+        for port in &ports {
             port.set_onmessage(None);
-            port.close();
         }
+        ENDED.with_borrow_mut(|e| *e = ports);
         super::post(&encode(&last), None);
     }
 
@@ -94,8 +98,8 @@ mod gang {
         });
         let member = match started {
             Ok(m) if !m.done() => m,
-            Ok(_) => return end(&ports, Update::Done),
-            Err(e) => return end(&ports, Update::Error(e)),
+            Ok(_) => return end(ports, Update::Done),
+            Err(e) => return end(ports, Update::Error(e)),
         };
         for (from, port) in ports.iter().enumerate() {
             let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
@@ -125,8 +129,9 @@ mod gang {
                 Ok(()) if member.done() => Update::Done,
                 Ok(()) => return,
             };
-            end(ports, last);
-            *slot = None;
+            if let Some(Running { ports, .. }) = slot.take() {
+                end(ports, last);
+            }
         });
     }
 }
