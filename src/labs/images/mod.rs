@@ -43,7 +43,7 @@ crate::choice! {
         Abadi = "abadi" => "Abadi et al.: PCA to 60 dimensions, 1 000 ReLU units",
         /// Papernot et al.'s small CNN (AAAI 2021; Tramèr & Boneh's `MNIST_CNN`, ICLR 2021): two tanh
         /// convolutions with max-pools, 32 tanh units, 26 010 parameters ([`crate::learning::conv`]).
-        Cnn = "cnn" => "CNN: two tanh convolutions, 32 units (Papernot et al.)",
+        Cnn = "cnn" => "Small CNN (Papernot et al.)",
     }
 }
 
