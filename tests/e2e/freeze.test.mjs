@@ -47,13 +47,19 @@ const LINKS = [
 
 // The bound: 200 ms, or 2.5 times the longest task of the same lab's default link on this machine
 // when that is more (a slow machine's page load alone can pass 200 ms; a frozen page takes seconds).
+// The default link's longest task is the largest of three loads: one quick load made the bound too
+// tight for the next (session 65: 98 ms, then an untouched lab's ugly link at 257 ms).
 const baselines = new Map();
 async function bound(link, ready) {
   const lab = new URLSearchParams(link.slice(1)).get('lab');
   if (!baselines.has(lab)) {
-    const { page, longest } = await openTimed(browser, server.url, `?lab=${lab}`, ready);
-    await page.close();
-    baselines.set(lab, longest);
+    let most = 0;
+    for (let i = 0; i < 3; i++) {
+      const { page, longest } = await openTimed(browser, server.url, `?lab=${lab}`, ready);
+      await page.close();
+      most = Math.max(most, longest);
+    }
+    baselines.set(lab, most);
   }
   return Math.max(200, 2.5 * baselines.get(lab));
 }
