@@ -2,7 +2,7 @@
 // Trains one epoch of a model on MNIST (BENCH_MODEL: mlp, the default, logreg or abadi; lot 600,
 // σ = 1, C = 1) for two epochs, split over 1 worker, then over 2 (the link's `threads`;
 // BENCH_THREADS="1 2" by default), and prints for each the second epoch's time and its per-example
-// gradients per second (60 000 over that time: the rounds' messages and the epoch's test evaluation
+// gradients per second (60 000 over that time: the shares passed between workers and the epoch's test evaluation
 // included; the first epoch also holds each worker's one-time reading of the files, and for Abadi et
 // al.'s network its projection of them); `scripts/bench-images.sh` prints them against native.
 import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
