@@ -9,7 +9,7 @@
 //! Per-example gradients by backpropagation written out (as the dense layers': no autodiff crate
 //! targets wasm32 without a runtime); each weight's gradient sums over the output positions in a
 //! fixed order, so a seeded run is the same bit for bit wherever it runs. Checked against finite
-//! differences in `model.rs`'s tests.
+//! differences in this module's tests.
 
 use super::model::Activation;
 use serde::{Deserialize, Serialize};

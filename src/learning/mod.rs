@@ -1,7 +1,7 @@
 //! Learning with DP-SGD: data sets ([`data`], [`datasets`]), models with exact per-example gradients
-//! ([`model`], with a convolutional front: [`conv`]), the DP-SGD update exactly as the accountants account for it ([`dpsgd`]) with the batch
-//! sampler they account for ([`batches`]), and audits
-//! that train it many times with and without a canary ([`audit`]).
+//! ([`model`], with a convolutional front: [`conv`]), the DP-SGD update exactly as the accountants
+//! account for it ([`dpsgd`]) with the batch sampler they account for ([`batches`]), and audits that
+//! train it many times with and without a canary ([`audit`]).
 
 pub mod audit;
 pub mod batches;

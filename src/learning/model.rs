@@ -322,7 +322,7 @@ impl Architecture {
             let mut back = std::mem::take(&mut ws.front_delta);
             let delta = ws.delta_of(0);
             for (j, b) in back.iter_mut().enumerate() {
-                *b = (0..n_out).map(|k| w[k * n_in + j] * delta[k]).sum();
+                *b = back_to_input(w, n_in, delta, j);
             }
             let (tf, _) = theta.split_at(fp);
             front.backward(tf, x, self.act, &back, &mut grad[..fp], &mut fs);
@@ -369,8 +369,7 @@ impl Architecture {
             let (mine, after) = ws.delta.split_at_mut(l + 1);
             let next: &[f64] = after.first().map_or(&ws.out, |d| d);
             for (j, (d, pre)) in mine[l].iter_mut().zip(&ws.pre[l]).enumerate() {
-                let back: f64 = (0..n_out).map(|k| w[k * n_in + j] * next[k]).sum();
-                *d = back * self.derivative(*pre);
+                *d = back_to_input(w, n_in, next, j) * self.derivative(*pre);
             }
         }
     }
@@ -415,6 +414,16 @@ impl Workspace {
     pub(crate) fn delta_of(&self, l: usize) -> &[f64] {
         self.delta.get(l).unwrap_or(&self.out)
     }
+}
+
+/// (wᵀδ)ⱼ for a layer's weights `w` (outputs × `n_in`, row-major): the loss's derivative in its
+/// input j, summed over the outputs in order.
+fn back_to_input(w: &[f64], n_in: usize, delta: &[f64], j: usize) -> f64 {
+    delta
+        .iter()
+        .enumerate()
+        .map(|(k, d)| w[k * n_in + j] * d)
+        .sum()
 }
 
 /// The indices of `a`'s non-zero entries, in order.
