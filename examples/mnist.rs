@@ -4,9 +4,10 @@
 //! - `steps <model>`: DP-SGD steps (lot 600, σ = 1, C = 1, the private model alone, as the page's
 //!   job, its exact fused sum) for 20 s or 200 steps, and the per-example gradients per second they made (the figure the
 //!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
-//! - `gang <threads> [steps]`: the image lab's MLP run as the page runs it, a gang of members
+//! - `gang <threads> [steps] [model] [solo]`: the image lab's run (the MLP unless named) as the page runs it, a gang of members
 //!   (`labs::images::mesh`) on native threads passing their shares over channels, and its per-example
-//!   gradients per second (against 1 thread: what the exchange costs without a browser);
+//!   gradients per second (against 1 thread: what the exchange costs without a browser; `solo`: each
+//!   thread runs the whole run alone, at once, for what the cores give without an exchange);
 //! - `profile <model> [parts]`: where one step spends its time on one core, for part 0 of `parts`
 //!   (1): the share's gradients, the noise, the descent and the bytes passed between workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
@@ -241,7 +242,12 @@ fn main() {
                 trainer.evaluations as f64 / start.elapsed().as_secs_f64()
             );
         }
-        "gang" => gang(arg(1, "2").parse().unwrap(), arg(2, "60").parse().unwrap()),
+        "gang" => gang(
+            arg(1, "2").parse().unwrap(),
+            arg(2, "60").parse().unwrap(),
+            &arg(3, "mlp"),
+            args.get(4).is_some_and(|a| a == "solo"),
+        ),
         "profile" => profile(&arg(1, "mlp"), split, arg(2, "1").parse().unwrap()),
         "baseline" => {
             let (arch, f) = model(&arg(1, "logreg"), split, 0.0);
@@ -263,8 +269,9 @@ fn main() {
     }
 }
 
-/// The page's gang on `threads` native threads (the MLP, lot 600, σ = 1, C = 1) for `steps` steps.
-fn gang(threads: usize, steps: u64) {
+/// The page's gang on `threads` native threads (lot 600, σ = 1, C = 1) for `steps` steps; `solo`:
+/// each thread runs the whole run alone at once (no exchange, no waiting: what the cores give).
+fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
     use dp_playground::jobs::encode;
     use dp_playground::jobs::gang::{GangMember, GangOut};
     use dp_playground::labs::images::jobs::{ImageFiles, ImagesJob, ImagesUpdate};
@@ -280,8 +287,8 @@ fn gang(threads: usize, steps: u64) {
         test_labels: read("t10k-labels-idx1-ubyte"),
     };
     let p = ImagesParams {
-        model: ImageModel::Mlp,
-        hidden: 300,
+        model: ImageModel::from_key(model).expect("a model: logreg, mlp, abadi or cnn"),
+        hidden: if model == "abadi" { 1000 } else { 300 },
         sigma: 1.0,
         clip: 1.0,
         lot: 600,
@@ -301,7 +308,12 @@ fn gang(threads: usize, steps: u64) {
     let Some(ImagesUpdate::Start { at, step }) = got.pop() else {
         panic!()
     };
-    let mut stretches = Conductor::new(p, 1, threads, (at.to_vec(), step), 1).stretches();
+    let mut stretches = if solo {
+        let one = Conductor::new(p, 1, 1, (at.to_vec(), step), 1).stretches();
+        (0..threads).map(|_| one[0].clone()).collect()
+    } else {
+        Conductor::new(p, 1, threads, (at.to_vec(), step), 1).stretches()
+    };
     for s in &mut stretches {
         s.last = steps;
     }
@@ -309,21 +321,30 @@ fn gang(threads: usize, steps: u64) {
     let (txs, rxs): (Vec<_>, Vec<_>) = (0..threads).map(|_| channel::<(usize, Vec<u8>)>()).unzip();
     let (ready_tx, ready_rx) = channel();
     let mut start = None;
+    // Part 0's last checkpoint, hashed (FNV-1a): the same on any number of threads.
+    let last = std::sync::Mutex::new(0u64);
     std::thread::scope(|scope| {
         for (s, rx) in stretches.into_iter().zip(rxs) {
+            let last = &last;
             let txs = txs.clone();
             let (files, ready_tx) = (files.clone(), ready_tx.clone());
             scope.spawn(move || {
                 let me = s.part;
-                let mut send = |o: GangOut<ImagesUpdate>| {
-                    if let GangOut::Peers(b) = o {
-                        for (k, tx) in txs.iter().enumerate().filter(|(k, _)| *k != me) {
-                            let _ = k;
+                let mut send = |o: GangOut<ImagesUpdate>| match o {
+                    GangOut::Peers(b) => {
+                        for (_, tx) in txs.iter().enumerate().filter(|(k, _)| *k != me) {
                             tx.send((me, b.clone())).unwrap();
                         }
                     }
+                    GangOut::Page(ImagesUpdate::Stepped(r)) if !r.at.is_empty() => {
+                        *last.lock().unwrap() = r.at.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+                            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                        });
+                    }
+                    _ => {}
                 };
-                // Files first (outside the timing), then the run as the shares arrive.
+                // The files (their reading timed: a solo run's member runs the whole stretch as it gets them),
+                // then the run as the shares arrive.
                 let mut m = Member::start(s, &mut |_| {}).unwrap();
                 ready_tx.send(()).unwrap();
                 m.receive(me, &files, &mut send).unwrap();
@@ -340,7 +361,9 @@ fn gang(threads: usize, steps: u64) {
     });
     let seconds = start.unwrap().elapsed().as_secs_f64();
     println!(
-        "native gang of {threads}: {steps} steps in {seconds:.1} s (file reading included), per-example gradients per second {:.0}",
-        steps as f64 * 600.0 / seconds
+        "native {} of {threads}: {steps} steps in {seconds:.1} s (file reading included), per-example gradients per second {:.0}; last checkpoint {:016x}",
+        if solo { "solo runs" } else { "gang" },
+        steps as f64 * 600.0 / seconds * if solo { threads as f64 } else { 1.0 },
+        last.into_inner().unwrap()
     );
 }

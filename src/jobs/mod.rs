@@ -222,11 +222,11 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
     postcard::to_allocvec(value).unwrap_or_default()
 }
 
-/// A value from postcard bytes.
+/// A value from postcard bytes (it may borrow from them: a `&[u8]` field is read in place).
 ///
 /// # Errors
 /// Bytes that are not an encoded `T` (a worker built from other sources than the page).
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T> {
     postcard::from_bytes(bytes).map_err(|e| Error::Wire {
         reason: e.to_string(),
     })

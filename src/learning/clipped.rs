@@ -90,15 +90,26 @@ impl FixedSum {
         Ok(())
     }
 
-    /// The sum as bytes: b, then each coordinate (little-endian), so that a page passing sums
-    /// between workers adds them without a serialiser.
+    /// The sum as bytes: b, then each coordinate (little-endian): a share as another worker reads
+    /// it ([`FixedSum::add_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(4 + 8 * self.values.len());
+        let mut out = Vec::with_capacity(self.byte_len());
+        self.write_bytes(&mut out);
+        out
+    }
+
+    /// [`FixedSum::to_bytes`]'s length.
+    pub fn byte_len(&self) -> usize {
+        4 + 8 * self.values.len()
+    }
+
+    /// Appends [`FixedSum::to_bytes`] to `out` (after a message's header, without a second copy).
+    pub fn write_bytes(&self, out: &mut Vec<u8>) {
+        out.reserve(self.byte_len());
         out.extend_from_slice(&self.bits.to_le_bytes());
         for v in &self.values {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out
     }
 
     /// A sum from [`FixedSum::to_bytes`].
@@ -121,30 +132,26 @@ impl FixedSum {
         })
     }
 
-    /// Adds the sum in `share`'s bytes to `total`'s, in place (both [`FixedSum::to_bytes`]): a page
-    /// merging shares without decoding them (integers: in any order, the same sum).
+    /// Adds the sum in `share`'s bytes ([`FixedSum::to_bytes`]) to this one, read in place
+    /// (integers: in any order, the same sum).
     ///
     /// # Errors
-    /// Bytes that are not sums of the same shape.
-    pub fn add_bytes(total: &mut [u8], share: &[u8]) -> Result<()> {
-        let same = total.len() == share.len()
-            && total.len() >= 4
-            && (total.len() - 4).is_multiple_of(8)
-            && total[..4] == share[..4];
+    /// Bytes that are not a sum of the same shape.
+    pub fn add_bytes(&mut self, share: &[u8]) -> Result<()> {
+        let same = share.len() == self.byte_len() && share[..4] == self.bits.to_le_bytes()[..];
         if !same {
             return Err(Error::Wire {
-                reason: format!("shares of {} and {} bytes", total.len(), share.len()),
+                reason: format!(
+                    "a share of {} bytes, for a sum of {}",
+                    share.len(),
+                    self.byte_len()
+                ),
             });
         }
-        for (t, s) in total[4..]
-            .chunks_exact_mut(8)
-            .zip(share[4..].chunks_exact(8))
-        {
-            let (Ok(a), Ok(b)) = (<[u8; 8]>::try_from(&*t), <[u8; 8]>::try_from(s)) else {
-                continue;
-            };
-            let v = i64::from_le_bytes(a).wrapping_add(i64::from_le_bytes(b));
-            t.copy_from_slice(&v.to_le_bytes());
+        for (v, s) in self.values.iter_mut().zip(share[4..].chunks_exact(8)) {
+            if let Ok(b) = <[u8; 8]>::try_from(s) {
+                *v = v.wrapping_add(i64::from_le_bytes(b));
+            }
         }
         Ok(())
     }
@@ -367,14 +374,20 @@ mod tests {
         // Added as bytes, the same sum as merged.
         let mut b = FixedSum::new(3, 10, 1.0);
         b.values = vec![7, -3, 1];
-        let mut bytes = a.to_bytes();
-        FixedSum::add_bytes(&mut bytes, &b.to_bytes()).unwrap();
+        let mut added = a.clone();
+        added.add_bytes(&b.to_bytes()).unwrap();
         a.merge(&b).unwrap();
-        assert_eq!(FixedSum::from_bytes(&bytes).unwrap(), a);
+        assert_eq!(added, a);
+        let mut written = vec![9];
+        a.write_bytes(&mut written);
+        assert_eq!(written[1..], a.to_bytes()[..]);
         for other in [FixedSum::new(4, 10, 1.0), FixedSum::new(3, 10, 100.0)] {
-            assert!(FixedSum::add_bytes(&mut bytes, &other.to_bytes()).is_err());
+            assert!(added.add_bytes(&other.to_bytes()).is_err());
         }
-        assert!(FixedSum::add_bytes(&mut bytes[..3], &b.to_bytes()[..3]).is_err());
+        for cut in [0, 3, 27] {
+            assert!(added.add_bytes(&b.to_bytes()[..cut]).is_err(), "{cut}");
+        }
+        assert_eq!(added, a, "a refused share adds nothing");
     }
 
     /// An exact trainer's noise, drawn in blocks by the shares: the noisy share minus the same share

@@ -80,15 +80,27 @@ pub struct Stepped {
 /// A test chunk's evaluation: (chunk, loss sum, right, rows).
 pub type Chunk = (usize, f64, u64, u64);
 
-/// A part's share of a step, as the other parts receive it.
+/// A part's share of a step, as the other parts read it, in place (postcard: two varints, then the
+/// sum's bytes after their length).
 #[derive(Debug, Serialize, Deserialize)]
-struct Share {
+struct Share<'a> {
     /// The step it is a share of.
     step: u64,
     /// Whose.
     part: usize,
     /// [`FixedSum::to_bytes`].
-    sum: ByteBuf,
+    #[serde(with = "serde_bytes")]
+    sum: &'a [u8],
+}
+
+impl Share<'_> {
+    /// The message of part `part`'s share `sum` of step `step`: [`Share`]'s postcard bytes, the sum
+    /// written once, straight after the header (not formed, then copied).
+    fn message(step: u64, part: usize, sum: &FixedSum) -> Vec<u8> {
+        let mut bytes = encode(&(step, part, sum.byte_len()));
+        sum.write_bytes(&mut bytes);
+        bytes
+    }
 }
 
 /// The data a worker prepared for a run: its features, and the test images' pixels (for mistakes).
@@ -157,11 +169,11 @@ pub struct Member {
     c: ImagesCheckpoint,
     data: Option<Rc<Prepared>>,
     /// Its own share of the next step, with the others' added as they came.
-    total: Option<ByteBuf>,
+    total: Option<FixedSum>,
     /// The parts whose shares `total` holds.
     counted: Vec<bool>,
     /// Shares of the step after the next, from faster parts.
-    early: BTreeMap<usize, ByteBuf>,
+    early: BTreeMap<usize, Vec<u8>>,
 }
 
 impl Member {
@@ -226,7 +238,7 @@ impl Member {
             ));
         }
         if share.step == next + 1 {
-            self.early.insert(share.part, share.sum);
+            self.early.insert(share.part, share.sum.to_vec());
             return Ok(());
         }
         if share.step != next || self.counted[share.part] {
@@ -236,15 +248,16 @@ impl Member {
                 format!("a share out of turn (the next step is {next})"),
             ));
         }
-        self.add(share.part, &share.sum)?;
+        self.add(share.part, share.sum)?;
         self.advance(out)
     }
 
-    /// Adds part `part`'s share to the next step's sum (the first one received becomes it).
+    /// Adds another part's share (bytes, read in place) to the next step's sum (the first one
+    /// received becomes it).
     fn add(&mut self, part: usize, sum: &[u8]) -> Result<()> {
         match &mut self.total {
-            Some(total) => FixedSum::add_bytes(total, sum)?,
-            None => self.total = Some(ByteBuf::from(sum.to_vec())),
+            Some(total) => total.add_bytes(sum)?,
+            None => self.total = Some(FixedSum::from_bytes(sum)?),
         }
         self.counted[part] = true;
         Ok(())
@@ -264,18 +277,20 @@ impl Member {
             return Ok(());
         };
         let mut trainer = trainer(&self.arch, &self.s.params, &data)?;
-        let sum = trainer
-            .share(&self.c.at, self.s.part, self.s.parts)
-            .0
-            .to_bytes();
+        let mut sum = trainer.share(&self.c.at, self.s.part, self.s.parts).0;
         if self.s.parts > 1 {
-            out(GangOut::Peers(encode(&Share {
-                step: self.c.at.step + 1,
-                part: self.s.part,
-                sum: ByteBuf::from(sum.clone()),
-            })));
+            out(GangOut::Peers(Share::message(
+                self.c.at.step + 1,
+                self.s.part,
+                &sum,
+            )));
         }
-        self.add(self.s.part, &sum)
+        if let Some(others) = self.total.take() {
+            sum.merge(&others)?;
+        }
+        self.total = Some(sum);
+        self.counted[self.s.part] = true;
+        Ok(())
     }
 
     /// Takes every step whose shares are all in (alone: the whole stretch), reporting each.
@@ -288,7 +303,7 @@ impl Member {
             let p = &self.s.params;
             let mut trainer = trainer(&self.arch, p, &data)?;
             trainer.set_lr(p.learning_rate(self.c.at.step as f64 / p.steps_per_epoch() as f64))?;
-            trainer.finish(&mut self.c.at, &FixedSum::from_bytes(&total)?)?;
+            trainer.finish(&mut self.c.at, &total)?;
             self.report(&data, out);
             if self.c.at.step < self.s.last {
                 self.share(out)?;
@@ -477,5 +492,29 @@ impl Conductor {
             events.push(RunEvent::Mistakes(m));
         }
         events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// A share's message is [`Share`]'s postcard bytes, read back in place.
+    #[test]
+    fn a_share_message_is_its_postcard_bytes() {
+        let mut sum = FixedSum::new(300, 600, 1.0);
+        sum.add_noise(0..300, 1.0, &mut ChaCha8Rng::seed_from_u64(1));
+        let bytes = sum.to_bytes();
+        let message = Share::message(1 << 40, 3, &sum);
+        let share = Share {
+            step: 1 << 40,
+            part: 3,
+            sum: &bytes,
+        };
+        assert_eq!(message, encode(&share));
+        let read: Share = decode(&message).unwrap();
+        assert_eq!((read.step, read.part, read.sum), (1 << 40, 3, &bytes[..]));
     }
 }
