@@ -4,10 +4,11 @@
 //! - `steps <model>`: DP-SGD steps (lot 600, σ = 1, C = 1, the private model alone, as the page's
 //!   job, its exact fused sum) for 20 s or 200 steps, and the per-example gradients per second they made (the figure the
 //!   page's `images-rate` shows; `scripts/bench-images.sh` prints the ratio);
-//! - `gang <threads> [steps] [model] [solo]`: the image lab's run (the MLP unless named) as the page runs it, a gang of members
-//!   (`labs::images::mesh`) on native threads passing their shares over channels, and its per-example
-//!   gradients per second (against 1 thread: what the exchange costs without a browser; `solo`: each
-//!   thread runs the whole run alone, at once, for what the cores give without an exchange);
+//! - `gang <threads> [steps] [model] [solo]`: the image lab's run (the MLP unless named) as the page
+//!   runs it, a gang of members (`labs::images::mesh`) on native threads passing their shares over
+//!   channels, and its per-example gradients per second (against 1 thread: what the exchange costs
+//!   without a browser; `solo`: each thread runs the whole run alone, at once, for what the cores
+//!   give without an exchange);
 //! - `profile <model> [parts]`: where one step spends its time on one core, for part 0 of `parts`
 //!   (1): the share's gradients, the noise, the descent and the bytes passed between workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
@@ -343,8 +344,8 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
                     }
                     _ => {}
                 };
-                // The files (their reading timed: a solo run's member runs the whole stretch as it gets them),
-                // then the run as the shares arrive.
+                // The files (their reading timed: a solo run's member runs the whole stretch as it
+                // gets them), then the run as the shares arrive.
                 let mut m = Member::start(s, &mut |_| {}).unwrap();
                 ready_tx.send(()).unwrap();
                 m.receive(me, &files, &mut send).unwrap();
