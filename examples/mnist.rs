@@ -346,12 +346,26 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
                 };
                 // The files (their reading timed: a solo run's member runs the whole stretch as it
                 // gets them), then the run as the shares arrive.
-                let mut m = Member::start(s, &mut |_| {}).unwrap();
+                // Its clock balances the split of each step's batch (never the run's bits).
+                let origin = Instant::now();
+                let clock = Box::new(move || origin.elapsed().as_secs_f64() * 1e3);
+                let mut m = Member::start(s, clock, &mut |_| {}).unwrap();
                 ready_tx.send(()).unwrap();
                 m.receive(me, &files, &mut send).unwrap();
+                // How long it waited for the others' shares (lockstep's cost).
+                let (mut waited, stepping) = (0.0, Instant::now());
                 while !m.done() {
+                    let asked = Instant::now();
                     let (from, bytes) = rx.recv().unwrap();
+                    waited += asked.elapsed().as_secs_f64();
                     m.receive(from, &bytes, &mut send).unwrap();
+                }
+                if threads > 1 && !solo {
+                    let total = stepping.elapsed().as_secs_f64();
+                    println!(
+                        "part {me} waited for shares {:.1} % of {total:.1} s",
+                        100.0 * waited / total
+                    );
                 }
             });
         }

@@ -320,23 +320,33 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
         rng
     }
 
-    /// Share `part` of `parts` of the next step's batch (its contiguous `part`-th slice): the exact
-    /// sum of its clipped gradients at the private model's `at.theta[0]`, with the step's independent
-    /// noise on its blocks of coordinates ([`FixedSum::add_noise`]; block k from word 2⁴⁰(k + 1) of
-    /// the step's stream), and how many were scaled. Merged, the shares of every part are the step's
-    /// noisy sum, whatever the number of parts. (Correlated noise needs the run's state: it is added
-    /// by [`Trainer::finish`].)
+    /// Share `part` of `parts` of the next step's batch: [`Trainer::share_between`] an even split's
+    /// bounds `part / parts` and `(part + 1) / parts` (a part past the last is empty).
     pub fn share(&mut self, at: &Checkpoint, part: usize, parts: usize) -> (FixedSum, u64) {
+        let parts = parts.max(1);
+        let bound = |k: usize| k.min(parts) as f64 / parts as f64;
+        self.share_between(at, bound(part), bound(part + 1))
+    }
+
+    /// The share of the next step's batch between fractions `from` and `to` of it (items
+    /// `round(from·n)..round(to·n)` of the batch's n, and the same span of the noise's blocks): the
+    /// exact sum of its clipped gradients at the private model's `at.theta[0]`, with the step's
+    /// independent noise on its blocks of coordinates ([`FixedSum::add_noise`]; block k from word
+    /// 2⁴⁰(k + 1) of the step's stream), and how many were scaled. Shares whose bounds meet (the
+    /// same f64 ends one and starts the next, from 0 to 1) cover the step once, and merged they are
+    /// its noisy sum, whatever the split. (Correlated noise needs the run's state: it is added by
+    /// [`Trainer::finish`].)
+    pub fn share_between(&mut self, at: &Checkpoint, from: f64, to: f64) -> (FixedSum, u64) {
         let rng = self.draw_batch(at.step + 1);
         let Hyper { sigma, clip, .. } = self.hyper;
         let room = (NOISE_ROOM * sigma).ceil() as usize;
         let len = self.arch.params();
         let mut sum = FixedSum::new(len, self.data.rows().saturating_add(room), clip);
-        let parts = parts.max(1);
-        // A part past the last is empty (never a second copy of another part's gradients or noise).
-        let (from, to) = (part.min(parts), (part + 1).min(parts));
-        let cut = |len: usize, k: usize| len * k / parts;
-        let mine = cut(self.batch.len(), from)..cut(self.batch.len(), to);
+        // NaN and bounds outside [0, 1] clamp; a span that runs backward is empty.
+        let (from, to) = (from.clamp(0.0, 1.0), to.clamp(0.0, 1.0));
+        let cut = |n: usize, x: f64| ((n as f64 * x).round() as usize).min(n);
+        let span = |n: usize| cut(n, from)..cut(n, to).max(cut(n, from));
+        let mine = span(self.batch.len());
         let mut scaled = 0;
         for &i in &self.batch[mine.clone()] {
             let x = self.data.features(i, &mut self.row);
@@ -352,8 +362,7 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
         }
         self.evaluations += mine.len() as u64;
         if self.correlated.is_none() {
-            let blocks = len.div_ceil(NOISE_BLOCK);
-            for k in cut(blocks, from)..cut(blocks, to) {
+            for k in span(len.div_ceil(NOISE_BLOCK)) {
                 let mut block = rng.clone();
                 block.set_word_pos(u128::from(k as u64 + 1) << 40);
                 sum.add_noise(

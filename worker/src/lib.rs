@@ -36,7 +36,7 @@ fn post(bytes: &[u8], to: Option<&web_sys::MessagePort>) {
 
 #[cfg(target_arch = "wasm32")]
 mod gang {
-    use dp_playground::jobs::gang::{start_only, GangMember, GangOut};
+    use dp_playground::jobs::gang::{start_only, Clock, GangMember, GangOut};
     use dp_playground::jobs::{decode, encode, Job, Update};
     use std::cell::RefCell;
     use wasm_bindgen::prelude::*;
@@ -87,7 +87,7 @@ mod gang {
             // Updates go to the page at once (a member alone runs its whole job here); which port
             // is the page's, and not a member's, is known once the member is.
             let mut early = Vec::new();
-            let member = start_only::<KINDS>(job, &mut |o| match o {
+            let member = start_only::<KINDS>(job, clock(), &mut |o| match o {
                 GangOut::Page(u) => super::post(&encode(&u), None),
                 peers => early.push(peers),
             })?;
@@ -110,6 +110,14 @@ mod gang {
             on_message.forget();
         }
         RUNNING.with_borrow_mut(|r| *r = Some(Running { member, ports }));
+    }
+
+    /// The worker's `performance.now()` (a clock that never moves where there is none).
+    fn clock() -> Clock {
+        let performance = js_sys::global()
+            .unchecked_into::<web_sys::WorkerGlobalScope>()
+            .performance();
+        Box::new(move || performance.as_ref().map_or(0.0, web_sys::Performance::now))
     }
 
     /// A message on channel `from`: the member takes it; an error or its last step ends the job.

@@ -1,11 +1,12 @@
 //! Training split over the worker pool, the workers passing the shares among themselves (issue 52,
-//! item 3). Each step's batch is cut into one contiguous share per worker; each worker sums its
-//! share's clipped gradients exactly ([`crate::learning::clipped`]) and adds the noise of its share of
-//! the coordinates, each block's from its own place in the step's stream. It sends the share to every
-//! other worker of the run (a gang: [`crate::jobs::gang`]), adds theirs to its own, and takes the
-//! step. Integer sums do not depend on how the batch and the coordinates were cut, nor on the order
-//! the shares arrive in, so every worker holds the same model and a seeded run is the same, bit for
-//! bit, on any number of workers.
+//! item 3). Each step's batch is cut into one contiguous share per worker, sized by the workers'
+//! measured speeds ([`Balance`]); each worker sums its share's clipped gradients exactly
+//! ([`crate::learning::clipped`]) and adds the noise of its share of the coordinates, each block's
+//! from its own place in the step's stream. It sends the share to every other worker of the run (a
+//! gang: [`crate::jobs::gang`]), adds theirs to its own, and takes the step. Integer sums do not
+//! depend on how the batch and the coordinates were cut, nor on the order the shares arrive in, so
+//! every worker holds the same model and a seeded run is the same, bit for bit, on any number of
+//! workers.
 //!
 //! The page's thread carries no share: it starts the run's [`Stretch`] on each worker, sends the
 //! files to a worker that asks ([`ImagesUpdate::NeedFiles`]), and reads small reports
@@ -19,7 +20,7 @@ use super::jobs::{
 };
 use super::{check, ImageModel, ImagesParams};
 use crate::error::{Error, Result};
-use crate::jobs::gang::{GangMember, GangOut};
+use crate::jobs::gang::{Balance, Clock, GangMember, GangOut};
 use crate::jobs::{decode, encode};
 use crate::learning::clipped::FixedSum;
 use crate::learning::data::Examples;
@@ -80,24 +81,26 @@ pub struct Stepped {
 /// A test chunk's evaluation: (chunk, loss sum, right, rows).
 pub type Chunk = (usize, f64, u64, u64);
 
-/// A part's share of a step, as the other parts read it, in place (postcard: two varints, then the
-/// sum's bytes after their length).
+/// A part's share of a step, as the other parts read it, in place (postcard: two varints, the time,
+/// then the sum's bytes after their length).
 #[derive(Debug, Serialize, Deserialize)]
 struct Share<'a> {
     /// The step it is a share of.
     step: u64,
     /// Whose.
     part: usize,
+    /// Milliseconds its part took (for the next step's split: [`Balance`]).
+    took: f64,
     /// [`FixedSum::to_bytes`].
     #[serde(with = "serde_bytes")]
     sum: &'a [u8],
 }
 
 impl Share<'_> {
-    /// The message of part `part`'s share `sum` of step `step`: [`Share`]'s postcard bytes, the sum
-    /// written once, straight after the header (not formed, then copied).
-    fn message(step: u64, part: usize, sum: &FixedSum) -> Vec<u8> {
-        let mut bytes = encode(&(step, part, sum.byte_len()));
+    /// The message of part `part`'s share `sum` of step `step`, which took `took` ms: [`Share`]'s
+    /// postcard bytes, the sum written once, straight after the header (not formed, then copied).
+    fn message(step: u64, part: usize, took: f64, sum: &FixedSum) -> Vec<u8> {
+        let mut bytes = encode(&(step, part, took, sum.byte_len()));
         sum.write_bytes(&mut bytes);
         bytes
     }
@@ -172,17 +175,28 @@ pub struct Member {
     total: Option<FixedSum>,
     /// The parts whose shares `total` holds.
     counted: Vec<bool>,
-    /// Shares of the step after the next, from faster parts.
-    early: BTreeMap<usize, Vec<u8>>,
+    /// The milliseconds each counted part took for its share.
+    took: Vec<f64>,
+    /// Shares of the step after the next, from faster parts, with their times.
+    early: BTreeMap<usize, (Vec<u8>, f64)>,
+    /// How the batch is split between the parts (the same in every part).
+    balance: Balance,
+    /// Times its own shares.
+    clock: Clock,
 }
 
 impl Member {
     /// Starts part `s.part`: asks the page for the files if this worker does not hold the run's
-    /// data, else computes and sends its first share (and, alone, runs the whole stretch).
+    /// data, else computes and sends its first share (and, alone, runs the whole stretch). It times
+    /// its shares on `clock`, which moves the split of the batch but never the run's bits.
     ///
     /// # Errors
     /// Parameters out of range, a malformed checkpoint, or a model that diverged.
-    pub fn start(s: Stretch, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<Self> {
+    pub fn start(
+        s: Stretch,
+        clock: Clock,
+        out: &mut dyn FnMut(GangOut<ImagesUpdate>),
+    ) -> Result<Self> {
         check(&s.params)?;
         if s.parts == 0 || s.part >= s.parts {
             return Err(Error::invalid(
@@ -196,6 +210,9 @@ impl Member {
         let mut m = Member {
             arch: s.params.architecture(),
             counted: vec![false; s.parts],
+            took: vec![0.0; s.parts],
+            balance: Balance::even(s.parts),
+            clock,
             s: Stretch {
                 at: ByteBuf::new(),
                 ..s
@@ -238,7 +255,8 @@ impl Member {
             ));
         }
         if share.step == next + 1 {
-            self.early.insert(share.part, share.sum.to_vec());
+            self.early
+                .insert(share.part, (share.sum.to_vec(), share.took));
             return Ok(());
         }
         if share.step != next || self.counted[share.part] {
@@ -248,18 +266,19 @@ impl Member {
                 format!("a share out of turn (the next step is {next})"),
             ));
         }
-        self.add(share.part, share.sum)?;
+        self.add(share.part, share.sum, share.took)?;
         self.advance(out)
     }
 
     /// Adds another part's share (bytes, read in place) to the next step's sum (the first one
-    /// received becomes it).
-    fn add(&mut self, part: usize, sum: &[u8]) -> Result<()> {
+    /// received becomes it), and its time.
+    fn add(&mut self, part: usize, sum: &[u8], took: f64) -> Result<()> {
         match &mut self.total {
             Some(total) => total.add_bytes(sum)?,
             None => self.total = Some(FixedSum::from_bytes(sum)?),
         }
         self.counted[part] = true;
+        self.took[part] = took;
         Ok(())
     }
 
@@ -277,11 +296,17 @@ impl Member {
             return Ok(());
         };
         let mut trainer = trainer(&self.arch, &self.s.params, &data)?;
-        let mut sum = trainer.share(&self.c.at, self.s.part, self.s.parts).0;
+        let (part, bounds) = (self.s.part, self.balance.bounds());
+        let began = (self.clock)();
+        let mut sum = trainer
+            .share_between(&self.c.at, bounds[part], bounds[part + 1])
+            .0;
+        let took = (self.clock)() - began;
         if self.s.parts > 1 {
             out(GangOut::Peers(Share::message(
                 self.c.at.step + 1,
-                self.s.part,
+                part,
+                took,
                 &sum,
             )));
         }
@@ -289,7 +314,8 @@ impl Member {
             sum.merge(&others)?;
         }
         self.total = Some(sum);
-        self.counted[self.s.part] = true;
+        self.counted[part] = true;
+        self.took[part] = took;
         Ok(())
     }
 
@@ -300,6 +326,7 @@ impl Member {
                 return Ok(());
             };
             self.counted.fill(false);
+            self.balance.update(&self.took);
             let p = &self.s.params;
             let mut trainer = trainer(&self.arch, p, &data)?;
             trainer.set_lr(p.learning_rate(self.c.at.step as f64 / p.steps_per_epoch() as f64))?;
@@ -307,8 +334,8 @@ impl Member {
             self.report(&data, out);
             if self.c.at.step < self.s.last {
                 self.share(out)?;
-                for (part, sum) in std::mem::take(&mut self.early) {
-                    self.add(part, &sum)?;
+                for (part, (sum, took)) in std::mem::take(&mut self.early) {
+                    self.add(part, &sum, took)?;
                 }
             }
         }
@@ -507,14 +534,18 @@ mod tests {
         let mut sum = FixedSum::new(300, 600, 1.0);
         sum.add_noise(0..300, 1.0, &mut ChaCha8Rng::seed_from_u64(1));
         let bytes = sum.to_bytes();
-        let message = Share::message(1 << 40, 3, &sum);
+        let message = Share::message(1 << 40, 3, 12.5, &sum);
         let share = Share {
             step: 1 << 40,
             part: 3,
+            took: 12.5,
             sum: &bytes,
         };
         assert_eq!(message, encode(&share));
         let read: Share = decode(&message).unwrap();
-        assert_eq!((read.step, read.part, read.sum), (1 << 40, 3, &bytes[..]));
+        assert_eq!(
+            (read.step, read.part, read.took, read.sum),
+            (1 << 40, 3, 12.5, &bytes[..])
+        );
     }
 }

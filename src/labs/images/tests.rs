@@ -3,7 +3,7 @@ use super::mesh::{forget, Conductor, Member, RunEvent, Stretch};
 use super::*;
 use crate::accounting::composed::ComposedPld;
 use crate::jobs::encode;
-use crate::jobs::gang::{GangMember, GangOut};
+use crate::jobs::gang::{stopped_clock, GangMember, GangOut};
 use crate::link::query::Query;
 use serde_bytes::ByteBuf;
 use std::collections::{BTreeMap, VecDeque};
@@ -166,7 +166,14 @@ fn drive(
         if k > 0 {
             forget();
         }
-        members.push(Member::start(s, &mut |o| outs.push((k, o))).unwrap());
+        // Part k's clock says its shares take k + 1 times as long per row: the split moves toward
+        // part 0, and the run's bits must not.
+        let mut now = 0.0;
+        let clock = Box::new(move || {
+            now += 7.0 * (k + 1) as f64;
+            now
+        });
+        members.push(Member::start(s, clock, &mut |o| outs.push((k, o))).unwrap());
     }
     let mut events = Vec::new();
     // (from, to) → messages in flight; from == to is the page's channel.
@@ -295,15 +302,15 @@ fn a_member_refuses_malformed_messages() {
         ..c.stretches()[0].clone()
     };
     let ignore = &mut |_: GangOut<ImagesUpdate>| {};
-    assert!(Member::start(stretch(2), ignore).is_err());
+    assert!(Member::start(stretch(2), stopped_clock(), ignore).is_err());
     let bad = Stretch {
         at: ByteBuf::from(vec![1, 2, 3]),
         ..stretch(0)
     };
-    assert!(Member::start(bad, ignore).is_err());
+    assert!(Member::start(bad, stopped_clock(), ignore).is_err());
     let mut shares = Vec::new();
-    let mut m0 = Member::start(stretch(0), ignore).unwrap();
-    let mut m1 = Member::start(stretch(1), &mut |o| shares.push(o)).unwrap();
+    let mut m0 = Member::start(stretch(0), stopped_clock(), ignore).unwrap();
+    let mut m1 = Member::start(stretch(1), stopped_clock(), &mut |o| shares.push(o)).unwrap();
     let [GangOut::Peers(share)] = &shares[..] else {
         panic!("{shares:?}")
     };
@@ -319,7 +326,7 @@ fn a_member_refuses_malformed_messages() {
         "a share out of turn"
     );
     forget();
-    let mut m = Member::start(stretch(1), ignore).unwrap();
+    let mut m = Member::start(stretch(1), stopped_clock(), ignore).unwrap();
     assert!(m.receive(1, &[0; 5], ignore).is_err(), "malformed files");
     let plain = run(ImagesJob::Stretch(Box::new(stretch(0))), &mut |_| {});
     assert!(plain.is_err());
