@@ -47,6 +47,19 @@ crate::choice! {
     }
 }
 
+impl ImageModel {
+    /// Whether the model reads the link's `key`: the hidden layer's width is the MLP's and Abadi et
+    /// al.'s network's (the CNN's is fixed), the PCA's settings are Abadi et al.'s alone, and every
+    /// other key is every model's. The page shows only the fields the model reads.
+    pub fn reads(self, key: &str) -> bool {
+        match key {
+            "hidden" => matches!(self, ImageModel::Mlp | ImageModel::Abadi),
+            "pca" | "pca_sigma" => self == ImageModel::Abadi,
+            _ => true,
+        }
+    }
+}
+
 /// A point Abadi et al. (CCS 2016, Section 5.2) published for MNIST: their noise levels, with the
 /// accuracy and (ε, δ) they report.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -378,3 +378,21 @@ fn epsilon_matches_dp_accounting() {
         );
     }
 }
+
+/// The fields each model reads: the CNN and logistic regression have no hidden width to set, and
+/// only Abadi et al.'s network a PCA.
+#[test]
+fn each_model_reads_its_own_keys() {
+    use ImageModel::{Abadi, Cnn, Logreg, Mlp};
+    let reading = |key| {
+        ImageModel::ALL
+            .iter()
+            .filter(|m| m.reads(key))
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(reading("hidden"), [Mlp, Abadi]);
+    assert_eq!(reading("pca"), [Abadi]);
+    assert_eq!(reading("pca_sigma"), [Abadi]);
+    assert_eq!(reading("sigma"), [Logreg, Mlp, Abadi, Cnn]);
+}

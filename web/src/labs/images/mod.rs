@@ -273,6 +273,10 @@ pub fn ImagesLab() -> impl IntoView {
     let shown = move |key: &'static str, in_use: fn(&ImagesParams) -> String| {
         url.raw_or(key, move || params.with(in_use))
     };
+    // A field the model does not read is hidden, unless the link's value for it was refused.
+    let shows = move |key: &'static str| {
+        params.with(|p| p.model.reads(key)) || error_for(key).with(Option::is_some)
+    };
     let guarantee = RwSignal::new(None::<Result<Guarantee, String>>);
     let eps_jobs = LabJobs::new("images-eps");
     Effect::new(move |_| {
@@ -346,12 +350,18 @@ pub fn ImagesLab() -> impl IntoView {
                 <SelectField label="Model" key="model"
                     options=ImageModel::ALL.iter().map(|m| (m.key().to_string(), m.title().to_string())).collect()
                     value=Signal::derive(move || params.with(|p| p.model.key().to_string())) error=error_for("model") />
-                <NumberField label="Hidden units" key="hidden" value=shown("hidden", |p| p.hidden.to_string())
-                    error=error_for("hidden") help="The MLP's and Abadi et al.'s hidden layer (1 000 in the paper; the CNN's is 32)." />
-                <NumberField label="PCA dimensions" key="pca" value=shown("pca", |p| p.pca.to_string())
-                    error=error_for("pca") help="Abadi et al.'s network only (60 in the paper)." />
-                <NumberField label="PCA noise σp" key="pca_sigma" value=shown("pca_sigma", |p| fmt_f64(p.pca_sigma))
-                    error=error_for("pca_sigma") help="0: the projection is not private (and not covered by the ε)." />
+                <Show when=move || shows("hidden")>
+                    <NumberField label="Hidden units" key="hidden" value=shown("hidden", |p| p.hidden.to_string())
+                        error=error_for("hidden") help="The hidden layer's ReLU units (1 000 in Abadi et al.'s paper)." />
+                </Show>
+                <Show when=move || shows("pca")>
+                    <NumberField label="PCA dimensions" key="pca" value=shown("pca", |p| p.pca.to_string())
+                        error=error_for("pca") help="60 in the paper." />
+                </Show>
+                <Show when=move || shows("pca_sigma")>
+                    <NumberField label="PCA noise σp" key="pca_sigma" value=shown("pca_sigma", |p| fmt_f64(p.pca_sigma))
+                        error=error_for("pca_sigma") help="0: the projection is not private (and not covered by the ε)." />
+                </Show>
                 <h3>"DP-SGD"</h3>
                 <NumberField label="Noise multiplier σ" key="sigma" value=shown("sigma", |p| fmt_f64(p.sigma))
                     error=error_for("sigma") slider=(0.5, 10.0, 0.1) help="0 trains without noise (not private)." />
