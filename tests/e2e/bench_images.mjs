@@ -5,12 +5,21 @@
 // gradients per second (60 000 over that time: the shares passed between workers and the epoch's test evaluation
 // included; the first epoch also holds each worker's one-time reading of the files, and for Abadi et
 // al.'s network its projection of them); `scripts/bench-images.sh` prints them against native.
+// BENCH_BUSY=1: another page's worker spins throughout, as a busy tab would (the workers then share
+// the cores unevenly: what the gang's balanced split is for).
 import { launchBrowser, newPage, openLab, serveDist, valueOf } from './harness.mjs';
 
 const model = process.env.BENCH_MODEL ?? 'mlp';
 const server = await serveDist();
 const browser = await launchBrowser();
 for (const threads of (process.env.BENCH_THREADS ?? '1 2').split(' ')) {
+  const busy = process.env.BENCH_BUSY ? await newPage(browser) : null;
+  if (busy) {
+    await busy.goto(server.url);
+    await busy.evaluate(() => {
+      self.spinning = new Worker(URL.createObjectURL(new Blob(['let x = 0; for (;;) x += Math.sqrt(x + 1);'])));
+    });
+  }
   const page = await openLab(await newPage(browser), server.url,
     `?lab=images&model=${model}&hidden=${model === 'abadi' ? 1000 : 300}&sigma=1&clip=1&lot=600&epochs=2&lr=0.05&lr_end=0.05&threads=${threads}`, 'images-eps');
   const start = Date.now();
@@ -22,9 +31,10 @@ for (const threads of (process.env.BENCH_THREADS ?? '1 2').split(' ')) {
   const first = Date.now();
   await epoch(2);
   const second = Date.now();
-  console.log(`image lab (${model}): page per-example gradients per second (${threads} workers) ${(60_000 / ((second - first) / 1e3)).toFixed(0)}`);
+  console.log(`image lab (${model}${busy ? ', beside a busy tab' : ''}): page per-example gradients per second (${threads} workers) ${(60_000 / ((second - first) / 1e3)).toFixed(0)}`);
   console.log(`image lab (${model}, ${threads} workers): download and preparation ${((ready - start) / 1e3).toFixed(1)} s, first epoch ${((first - ready) / 1e3).toFixed(1)} s, second ${((second - first) / 1e3).toFixed(1)} s (the page's own rate over both: ${(await valueOf(page, 'images-rate')).toFixed(0)})`);
   await page.close();
+  await busy?.close();
 }
 await browser.close();
 await server.close();
