@@ -342,7 +342,7 @@ impl<'a, D: Examples + ?Sized> Trainer<'a, D> {
         let room = (NOISE_ROOM * sigma).ceil() as usize;
         let len = self.arch.params();
         let mut sum = FixedSum::new(len, self.data.rows().saturating_add(room), clip);
-        // NaN and bounds outside [0, 1] clamp; a span that runs backward is empty.
+        // Bounds outside [0, 1] clamp (a NaN cuts at 0); a span that runs backward is empty.
         let (from, to) = (from.clamp(0.0, 1.0), to.clamp(0.0, 1.0));
         let cut = |n: usize, x: f64| ((n as f64 * x).round() as usize).min(n);
         let span = |n: usize| cut(n, from)..cut(n, to).max(cut(n, from));
