@@ -344,13 +344,13 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
                     }
                     _ => {}
                 };
-                // The files (their reading timed: a solo run's member runs the whole stretch as it
-                // gets them), then the run as the shares arrive.
                 // Its clock balances the split of each step's batch (never the run's bits).
                 let origin = Instant::now();
                 let clock = Box::new(move || origin.elapsed().as_secs_f64() * 1e3);
                 let mut m = Member::start(s, clock, &mut |_| {}).unwrap();
                 ready_tx.send(()).unwrap();
+                // The files (their reading timed: a solo run's member runs the whole stretch as it
+                // gets them), then the run as the shares arrive.
                 m.receive(me, &files, &mut send).unwrap();
                 // How long it waited for the others' shares (lockstep's cost).
                 let (mut waited, stepping) = (0.0, Instant::now());

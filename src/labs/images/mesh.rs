@@ -173,10 +173,8 @@ pub struct Member {
     data: Option<Rc<Prepared>>,
     /// Its own share of the next step, with the others' added as they came.
     total: Option<FixedSum>,
-    /// The parts whose shares `total` holds.
-    counted: Vec<bool>,
-    /// The milliseconds each counted part took for its share.
-    took: Vec<f64>,
+    /// For each part whose share `total` holds, the milliseconds it took.
+    counted: Vec<Option<f64>>,
     /// Shares of the step after the next, from faster parts, with their times.
     early: BTreeMap<usize, (Vec<u8>, f64)>,
     /// How the batch is split between the parts (the same in every part).
@@ -209,8 +207,7 @@ impl Member {
         let data = kept(&s.params, s.data, &c);
         let mut m = Member {
             arch: s.params.architecture(),
-            counted: vec![false; s.parts],
-            took: vec![0.0; s.parts],
+            counted: vec![None; s.parts],
             balance: Balance::even(s.parts),
             clock,
             s: Stretch {
@@ -259,7 +256,7 @@ impl Member {
                 .insert(share.part, (share.sum.to_vec(), share.took));
             return Ok(());
         }
-        if share.step != next || self.counted[share.part] {
+        if share.step != next || self.counted[share.part].is_some() {
             return Err(Error::invalid(
                 "step",
                 share.step,
@@ -277,8 +274,7 @@ impl Member {
             Some(total) => total.add_bytes(sum)?,
             None => self.total = Some(FixedSum::from_bytes(sum)?),
         }
-        self.counted[part] = true;
-        self.took[part] = took;
+        self.counted[part] = Some(took);
         Ok(())
     }
 
@@ -314,19 +310,18 @@ impl Member {
             sum.merge(&others)?;
         }
         self.total = Some(sum);
-        self.counted[part] = true;
-        self.took[part] = took;
+        self.counted[part] = Some(took);
         Ok(())
     }
 
     /// Takes every step whose shares are all in (alone: the whole stretch), reporting each.
     fn advance(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
-        while self.counted.iter().all(|&c| c) {
+        while let Some(took) = self.counted.iter().copied().collect::<Option<Vec<f64>>>() {
             let (Some(total), Some(data)) = (self.total.take(), self.data.clone()) else {
                 return Ok(());
             };
-            self.counted.fill(false);
-            self.balance.update(&self.took);
+            self.counted.fill(None);
+            self.balance.update(&took);
             let p = &self.s.params;
             let mut trainer = trainer(&self.arch, p, &data)?;
             trainer.set_lr(p.learning_rate(self.c.at.step as f64 / p.steps_per_epoch() as f64))?;

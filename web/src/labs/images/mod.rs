@@ -273,9 +273,11 @@ pub fn ImagesLab() -> impl IntoView {
     let shown = move |key: &'static str, in_use: fn(&ImagesParams) -> String| {
         url.raw_or(key, move || params.with(in_use))
     };
-    // A field the model does not read is hidden, unless the link's value for it was refused.
+    // A field the model does not read is hidden, unless the link's value for it was refused (its
+    // notice's signal made once, not at every change of the model).
     let shows = move |key: &'static str| {
-        params.with(|p| p.model.reads(key)) || error_for(key).with(Option::is_some)
+        let error = error_for(key);
+        move || params.with(|p| p.model.reads(key)) || error.with(Option::is_some)
     };
     let guarantee = RwSignal::new(None::<Result<Guarantee, String>>);
     let eps_jobs = LabJobs::new("images-eps");
@@ -350,15 +352,15 @@ pub fn ImagesLab() -> impl IntoView {
                 <SelectField label="Model" key="model"
                     options=ImageModel::ALL.iter().map(|m| (m.key().to_string(), m.title().to_string())).collect()
                     value=Signal::derive(move || params.with(|p| p.model.key().to_string())) error=error_for("model") />
-                <Show when=move || shows("hidden")>
+                <Show when=shows("hidden")>
                     <NumberField label="Hidden units" key="hidden" value=shown("hidden", |p| p.hidden.to_string())
                         error=error_for("hidden") help="The hidden layer's ReLU units (1 000 in Abadi et al.'s paper)." />
                 </Show>
-                <Show when=move || shows("pca")>
+                <Show when=shows("pca")>
                     <NumberField label="PCA dimensions" key="pca" value=shown("pca", |p| p.pca.to_string())
                         error=error_for("pca") help="60 in the paper." />
                 </Show>
-                <Show when=move || shows("pca_sigma")>
+                <Show when=shows("pca_sigma")>
                     <NumberField label="PCA noise σp" key="pca_sigma" value=shown("pca_sigma", |p| fmt_f64(p.pca_sigma))
                         error=error_for("pca_sigma") help="0: the projection is not private (and not covered by the ε)." />
                 </Show>
