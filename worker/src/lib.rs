@@ -19,11 +19,24 @@ pub fn serve<const KINDS: u32>(job: &[u8]) {
     }
 }
 
-/// Posts `bytes` to the page (`to` `None`) or on a port; the buffer is transferred, not copied.
+/// Posts `bytes` to the page (`to` `None`) or on a port; the buffer is transferred, not copied. It
+/// is a spare one of the same length if this worker holds one ([`keep_spare`]), else a new one.
 #[cfg(target_arch = "wasm32")]
 fn post(bytes: &[u8], to: Option<&web_sys::MessagePort>) {
     use wasm_bindgen::JsCast;
-    let bytes = js_sys::Uint8Array::from(bytes);
+    let spare = SPARE.with_borrow_mut(|spare| {
+        let at = spare
+            .iter()
+            .position(|b| b.byte_length() as usize == bytes.len())?;
+        Some(spare.swap_remove(at))
+    });
+    let bytes = match spare {
+        Some(buffer) => {
+            buffer.copy_from(bytes);
+            buffer
+        }
+        None => js_sys::Uint8Array::from(bytes),
+    };
     let transfer = js_sys::Array::of1(&bytes.buffer());
     // A closed page or port cannot receive anything: nothing to do about a failed post.
     let _ = match to {
@@ -32,6 +45,32 @@ fn post(bytes: &[u8], to: Option<&web_sys::MessagePort>) {
             .unchecked_into::<web_sys::DedicatedWorkerGlobalScope>()
             .post_message_with_transfer(&bytes, &transfer),
     };
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// Buffers that came in from other workers, kept to carry this worker's next messages of the
+    /// same length. Why: a new 1.9 MB buffer (the MLP's share) took 2 ms to allocate and fill, a
+    /// step's largest cost after the gradients; one that came in is filled in a tenth of that. On a
+    /// gang the shares' buffers then go back and forth, and none is allocated after the first step.
+    static SPARE: std::cell::RefCell<Vec<js_sys::Uint8Array>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `bytes`, a message's whole buffer that this worker now owns, as a spare for [`post`]: up
+/// to eight (a gang of nine receives eight shares a step and sends eight), all of the last length
+/// kept (another run's shares have another length, and would never be used).
+#[cfg(target_arch = "wasm32")]
+fn keep_spare(bytes: js_sys::Uint8Array) {
+    if bytes.byte_offset() != 0 || bytes.byte_length() != bytes.buffer().byte_length() {
+        return;
+    }
+    SPARE.with_borrow_mut(|spare| {
+        spare.retain(|b| b.byte_length() == bytes.byte_length());
+        if spare.len() < 8 {
+            spare.push(bytes);
+        }
+    });
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -122,15 +161,20 @@ mod gang {
 
     /// A message on channel `from`: the member takes it; an error or its last step ends the job.
     fn receive(from: usize, data: &JsValue) {
-        let bytes = match data.dyn_ref::<js_sys::Uint8Array>() {
-            Some(view) => view.to_vec(),
-            None => js_sys::Uint8Array::new(data).to_vec(),
+        let view = match data.dyn_ref::<js_sys::Uint8Array>() {
+            Some(view) => view.clone(),
+            None => js_sys::Uint8Array::new(data),
         };
+        let bytes = view.to_vec();
         RUNNING.with_borrow_mut(|slot| {
             let Some(Running { member, ports }) = slot else {
                 return;
             };
             let part = member.part();
+            // Another member's share: its buffer carries this member's next one.
+            if from != part {
+                super::keep_spare(view);
+            }
             let got = member.receive(from, &bytes, &mut |o| send(ports, part, o));
             let last = match got {
                 Err(e) => Update::Error(e),
