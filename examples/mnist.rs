@@ -337,6 +337,7 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
                             tx.send((me, b.clone())).unwrap();
                         }
                     }
+                    GangOut::Peer(k, b) => txs[k].send((me, b)).unwrap(),
                     GangOut::Page(ImagesUpdate::Stepped(r)) if !r.at.is_empty() => {
                         *last.lock().unwrap() = r.at.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
                             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
@@ -355,6 +356,14 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
                 // How long it waited for the others' shares (lockstep's cost).
                 let (mut waited, stepping) = (0.0, Instant::now());
                 while !m.done() {
+                    // A busy member reads what came, then sums its next piece (as a worker does).
+                    if m.busy() {
+                        while let Ok((from, bytes)) = rx.try_recv() {
+                            m.receive(from, &bytes, &mut send).unwrap();
+                        }
+                        m.work(&mut send).unwrap();
+                        continue;
+                    }
                     let asked = Instant::now();
                     let (from, bytes) = rx.recv().unwrap();
                     waited += asked.elapsed().as_secs_f64();

@@ -2,7 +2,7 @@
 //! and one to the page (the pool's `gang` in `web/src/platform/pool.rs`, the workers' `run_gang` in
 //! `worker/src/lib.rs`). A member reacts to messages: from the page (channel `part`, its own
 //! number) or from another member (channel `k`, that member's number), and sends its updates to the
-//! page and its messages to every other member. The bytes between members never cross the page's
+//! page and its messages to every other member or to one. The bytes between members never cross the page's
 //! thread: that is what the gang is for (the image lab's steps, [`crate::labs::images::mesh`]).
 
 use super::{kind, Job, Update};
@@ -17,6 +17,8 @@ pub enum GangOut<U> {
     Page(U),
     /// A message to every other member.
     Peers(Vec<u8>),
+    /// A message to one other member (by its number).
+    Peer(usize, Vec<u8>),
 }
 
 impl<U> GangOut<U> {
@@ -25,6 +27,7 @@ impl<U> GangOut<U> {
         match self {
             GangOut::Page(u) => GangOut::Page(f(u)),
             GangOut::Peers(b) => GangOut::Peers(b),
+            GangOut::Peer(k, b) => GangOut::Peer(k, b),
         }
     }
 }
@@ -83,18 +86,18 @@ impl Balance {
         bounds
     }
 
-    /// Takes a round's times: `took[k]` milliseconds for member k's part. A round with a time that
-    /// is not positive and finite (a clock that did not move) leaves the split as it was.
-    pub fn update(&mut self, took: &[f64]) {
-        if took.len() != self.fractions.len() || !took.iter().all(|t| t.is_finite() && *t > 0.0) {
+    /// Takes a round's work: member k summed fraction `work[k].0` of it in `work[k].1` milliseconds
+    /// (a member that ran out takes spans from another, so the fractions need not be the split's).
+    /// A round with a time that is not positive and finite (a clock that did not move), or a
+    /// fraction that is negative or not finite, leaves the split as it was.
+    pub fn update(&mut self, work: &[(f64, f64)]) {
+        let usable = |&(done, took): &(f64, f64)| {
+            done.is_finite() && done >= 0.0 && took.is_finite() && took > 0.0
+        };
+        if work.len() != self.fractions.len() || !work.iter().all(usable) {
             return;
         }
-        let speeds: Vec<f64> = self
-            .fractions
-            .iter()
-            .zip(took)
-            .map(|(f, t)| f / t)
-            .collect();
+        let speeds: Vec<f64> = work.iter().map(|(done, took)| done / took).collect();
         let total: f64 = speeds.iter().sum();
         if !(total.is_finite() && total > 0.0) {
             return;
@@ -124,6 +127,22 @@ pub trait GangMember<U> {
 
     /// Whether its job is over (then the worker reports [`Update::Done`]).
     fn done(&self) -> bool;
+
+    /// Whether it has work to do before its next message ([`GangMember::work`]). Its worker then
+    /// calls `work` again after reading the messages that came meanwhile: a member works in pieces
+    /// of a few milliseconds, so that another member's message is read between them.
+    fn busy(&self) -> bool {
+        false
+    }
+
+    /// Does its next piece of work.
+    ///
+    /// # Errors
+    /// The job's own failure.
+    fn work(&mut self, out: &mut dyn FnMut(GangOut<U>)) -> Result<()> {
+        let _ = out;
+        Ok(())
+    }
 }
 
 /// A lab's member, its updates wrapped in [`Update`].
@@ -149,6 +168,15 @@ impl<U, M: GangMember<U>> GangMember<Update> for Wrapped<M, U> {
 
     fn done(&self) -> bool {
         self.member.done()
+    }
+
+    fn busy(&self) -> bool {
+        self.member.busy()
+    }
+
+    fn work(&mut self, out: &mut dyn FnMut(GangOut<Update>)) -> Result<()> {
+        let wrap = self.wrap;
+        self.member.work(&mut |o| out(o.map(wrap)))
     }
 }
 
@@ -187,22 +215,24 @@ mod tests {
         // Member 1 takes three times as long for the same work: a speed of 1 against 3.
         for _ in 0..30 {
             let [f0, f1] = [b.fractions[0], b.fractions[1]];
-            b.update(&[f0, 3.0 * f1]);
+            b.update(&[(f0, f0), (f1, 3.0 * f1)]);
         }
         let bounds = b.bounds();
         assert!((bounds[1] - 0.75).abs() < 1e-6, "{bounds:?}");
         assert_eq!((bounds[0], bounds[2]), (0.0, 1.0));
         let before = b.clone();
         for bad in [
-            [0.0, 1.0],
-            [f64::NAN, 1.0],
-            [1.0, f64::INFINITY],
-            [-1.0, 2.0],
+            [(0.5, 0.0), (0.5, 1.0)],
+            [(0.5, f64::NAN), (0.5, 1.0)],
+            [(0.5, 1.0), (0.5, f64::INFINITY)],
+            [(0.5, -1.0), (0.5, 2.0)],
+            [(f64::NAN, 1.0), (0.5, 1.0)],
+            [(-0.1, 1.0), (1.1, 1.0)],
         ] {
             b.update(&bad);
             assert_eq!(b, before, "{bad:?}");
         }
-        b.update(&[1.0]);
+        b.update(&[(1.0, 1.0)]);
         assert_eq!(b, before, "times of another gang");
     }
 
@@ -212,7 +242,7 @@ mod tests {
     fn a_stalled_member_keeps_a_floor() {
         let mut b = Balance::even(3);
         for _ in 0..40 {
-            b.update(&[1.0, 1.0, 1e12]);
+            b.update(&[(1.0 / 3.0, 1.0), (1.0 / 3.0, 1.0), (1.0 / 3.0, 1e12)]);
         }
         let bounds = b.bounds();
         assert!(bounds.windows(2).all(|w| w[0] <= w[1]), "{bounds:?}");

@@ -93,13 +93,18 @@ mod gang {
         static ENDED: RefCell<Vec<web_sys::MessagePort>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// Sends what a member sent: an update to the page, a message to every other member.
+    /// Sends what a member sent: an update to the page, a message to every other member or to one.
     fn send(ports: &[web_sys::MessagePort], part: usize, o: GangOut<Update>) {
         match o {
             GangOut::Page(u) => super::post(&encode(&u), None),
             GangOut::Peers(bytes) => {
                 let others = ports.iter().enumerate().filter(|(k, _)| *k != part);
                 for (_, port) in others {
+                    super::post(&bytes, Some(port));
+                }
+            }
+            GangOut::Peer(k, bytes) => {
+                if let Some(port) = ports.get(k).filter(|_| k != part) {
                     super::post(&bytes, Some(port));
                 }
             }
@@ -148,7 +153,11 @@ mod gang {
             // A few bytes per member ever started; its port drops the handler when it closes.
             on_message.forget();
         }
+        let busy = member.busy();
         RUNNING.with_borrow_mut(|r| *r = Some(Running { member, ports }));
+        if busy {
+            work_later();
+        }
     }
 
     /// The worker's `performance.now()` (a clock that never moves where there is none).
@@ -159,30 +168,83 @@ mod gang {
         Box::new(move || performance.as_ref().map_or(0.0, web_sys::Performance::now))
     }
 
-    /// A message on channel `from`: the member takes it; an error or its last step ends the job.
+    /// A message on channel `from`: the member takes it.
     fn receive(from: usize, data: &JsValue) {
         let view = match data.dyn_ref::<js_sys::Uint8Array>() {
             Some(view) => view.clone(),
             None => js_sys::Uint8Array::new(data),
         };
         let bytes = view.to_vec();
+        with_member(|member, out| {
+            // Another member's share: its buffer carries this member's next one.
+            if from != member.part() {
+                super::keep_spare(view);
+            }
+            member.receive(from, &bytes, out)
+        });
+    }
+
+    /// Runs `f` on the running member: an error or its last step ends the job; otherwise, if the
+    /// member is busy, its next piece runs after the messages that came meanwhile.
+    fn with_member(
+        f: impl FnOnce(
+            &mut dyn GangMember<Update>,
+            &mut dyn FnMut(GangOut<Update>),
+        ) -> dp_playground::error::Result<()>,
+    ) {
         RUNNING.with_borrow_mut(|slot| {
             let Some(Running { member, ports }) = slot else {
                 return;
             };
             let part = member.part();
-            // Another member's share: its buffer carries this member's next one.
-            if from != part {
-                super::keep_spare(view);
-            }
-            let got = member.receive(from, &bytes, &mut |o| send(ports, part, o));
+            let got = f(member.as_mut(), &mut |o| send(ports, part, o));
             let last = match got {
                 Err(e) => Update::Error(e),
                 Ok(()) if member.done() => Update::Done,
-                Ok(()) => return,
+                Ok(()) => {
+                    if member.busy() {
+                        work_later();
+                    }
+                    return;
+                }
             };
             if let Some(Running { ports, .. }) = slot.take() {
                 end(ports, last);
+            }
+        });
+    }
+
+    thread_local! {
+        /// A channel to this worker itself: a message on it runs the member's next piece after the
+        /// messages already queued (a zero-delay timeout is clamped to 4 ms once nested). Its
+        /// ports, and whether a piece is already queued.
+        static YIELD: RefCell<Option<web_sys::MessageChannel>> = const { RefCell::new(None) };
+        static QUEUED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Queues the member's next piece (once).
+    fn work_later() {
+        if QUEUED.replace(true) {
+            return;
+        }
+        YIELD.with_borrow_mut(|channel| {
+            if channel.is_none() {
+                let Ok(made) = web_sys::MessageChannel::new() else {
+                    return;
+                };
+                let on_message = Closure::<dyn FnMut()>::new(|| {
+                    QUEUED.set(false);
+                    with_member(|member, out| member.work(out));
+                });
+                made.port1()
+                    .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                // One per worker, for its life.
+                on_message.forget();
+                *channel = Some(made);
+            }
+            if let Some(channel) = channel {
+                // The worker's own channel stays open while it lives.
+                let _ = channel.port2().post_message(&JsValue::NULL);
             }
         });
     }

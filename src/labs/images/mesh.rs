@@ -1,12 +1,14 @@
 //! Training split over the worker pool, the workers passing the shares among themselves (issue 52,
-//! item 3). Each step's batch is cut into one contiguous share per worker, sized by the workers'
-//! measured speeds ([`Balance`]); each worker sums its share's clipped gradients exactly
-//! ([`crate::learning::clipped`]) and adds the noise of its share of the coordinates, each block's
-//! from its own place in the step's stream. It sends the share to every other worker of the run (a
-//! gang: [`crate::jobs::gang`]), adds theirs to its own, and takes the step. Integer sums do not
-//! depend on how the batch and the coordinates were cut, nor on the order the shares arrive in, so
-//! every worker holds the same model and a seeded run is the same, bit for bit, on any number of
-//! workers.
+//! item 3). Each step's batch starts cut into one contiguous part per worker, sized by the workers'
+//! measured speeds ([`Balance`]). Each worker sums its part's clipped gradients exactly
+//! ([`crate::learning::clipped`]), with the noise on the same span of the coordinates' blocks (each
+//! block's from its own place in the step's stream), a few milliseconds at a time ([`PIECE_MS`]).
+//! One that runs low asks another for work; that one gives it the second half of a span it has not
+//! started ([`Note::Give`]), so every item is summed by exactly one worker. Each sends its share to
+//! every other worker of the run (a gang: [`crate::jobs::gang`]), adds theirs to its own, and takes
+//! the step. Integer sums do not depend on how the batch and the coordinates were cut, nor on the
+//! order the shares arrive in, so every worker holds the same model and a seeded run is the same,
+//! bit for bit, on any number of workers.
 //!
 //! The page's thread carries no share: it starts the run's [`Stretch`] on each worker, sends the
 //! files to a worker that asks ([`ImagesUpdate::NeedFiles`]), and reads small reports
@@ -15,16 +17,15 @@
 //! drive the same way) turns them into events. Until stage 64 the page relayed every share (four
 //! 1.9 MB messages a step on two workers for the MLP): a third of a core on a two-core machine.
 
-use super::jobs::{
-    mistakes, Digit, EpochPoint, Features, ImageFiles, ImagesCheckpoint, ImagesUpdate,
-};
+pub use super::conductor::{Conductor, RunEvent};
+use super::jobs::{mistakes, Digit, Features, ImageFiles, ImagesCheckpoint, ImagesUpdate};
 use super::{check, ImageModel, ImagesParams};
 use crate::error::{Error, Result};
 use crate::jobs::gang::{Balance, Clock, GangMember, GangOut};
 use crate::jobs::{decode, encode};
 use crate::learning::clipped::FixedSum;
 use crate::learning::data::Examples;
-use crate::learning::dpsgd::{evaluate_rows, Trainer};
+use crate::learning::dpsgd::{evaluate_rows, DrawnStep, Trainer};
 use crate::learning::images::{ImageRows, ImageSplit};
 use crate::learning::model::Architecture;
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,6 @@ use serde_bytes::ByteBuf;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 /// Steps between the checkpoints part 0 reports (and at each epoch's end and the stretch's): the
 /// page needs one for a pause, not every step's (1.9 MB for the MLP). A pause resumes from the last
@@ -81,26 +81,45 @@ pub struct Stepped {
 /// A test chunk's evaluation: (chunk, loss sum, right, rows).
 pub type Chunk = (usize, f64, u64, u64);
 
-/// A part's share of a step, as the other parts read it, in place (postcard: two varints, the time,
-/// then the sum's bytes after their length).
+/// Milliseconds a member sums before it reads its messages again: short enough that a member out
+/// of work waits little for an answer, long enough that the yields (a few tens of µs each) cost
+/// about 1 % of a step.
+pub const PIECE_MS: f64 = 4.0;
+
+/// A piece's fraction of the step while a member has not yet timed one (a stopped clock's too).
+const FIRST_PIECE: f64 = 1.0 / 16.0;
+
+/// A member keeps a span whose second half it would sum in less than this (milliseconds): the
+/// asker's round trip (its answer, its next ask) would cost more than it saves.
+const GIVE_MS: f64 = 2.0 * PIECE_MS;
+
+/// What the members of a run send each other (postcard).
 #[derive(Debug, Serialize, Deserialize)]
-struct Share<'a> {
-    /// The step it is a share of.
-    step: u64,
-    /// Whose.
-    part: usize,
-    /// Milliseconds its part took (for the next step's split: [`Balance`]).
-    took: f64,
-    /// [`FixedSum::to_bytes`].
-    #[serde(with = "serde_bytes")]
-    sum: &'a [u8],
+pub(super) enum Note<'a> {
+    /// A part's share of a step, read in place: it summed fraction `done` of the step in `took` ms
+    /// (for the next step's split: [`Balance`]).
+    Share {
+        step: u64,
+        part: usize,
+        done: f64,
+        took: f64,
+        /// [`FixedSum::to_bytes`].
+        #[serde(with = "serde_bytes")]
+        sum: &'a [u8],
+    },
+    /// A member running out of work for `step` asks for some.
+    Ask { step: u64 },
+    /// The answer: the span between fractions `from` and `to` of the step's batch is now the
+    /// asker's (empty: none).
+    Give { step: u64, from: f64, to: f64 },
 }
 
-impl Share<'_> {
-    /// The message of part `part`'s share `sum` of step `step`, which took `took` ms: [`Share`]'s
-    /// postcard bytes, the sum written once, straight after the header (not formed, then copied).
-    fn message(step: u64, part: usize, took: f64, sum: &FixedSum) -> Vec<u8> {
-        let mut bytes = encode(&(step, part, took, sum.byte_len()));
+impl Note<'_> {
+    /// The message of part `part`'s share `sum` of step `step` ([`Note::Share`]'s postcard bytes),
+    /// the sum written once, straight after the header (not formed, then copied).
+    fn share(step: u64, part: usize, (done, took): (f64, f64), sum: &FixedSum) -> Vec<u8> {
+        // Postcard writes the variant's index (0) as a varint, then the fields in order.
+        let mut bytes = encode(&(0u32, step, part, done, took, sum.byte_len()));
         sum.write_bytes(&mut bytes);
         bytes
     }
@@ -164,6 +183,59 @@ pub(super) fn keep(
     ready
 }
 
+/// A member's part of the step it is summing.
+struct Summing {
+    step: DrawnStep,
+    sum: FixedSum,
+    /// Spans of the batch (fractions) still to sum: summed from the front, given from the back.
+    todo: Vec<(f64, f64)>,
+    /// The fraction of the step it summed, and the milliseconds that took.
+    done: f64,
+    took: f64,
+    /// Peers asked for work this step (each at most once), and whether the last has not answered.
+    asked: usize,
+    asking: bool,
+}
+
+impl Summing {
+    /// The fraction of the step still to sum.
+    fn left(&self) -> f64 {
+        self.todo.iter().map(|(from, to)| to - from).sum()
+    }
+
+    /// A piece's fraction of the step at this step's rate so far, else `rate` (fractions per ms;
+    /// 0: none measured), and at least an item's (a piece of none would take time and do nothing).
+    fn piece(&self, rate: f64) -> f64 {
+        let rate = if self.took > 0.0 && self.done > 0.0 {
+            self.done / self.took
+        } else {
+            rate
+        };
+        let piece = if rate.is_finite() && rate > 0.0 {
+            rate * PIECE_MS
+        } else {
+            FIRST_PIECE
+        };
+        piece.max(1.0 / self.step.len().max(1) as f64)
+    }
+
+    /// The second half of its last span, now another's, if worth giving: an item on each side,
+    /// and at least [`GIVE_MS`] of work at this step's rate.
+    fn give(&mut self, rate: f64) -> Option<(f64, f64)> {
+        let &(from, to) = self.todo.last()?;
+        let mid = from + (to - from) / 2.0;
+        let items = |a, b| self.step.items(a, b).len();
+        let worth = items(from, mid) > 0
+            && items(mid, to) > 0
+            && (to - mid) >= self.piece(rate) * GIVE_MS / PIECE_MS;
+        if !worth {
+            return None;
+        }
+        self.todo.last_mut()?.1 = mid;
+        Some((mid, to))
+    }
+}
+
 /// One worker's part of a stretch: it waits for the files if it lacks them, then steps as the
 /// shares arrive.
 pub struct Member {
@@ -171,22 +243,26 @@ pub struct Member {
     arch: Architecture,
     c: ImagesCheckpoint,
     data: Option<Rc<Prepared>>,
-    /// Its own share of the next step, with the others' added as they came.
+    /// Its part of the next step, while it sums it.
+    summing: Option<Summing>,
+    /// Its rate over its last step: fractions of a step per millisecond (0: not measured).
+    rate: f64,
+    /// The next step's shares summed so far (its own, and the others' as they came).
     total: Option<FixedSum>,
-    /// For each part whose share `total` holds, the milliseconds it took.
-    counted: Vec<Option<f64>>,
-    /// Shares of the step after the next, from faster parts, with their times.
-    early: BTreeMap<usize, (Vec<u8>, f64)>,
-    /// How the batch is split between the parts (the same in every part).
+    /// For each part whose share `total` holds, the fraction it summed and the ms that took.
+    counted: Vec<Option<(f64, f64)>>,
+    /// Shares of the step after the next, from faster parts, with their work.
+    early: BTreeMap<usize, (Vec<u8>, (f64, f64))>,
+    /// How each step's batch starts split between the parts (the same in every part).
     balance: Balance,
-    /// Times its own shares.
+    /// Times its pieces.
     clock: Clock,
 }
 
 impl Member {
     /// Starts part `s.part`: asks the page for the files if this worker does not hold the run's
-    /// data, else computes and sends its first share (and, alone, runs the whole stretch). It times
-    /// its shares on `clock`, which moves the split of the batch but never the run's bits.
+    /// data, else starts summing its part of the first step (alone, it runs the whole stretch). It
+    /// times its pieces on `clock`, which moves the split of the batch but never the run's bits.
     ///
     /// # Errors
     /// Parameters out of range, a malformed checkpoint, or a model that diverged.
@@ -216,6 +292,8 @@ impl Member {
             },
             c,
             data,
+            summing: None,
+            rate: 0.0,
             total: None,
             early: BTreeMap::new(),
         };
@@ -227,7 +305,7 @@ impl Member {
         Ok(m)
     }
 
-    /// The files, or a share of another part.
+    /// The files, or another part's note.
     fn take(
         &mut self,
         from: usize,
@@ -242,96 +320,192 @@ impl Member {
             self.data = Some(keep(&self.s.params, self.s.data, &self.c, files.parse()?));
             return self.begin(out);
         }
-        let share: Share = decode(bytes)?;
         let next = self.c.at.step + 1;
-        if share.part >= self.s.parts || share.part == self.s.part {
-            return Err(Error::invalid(
-                "part",
-                share.part,
-                "a share from no other part of the run",
-            ));
+        match decode::<Note>(bytes)? {
+            Note::Share {
+                step,
+                part,
+                done,
+                took,
+                sum,
+            } => {
+                if part != from || part >= self.s.parts {
+                    return Err(Error::invalid("part", part, "a share from no other part"));
+                }
+                if step == next + 1 {
+                    self.early.insert(part, (sum.to_vec(), (done, took)));
+                    return Ok(());
+                }
+                if step != next || self.counted[part].is_some() {
+                    return Err(Error::invalid(
+                        "step",
+                        step,
+                        format!("a share out of turn (the next step is {next})"),
+                    ));
+                }
+                self.add(part, sum, (done, took))?;
+            }
+            Note::Ask { step } => {
+                let rate = self.rate;
+                let given = match &mut self.summing {
+                    Some(m) if step == next => m.give(rate),
+                    _ => None,
+                };
+                let (from_, to) = given.unwrap_or((0.0, 0.0));
+                let answer = Note::Give {
+                    step,
+                    from: from_,
+                    to,
+                };
+                out(GangOut::Peer(from, encode(&answer)));
+                return Ok(());
+            }
+            Note::Give { step, from, to } => {
+                let asked = self.summing.as_mut().filter(|m| m.asking && step == next);
+                let Some(m) = asked else {
+                    return Err(Error::invalid("step", step, "an answer to no ask"));
+                };
+                if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) {
+                    return Err(Error::invalid("span", from, "a span outside the step"));
+                }
+                m.asking = false;
+                if from < to {
+                    m.todo.push((from, to));
+                }
+                self.settle(out)?;
+            }
         }
-        if share.step == next + 1 {
-            self.early
-                .insert(share.part, (share.sum.to_vec(), share.took));
-            return Ok(());
-        }
-        if share.step != next || self.counted[share.part].is_some() {
-            return Err(Error::invalid(
-                "step",
-                share.step,
-                format!("a share out of turn (the next step is {next})"),
-            ));
-        }
-        self.add(share.part, share.sum, share.took)?;
         self.advance(out)
     }
 
     /// Adds another part's share (bytes, read in place) to the next step's sum (the first one
-    /// received becomes it), and its time.
-    fn add(&mut self, part: usize, sum: &[u8], took: f64) -> Result<()> {
+    /// received becomes it), and its work.
+    fn add(&mut self, part: usize, sum: &[u8], work: (f64, f64)) -> Result<()> {
         match &mut self.total {
             Some(total) => total.add_bytes(sum)?,
             None => self.total = Some(FixedSum::from_bytes(sum)?),
         }
-        self.counted[part] = Some(took);
+        self.counted[part] = Some(work);
         Ok(())
     }
 
-    /// Computes and sends its share of the next step (unless the stretch is over), then steps.
+    /// Starts summing its part of the next step (unless the stretch is over), then steps.
     fn begin(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
         if self.c.at.step < self.s.last {
-            self.share(out)?;
+            self.start_summing(out)?;
         }
         self.advance(out)
     }
 
-    /// Its own share of the next step: sent to the others, and counted.
-    fn share(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
+    /// Draws the next step and takes its part of the split (alone: sums all of it at once).
+    fn start_summing(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
         let Some(data) = self.data.clone() else {
             return Ok(());
         };
-        let mut trainer = trainer(&self.arch, &self.s.params, &data)?;
+        let trainer = trainer(&self.arch, &self.s.params, &data)?;
         let (part, bounds) = (self.s.part, self.balance.bounds());
+        let mut trainer = trainer;
+        self.summing = Some(Summing {
+            step: trainer.draw_step(&self.c.at),
+            sum: trainer.empty_sum(),
+            todo: vec![(bounds[part], bounds[part + 1])],
+            done: 0.0,
+            took: 0.0,
+            asked: 0,
+            asking: false,
+        });
+        for (part, (sum, work)) in std::mem::take(&mut self.early) {
+            self.add(part, &sum, work)?;
+        }
+        if self.s.parts == 1 {
+            self.sum_piece()?;
+            self.settle(out)?;
+        }
+        Ok(())
+    }
+
+    /// Sums its next piece: about [`PIECE_MS`] of work (alone: the whole span).
+    fn sum_piece(&mut self) -> Result<()> {
+        let (Some(data), Some(m)) = (self.data.clone(), self.summing.as_mut()) else {
+            return Ok(());
+        };
+        let Some(&(from, end)) = m.todo.first() else {
+            return Ok(());
+        };
+        let piece = m.piece(self.rate);
+        // The last piece takes what is left rather than leave a sliver.
+        let to = if self.s.parts == 1 || end - from < 1.5 * piece {
+            end
+        } else {
+            from + piece
+        };
+        let mut trainer = trainer(&self.arch, &self.s.params, &data)?;
         let began = (self.clock)();
-        let mut sum = trainer
-            .share_between(&self.c.at, bounds[part], bounds[part + 1])
-            .0;
-        let took = (self.clock)() - began;
-        if self.s.parts > 1 {
-            out(GangOut::Peers(Share::message(
-                self.c.at.step + 1,
-                part,
-                took,
-                &sum,
-            )));
+        trainer.add_span(&self.c.at, &m.step, from, to, &mut m.sum);
+        m.took += (self.clock)() - began;
+        m.done += to - from;
+        if to < end {
+            m.todo[0].0 = to;
+        } else {
+            m.todo.remove(0);
+        }
+        Ok(())
+    }
+
+    /// Asks a peer for work once its own is down to a piece (so the answer comes as it finishes),
+    /// and, with nothing left to sum and no one left to ask, sends its share and counts it.
+    fn settle(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
+        let (part, parts, step) = (self.s.part, self.s.parts, self.c.at.step + 1);
+        let Some(m) = self.summing.as_mut() else {
+            return Ok(());
+        };
+        if !m.asking && m.asked + 1 < parts && m.left() <= m.piece(self.rate) {
+            let peer = (part + 1 + m.asked) % parts;
+            out(GangOut::Peer(peer, encode(&Note::Ask { step })));
+            m.asked += 1;
+            m.asking = true;
+        }
+        if m.asking || !m.todo.is_empty() {
+            return Ok(());
+        }
+        let Some(Summing {
+            mut sum,
+            done,
+            took,
+            ..
+        }) = self.summing.take()
+        else {
+            return Ok(());
+        };
+        if parts > 1 {
+            out(GangOut::Peers(Note::share(step, part, (done, took), &sum)));
+        }
+        if done > 0.0 && took > 0.0 {
+            self.rate = done / took;
         }
         if let Some(others) = self.total.take() {
             sum.merge(&others)?;
         }
         self.total = Some(sum);
-        self.counted[part] = Some(took);
+        self.counted[part] = Some((done, took));
         Ok(())
     }
 
     /// Takes every step whose shares are all in (alone: the whole stretch), reporting each.
     fn advance(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
-        while let Some(took) = self.counted.iter().copied().collect::<Option<Vec<f64>>>() {
+        while let Some(work) = self.counted.iter().copied().collect::<Option<Vec<_>>>() {
             let (Some(total), Some(data)) = (self.total.take(), self.data.clone()) else {
                 return Ok(());
             };
             self.counted.fill(None);
-            self.balance.update(&took);
+            self.balance.update(&work);
             let p = &self.s.params;
             let mut trainer = trainer(&self.arch, p, &data)?;
             trainer.set_lr(p.learning_rate(self.c.at.step as f64 / p.steps_per_epoch() as f64))?;
             trainer.finish(&mut self.c.at, &total)?;
             self.report(&data, out);
             if self.c.at.step < self.s.last {
-                self.share(out)?;
-                for (part, (sum, took)) in std::mem::take(&mut self.early) {
-                    self.add(part, &sum, took)?;
-                }
+                self.start_summing(out)?;
             }
         }
         Ok(())
@@ -402,118 +576,16 @@ impl GangMember<ImagesUpdate> for Member {
     fn done(&self) -> bool {
         self.c.at.step >= self.s.last
     }
-}
 
-/// What a report meant, for the page.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RunEvent {
-    /// Steps done.
-    Progress(u64),
-    /// An epoch ended.
-    Epoch(EpochPoint),
-    /// The stretch ended: the mistakes.
-    Mistakes(Vec<Digit>),
-}
-
-/// The page's side of a run split into `parts`: the stretches to start and what their reports mean.
-#[derive(Debug, Clone)]
-pub struct Conductor {
-    params: ImagesParams,
-    data: u64,
-    parts: usize,
-    last: u64,
-    /// The last checkpoint part 0 reported (postcard bytes, shared with the page's pause rather than
-    /// copied) and its step.
-    at: Arc<Vec<u8>>,
-    saved: u64,
-    /// Each epoch's end still waiting for some parts' test chunks: the chunks so far, and how many
-    /// parts reported.
-    testing: BTreeMap<u64, (Vec<Chunk>, usize)>,
-}
-
-impl Conductor {
-    /// A run on the files named `data`, from checkpoint `at` (postcard bytes of an
-    /// [`ImagesCheckpoint`] at `step`) to the end of epoch `until` (at most the link's), cut into
-    /// `parts` (at least 1).
-    pub fn new(
-        params: ImagesParams,
-        data: u64,
-        parts: usize,
-        (at, step): (Vec<u8>, u64),
-        until: u64,
-    ) -> Self {
-        let last = until.min(params.epochs) * params.steps_per_epoch();
-        Conductor {
-            params,
-            data,
-            parts: parts.max(1),
-            last,
-            at: Arc::new(at),
-            saved: step,
-            testing: BTreeMap::new(),
-        }
+    fn busy(&self) -> bool {
+        self.data.is_some()
+            && (self.summing.as_ref()).is_some_and(|m| !m.todo.is_empty() || !m.asking)
     }
 
-    /// Parts of the run (workers of its gang).
-    pub fn parts(&self) -> usize {
-        self.parts
-    }
-
-    /// The last checkpoint and its step (for a pause: at most [`CHECKPOINT_EVERY`] − 1 steps
-    /// before the last finished one).
-    pub fn checkpoint(&self) -> (Arc<Vec<u8>>, u64) {
-        (self.at.clone(), self.saved)
-    }
-
-    /// Every part's job, in part order: the stretch from the last checkpoint to the end.
-    pub fn stretches(&self) -> Vec<Stretch> {
-        (0..self.parts)
-            .map(|part| Stretch {
-                params: self.params.clone(),
-                data: self.data,
-                at: ByteBuf::from(self.at.to_vec()),
-                part,
-                parts: self.parts,
-                last: self.last,
-                checkpoint_every: CHECKPOINT_EVERY,
-            })
-            .collect()
-    }
-
-    /// Takes part `part`'s report. An epoch's point is complete once every part has reported its
-    /// test chunks (summed in chunk order: the same on any number of parts).
-    pub fn take(&mut self, part: usize, mut r: Stepped) -> Vec<RunEvent> {
-        let mut events = Vec::new();
-        if part == 0 {
-            if !r.at.is_empty() {
-                self.at = Arc::new(std::mem::take(&mut r.at));
-                self.saved = r.step;
-            }
-            events.push(RunEvent::Progress(r.step));
-        }
-        let per_epoch = self.params.steps_per_epoch();
-        if r.step.is_multiple_of(per_epoch) {
-            let (chunks, reported) = self.testing.entry(r.step).or_default();
-            chunks.append(&mut r.tested);
-            *reported += 1;
-            if *reported == self.parts {
-                let (mut chunks, _) = self.testing.remove(&r.step).unwrap_or_default();
-                chunks.sort_by_key(|c| c.0);
-                let rows: u64 = chunks.iter().map(|c| c.3).sum();
-                let right: u64 = chunks.iter().map(|c| c.2).sum();
-                let loss: f64 = chunks.iter().map(|c| c.1).sum();
-                events.push(RunEvent::Epoch(EpochPoint {
-                    epoch: r.step / per_epoch,
-                    step: r.step,
-                    accuracy: right as f64 / rows as f64,
-                    loss: loss / rows as f64,
-                }));
-            }
-        }
-        if let Some(m) = r.mistakes {
-            events.push(RunEvent::Mistakes(m));
-        }
-        events
+    fn work(&mut self, out: &mut dyn FnMut(GangOut<ImagesUpdate>)) -> Result<()> {
+        self.sum_piece()?;
+        self.settle(out)?;
+        self.advance(out)
     }
 }
 
@@ -523,24 +595,34 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    /// A share's message is [`Share`]'s postcard bytes, read back in place.
+    /// A share's message is [`Note::Share`]'s postcard bytes, read back in place.
     #[test]
     fn a_share_message_is_its_postcard_bytes() {
         let mut sum = FixedSum::new(300, 600, 1.0);
         sum.add_noise(0..300, 1.0, &mut ChaCha8Rng::seed_from_u64(1));
         let bytes = sum.to_bytes();
-        let message = Share::message(1 << 40, 3, 12.5, &sum);
-        let share = Share {
+        let message = Note::share(1 << 40, 3, (0.25, 12.5), &sum);
+        let share = Note::Share {
             step: 1 << 40,
             part: 3,
+            done: 0.25,
             took: 12.5,
             sum: &bytes,
         };
         assert_eq!(message, encode(&share));
-        let read: Share = decode(&message).unwrap();
+        let Note::Share {
+            step,
+            part,
+            done,
+            took,
+            sum,
+        } = decode(&message).unwrap()
+        else {
+            panic!()
+        };
         assert_eq!(
-            (read.step, read.part, read.took, read.sum),
-            (1 << 40, 3, 12.5, &bytes[..])
+            (step, part, done, took, sum),
+            (1 << 40, 3, 0.25, 12.5, &bytes[..])
         );
     }
 }

@@ -5,6 +5,7 @@
 //! [`crate::accounting::composed`] (the PCA's Gaussian composed with the training run); this folder
 //! reads the link, names the run as an event and assembles what the page shows.
 
+pub mod conductor;
 pub mod info;
 pub mod jobs;
 pub mod mesh;

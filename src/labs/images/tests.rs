@@ -1,5 +1,5 @@
 use super::jobs::{guarantee, run, Digit, EpochPoint, ImageFiles, ImagesJob, ImagesUpdate, SHOWN};
-use super::mesh::{forget, Conductor, Member, RunEvent, Stretch};
+use super::mesh::{forget, Conductor, Member, Note, RunEvent, Stretch};
 use super::*;
 use crate::accounting::composed::ComposedPld;
 use crate::jobs::encode;
@@ -140,7 +140,8 @@ fn files() -> ImageFiles {
 /// the end of epoch `until`, every member but the first starting as a new worker would (without the
 /// data, so that it asks the page for the files). Messages between each pair of members keep their
 /// order (as a MessagePort's do); which pair's comes next is drawn at random. The first test
-/// images, what the reports meant, and the last checkpoint.
+/// images, what the reports meant, and the last checkpoint. A busy member's next piece is one more
+/// thing that can come next, so members ask, give and share in every order.
 fn drive(
     p: &ImagesParams,
     parts: usize,
@@ -179,6 +180,8 @@ fn drive(
     // (from, to) → messages in flight; from == to is the page's channel.
     let mut wires: BTreeMap<(usize, usize), VecDeque<Vec<u8>>> = BTreeMap::new();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(parts as u64);
+    // Spans handed from a member to another that ran out.
+    let mut given = 0;
     loop {
         for (k, o) in outs.drain(..) {
             match o {
@@ -192,17 +195,35 @@ fn drive(
                         wires.entry((k, j)).or_default().push_back(bytes.clone());
                     }
                 }
+                GangOut::Peer(j, bytes) => {
+                    if let Ok(Note::Give { from, to, .. }) = crate::jobs::decode(&bytes) {
+                        given += usize::from(from < to);
+                    }
+                    wires.entry((k, j)).or_default().push_back(bytes);
+                }
             }
         }
-        let busy: Vec<_> = wires
+        // What can happen next: a message on a wire, or a busy member's next piece (from == to ==
+        // parts + k).
+        let mut next: Vec<_> = wires
             .iter()
             .filter(|w| !w.1.is_empty())
             .map(|w| *w.0)
             .collect();
-        if busy.is_empty() {
+        next.extend(
+            (0..parts)
+                .filter(|&k| members[k].busy())
+                .map(|k| (parts + k, parts + k)),
+        );
+        if next.is_empty() {
             break;
         }
-        let (from, to) = busy[rng.random_range(0..busy.len())];
+        let (from, to) = next[rng.random_range(0..next.len())];
+        if from >= parts {
+            let k = from - parts;
+            members[k].work(&mut |o| outs.push((k, o))).unwrap();
+            continue;
+        }
         let bytes = wires
             .get_mut(&(from, to))
             .and_then(VecDeque::pop_front)
@@ -215,6 +236,7 @@ fn drive(
         members.iter().all(Member::done),
         "every member ran to the end"
     );
+    assert!(parts == 1 || given > 0, "members handed work over");
     (samples.clone(), events, c.checkpoint().0.to_vec())
 }
 
@@ -274,8 +296,8 @@ fn trains_each_model_on_any_number_of_workers_and_resumes_bit_for_bit() {
 }
 
 /// A member refuses, with a reason and no panic: a part out of range, a malformed checkpoint,
-/// bytes that are no share, a share of its own part, one out of turn, and malformed files; a
-/// stretch posted as a plain job is refused too.
+/// bytes that are no note, an answer to no ask or with a span outside the step, a share of its own
+/// part, one out of turn, and malformed files; a stretch posted as a plain job is refused too.
 #[test]
 fn a_member_refuses_malformed_messages() {
     let p = ImagesParams {
@@ -308,9 +330,36 @@ fn a_member_refuses_malformed_messages() {
         ..stretch(0)
     };
     assert!(Member::start(bad, stopped_clock(), ignore).is_err());
-    let mut shares = Vec::new();
     let mut m0 = Member::start(stretch(0), stopped_clock(), ignore).unwrap();
-    let mut m1 = Member::start(stretch(1), stopped_clock(), &mut |o| shares.push(o)).unwrap();
+    let mut m1 = Member::start(stretch(1), stopped_clock(), ignore).unwrap();
+    let mut notes = Vec::new();
+    while m1.busy() {
+        m1.work(&mut |o| notes.push(o)).unwrap();
+    }
+    let Some(GangOut::Peer(0, ask)) = notes.pop().filter(|_| notes.is_empty()) else {
+        panic!("part 1 asks part 0 for work: {notes:?}")
+    };
+    let give = |step, from, to| encode(&Note::Give { step, from, to });
+    for (from, to) in [(-1.0, 0.5), (0.5, 2.0), (f64::NAN, 0.5)] {
+        assert!(
+            m1.receive(0, &give(1, from, to), ignore).is_err(),
+            "{from}..{to}"
+        );
+    }
+    assert!(
+        m1.receive(0, &give(2, 0.0, 0.1), ignore).is_err(),
+        "another step's"
+    );
+    assert!(m0.receive(1, &give(1, 0.0, 0.1), ignore).is_err(), "no ask");
+    m0.receive(1, &ask, &mut |o| notes.push(o)).unwrap();
+    let [GangOut::Peer(1, given)] = &notes[..] else {
+        panic!("{notes:?}")
+    };
+    let mut shares = Vec::new();
+    m1.receive(0, given, &mut |o| shares.push(o)).unwrap();
+    while m1.busy() {
+        m1.work(&mut |o| shares.push(o)).unwrap();
+    }
     let [GangOut::Peers(share)] = &shares[..] else {
         panic!("{shares:?}")
     };
@@ -320,7 +369,7 @@ fn a_member_refuses_malformed_messages() {
         "its own part's share"
     );
     let mut later = share.clone();
-    later[0] = 5;
+    later[1] = 5;
     assert!(
         m0.receive(1, &later, ignore).is_err(),
         "a share out of turn"
