@@ -59,10 +59,13 @@ thread_local! {
 
 /// Keeps `bytes`, a message's whole buffer that this worker now owns, as a spare for [`post`]: up
 /// to eight (a gang of nine receives eight shares a step and sends eight), all of the last length
-/// kept (another run's shares have another length, and would never be used).
+/// kept (another run's shares have another length, and would never be used), and only large ones
+/// (a member's small notes between shares would otherwise push the shares' buffers out).
 #[cfg(target_arch = "wasm32")]
 fn keep_spare(bytes: js_sys::Uint8Array) {
-    if bytes.byte_offset() != 0 || bytes.byte_length() != bytes.buffer().byte_length() {
+    const LARGE: u32 = 64 << 10;
+    let whole = bytes.byte_offset() == 0 && bytes.byte_length() == bytes.buffer().byte_length();
+    if !whole || bytes.byte_length() < LARGE {
         return;
     }
     SPARE.with_borrow_mut(|spare| {

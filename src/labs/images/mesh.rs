@@ -81,17 +81,17 @@ pub struct Stepped {
 /// A test chunk's evaluation: (chunk, loss sum, right, rows).
 pub type Chunk = (usize, f64, u64, u64);
 
-/// Milliseconds a member sums before it reads its messages again: short enough that a member out
-/// of work waits little for an answer, long enough that the yields (a few tens of µs each) cost
-/// about 1 % of a step.
+/// Milliseconds a member sums before it reads its messages again, near the end of its part: short
+/// enough that a member out of work waits little for an answer. Earlier pieces are a quarter of
+/// what is left (each yield to the message loop took 0.15-0.2 ms in Chromium's workers).
 pub const PIECE_MS: f64 = 4.0;
 
 /// A piece's fraction of the step while a member has not yet timed one (a stopped clock's too).
 const FIRST_PIECE: f64 = 1.0 / 16.0;
 
-/// A member keeps a span whose second half it would sum in less than this (milliseconds): the
-/// asker's round trip (its answer, its next ask) would cost more than it saves.
-const GIVE_MS: f64 = 2.0 * PIECE_MS;
+/// A member keeps a span whose second half it would sum in less than this (milliseconds): a
+/// message each way would cost about as much as it saves.
+const GIVE_MS: f64 = 1.0;
 
 /// What the members of a run send each other (postcard).
 #[derive(Debug, Serialize, Deserialize)]
@@ -203,14 +203,19 @@ impl Summing {
         self.todo.iter().map(|(from, to)| to - from).sum()
     }
 
-    /// A piece's fraction of the step at this step's rate so far, else `rate` (fractions per ms;
-    /// 0: none measured), and at least an item's (a piece of none would take time and do nothing).
-    fn piece(&self, rate: f64) -> f64 {
-        let rate = if self.took > 0.0 && self.done > 0.0 {
+    /// This step's rate so far, else `rate` (fractions of the step per ms; 0: none measured).
+    fn rate(&self, rate: f64) -> f64 {
+        if self.took > 0.0 && self.done > 0.0 {
             self.done / self.took
         } else {
             rate
-        };
+        }
+    }
+
+    /// The fraction of the step its last piece takes ([`PIECE_MS`] at its rate), and at least an
+    /// item's (a piece of none would take time and do nothing).
+    fn piece(&self, rate: f64) -> f64 {
+        let rate = self.rate(rate);
         let piece = if rate.is_finite() && rate > 0.0 {
             rate * PIECE_MS
         } else {
@@ -225,9 +230,10 @@ impl Summing {
         let &(from, to) = self.todo.last()?;
         let mid = from + (to - from) / 2.0;
         let items = |a, b| self.step.items(a, b).len();
+        let rate = self.rate(rate);
         let worth = items(from, mid) > 0
             && items(mid, to) > 0
-            && (to - mid) >= self.piece(rate) * GIVE_MS / PIECE_MS;
+            && (rate <= 0.0 || (to - mid) >= rate * GIVE_MS);
         if !worth {
             return None;
         }
@@ -432,8 +438,9 @@ impl Member {
         let Some(&(from, end)) = m.todo.first() else {
             return Ok(());
         };
-        let piece = m.piece(self.rate);
-        // The last piece takes what is left rather than leave a sliver.
+        // A quarter of what is left, down to the last piece's size; that takes what is left
+        // rather than leave a sliver.
+        let piece = m.piece(self.rate).max(m.left() / 4.0);
         let to = if self.s.parts == 1 || end - from < 1.5 * piece {
             end
         } else {
