@@ -40,7 +40,7 @@ pub struct Conductor {
 
 impl Conductor {
     /// A run on the files named `data`, from checkpoint `at` (postcard bytes of an
-    /// [`ImagesCheckpoint`] at `step`) to the end of epoch `until` (at most the link's), cut into
+    /// [`ImagesCheckpoint`](super::jobs::ImagesCheckpoint) at `step`) to the end of epoch `until` (at most the link's), cut into
     /// `parts` (at least 1).
     pub fn new(
         params: ImagesParams,

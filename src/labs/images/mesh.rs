@@ -4,7 +4,7 @@
 //! ([`crate::learning::clipped`]), with the noise on the same span of the coordinates' blocks (each
 //! block's from its own place in the step's stream), a few milliseconds at a time ([`PIECE_MS`]).
 //! One that runs low asks another for work; that one gives it the second half of a span it has not
-//! started ([`Note::Give`]), so every item is summed by exactly one worker. Each sends its share to
+//! started (`Note::Give`), so every item is summed by exactly one worker. Each sends its share to
 //! every other worker of the run (a gang: [`crate::jobs::gang`]), adds theirs to its own, and takes
 //! the step. Integer sums do not depend on how the batch and the coordinates were cut, nor on the
 //! order the shares arrive in, so every worker holds the same model and a seeded run is the same,
@@ -18,19 +18,21 @@
 //! 1.9 MB messages a step on two workers for the MLP): a third of a core on a two-core machine.
 
 pub use super::conductor::{Conductor, RunEvent};
-use super::jobs::{mistakes, Digit, Features, ImageFiles, ImagesCheckpoint, ImagesUpdate};
-use super::{check, ImageModel, ImagesParams};
+use super::jobs::{mistakes, Digit, ImageFiles, ImagesCheckpoint, ImagesUpdate};
+#[cfg(test)]
+pub(super) use super::prepared::forget;
+pub(super) use super::prepared::keep;
+use super::prepared::{kept, Prepared};
+use super::{check, ImagesParams};
 use crate::error::{Error, Result};
 use crate::jobs::gang::{Balance, Clock, GangMember, GangOut};
 use crate::jobs::{decode, encode};
 use crate::learning::clipped::FixedSum;
 use crate::learning::data::Examples;
 use crate::learning::dpsgd::{evaluate_rows, DrawnStep, Trainer};
-use crate::learning::images::{ImageRows, ImageSplit};
 use crate::learning::model::Architecture;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -123,64 +125,6 @@ impl Note<'_> {
         sum.write_bytes(&mut bytes);
         bytes
     }
-}
-
-/// The data a worker prepared for a run: its features, and the test images' pixels (for mistakes).
-pub(super) struct Prepared {
-    key: (u64, u64, ImageModel, u64),
-    features: Features,
-    test: ImageRows,
-}
-
-thread_local! {
-    /// The last run's prepared data in this worker (a worker serves one page).
-    static PREPARED: RefCell<Option<Rc<Prepared>>> = const { RefCell::new(None) };
-}
-
-/// Forgets this worker's prepared data (as a new worker would start).
-#[cfg(test)]
-pub(super) fn forget() {
-    PREPARED.with_borrow_mut(|p| *p = None);
-}
-
-/// A projection's identity: a hash of its bits (FNV-1a), 0 without one.
-fn projection_key(c: &ImagesCheckpoint) -> u64 {
-    c.projection.as_ref().map_or(0, |p| {
-        p.directions.iter().fold(0xcbf2_9ce4_8422_2325, |h, v| {
-            (h ^ v.to_bits()).wrapping_mul(0x0100_0000_01b3)
-        })
-    })
-}
-
-/// The run's data as this worker keeps it (`None`: it holds none for this run).
-fn kept(p: &ImagesParams, data: u64, c: &ImagesCheckpoint) -> Option<Rc<Prepared>> {
-    let key = (data, p.rows, p.model, projection_key(c));
-    PREPARED.with_borrow(|p| p.clone()).filter(|p| p.key == key)
-}
-
-/// Prepares the run's data from the parsed files (and the checkpoint's projection) and keeps it in
-/// this worker.
-pub(super) fn keep(
-    p: &ImagesParams,
-    data: u64,
-    c: &ImagesCheckpoint,
-    split: ImageSplit,
-) -> Rc<Prepared> {
-    let key = (data, p.rows, p.model, projection_key(c));
-    let train = split.train.first(p.rows as usize);
-    let features = match &c.projection {
-        Some(proj) if p.model == ImageModel::Abadi => {
-            Features::Projected(proj.project(&train), proj.project(&split.test))
-        }
-        _ => Features::Pixels(train, split.test.clone()),
-    };
-    let ready = Rc::new(Prepared {
-        key,
-        features,
-        test: split.test,
-    });
-    PREPARED.with_borrow_mut(|slot| *slot = Some(ready.clone()));
-    ready
 }
 
 /// A member's part of the step it is summing.

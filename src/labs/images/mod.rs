@@ -9,6 +9,7 @@ pub mod conductor;
 pub mod info;
 pub mod jobs;
 pub mod mesh;
+mod prepared;
 pub mod report;
 
 use crate::accounting::entry::{Entry, Item};
