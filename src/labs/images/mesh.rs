@@ -352,9 +352,8 @@ impl Member {
         let Some(data) = self.data.clone() else {
             return Ok(());
         };
-        let trainer = trainer(&self.arch, &self.s.params, &data)?;
+        let mut trainer = trainer(&self.arch, &self.s.params, &data)?;
         let (part, bounds) = (self.s.part, self.balance.bounds());
-        let mut trainer = trainer;
         self.summing = Some(Summing {
             step: trainer.draw_step(&self.c.at),
             sum: trainer.empty_sum(),
