@@ -2,8 +2,9 @@
 //! and one to the page (the pool's `gang` in `web/src/platform/pool.rs`, the workers' `run_gang` in
 //! `worker/src/lib.rs`). A member reacts to messages: from the page (channel `part`, its own
 //! number) or from another member (channel `k`, that member's number), and sends its updates to the
-//! page and its messages to every other member or to one. The bytes between members never cross the page's
-//! thread: that is what the gang is for (the image lab's steps, [`crate::labs::images::mesh`]).
+//! page and its messages to every other member or to one. The bytes between members never cross the
+//! page's thread: that is what the gang is for (the image lab's steps,
+//! [`crate::labs::images::mesh`]).
 
 use super::{kind, Job, Update};
 use crate::error::{Error, Result};

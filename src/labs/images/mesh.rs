@@ -418,6 +418,7 @@ impl Member {
         if m.asking || !m.todo.is_empty() {
             return Ok(());
         }
+        self.rate = m.rate(self.rate);
         let Some(Summing {
             mut sum,
             done,
@@ -429,9 +430,6 @@ impl Member {
         };
         if parts > 1 {
             out(GangOut::Peers(Note::share(step, part, (done, took), &sum)));
-        }
-        if done > 0.0 && took > 0.0 {
-            self.rate = done / took;
         }
         if let Some(others) = self.total.take() {
             sum.merge(&others)?;
