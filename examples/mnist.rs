@@ -9,6 +9,9 @@
 //!   channels, and its per-example gradients per second (against 1 thread: what the exchange costs
 //!   without a browser; `solo`: each thread runs the whole run alone, at once, for what the cores
 //!   give without an exchange);
+//! - `cores [seconds]`: what this machine's cores give to arithmetic alone (no memory, no exchange):
+//!   multiply-adds per second on 1 thread and on 2 at once, in 16 independent chains (throughput-bound,
+//!   as the models' kernels are) and in one (latency-bound), the ceiling a gang of two can reach;
 //! - `profile <model> [parts]`: where one step spends its time on one core, for part 0 of `parts`
 //!   (1): the share's gradients, the noise, the descent and the bytes passed between workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
@@ -205,6 +208,9 @@ fn profile(name: &str, split: ImageSplit, parts: usize) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.into());
+    if arg(0, "") == "cores" {
+        return cores(arg(1, "4").parse().unwrap());
+    }
     let split = load();
     match arg(0, "speed").as_str() {
         "speed" => {
@@ -266,7 +272,7 @@ fn main() {
                 .map(|lr| (arg(6, "600").parse().unwrap(), lr.parse().unwrap()));
             train(&arch, &f, arg(2, "10").parse().unwrap(), sigma, clip, own);
         }
-        other => panic!("{other}: speed, baseline or dp"),
+        other => panic!("{other}: speed, steps, gang, cores, profile, baseline or dp"),
     }
 }
 
@@ -390,4 +396,44 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
         steps as f64 * 600.0 / seconds * if solo { threads as f64 } else { 1.0 },
         last.into_inner().unwrap()
     );
+}
+
+/// Multiply-adds per second of `chains` independent chains `a ← a·b + c` for `seconds` (16 chains
+/// vectorise and keep the floating-point units busy; one chain waits on each result's latency).
+fn arithmetic(chains: usize, seconds: f64) -> f64 {
+    use std::hint::black_box;
+    let (b, c) = (black_box(1.000_000_1), black_box(1e-9));
+    let (mut acc, mut rounds) = ([1.0f64; 16], 0u64);
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        for _ in 0..1_000_000 {
+            for a in &mut acc[..chains] {
+                *a = *a * b + c;
+            }
+        }
+        rounds += 1;
+    }
+    black_box(acc);
+    (rounds * 1_000_000 * chains as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// `arithmetic` on 1 thread, then on 2 at once (their rates summed), three rounds, both kinds.
+fn cores(seconds: f64) {
+    for round in 1..=3 {
+        for (chains, kind) in [(16, "throughput-bound"), (1, "latency-bound")] {
+            let one = arithmetic(chains, seconds);
+            let two: f64 = std::thread::scope(|s| {
+                let runs: Vec<_> = (0..2)
+                    .map(|_| s.spawn(move || arithmetic(chains, seconds)))
+                    .collect();
+                runs.into_iter().map(|r| r.join().unwrap()).sum()
+            });
+            println!(
+                "round {round}, arithmetic alone ({chains} chains, {kind}): 1 thread {:.0} M multiply-adds/s, 2 at once {:.0}: {:.2} times one",
+                one / 1e6,
+                two / 1e6,
+                two / one
+            );
+        }
+    }
 }

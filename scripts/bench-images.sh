@@ -4,11 +4,13 @@
 # `bash scripts/build.sh`), DP-SGD steps natively on one core (`cargo run --profile bench --example
 # mnist -- steps`, opt-level 3 as the worker), and the ratios: per core (page rate / workers / native)
 # and the speed-up from 1 to 2 workers, also against the control: two pages training on 1 worker each
-# at once (what two workers give on this machine without the exchange). BENCH_MODEL picks another
-# model (logreg, abadi).
+# at once (what two workers give on this machine without the exchange), and first what the two cores
+# give to arithmetic alone, natively (`mnist -- cores`: no memory, no exchange). BENCH_MODEL picks
+# another model (logreg, abadi).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${BENCH_MODEL:-mlp}
+cargo run -q --profile bench --example mnist -- cores 3
 native=$(cargo run -q --profile bench --example mnist -- steps "$model" | tee /dev/stderr | sed -n 's/^native per-example gradients per second ([a-z]*, DP-SGD steps): //p')
 page=$(BENCH_MODEL=$model node tests/e2e/bench_images.mjs | tee /dev/stderr)
 one=$(sed -n 's/^.*page per-example gradients per second (1 workers) //p' <<<"$page")
