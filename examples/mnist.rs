@@ -9,9 +9,9 @@
 //!   channels, and its per-example gradients per second (against 1 thread: what the exchange costs
 //!   without a browser; `solo`: each thread runs the whole run alone, at once, for what the cores
 //!   give without an exchange);
-//! - `cores [seconds]`: what this machine's cores give to arithmetic alone (no memory, no exchange):
-//!   multiply-adds per second on 1 thread and on 2 at once, in 16 independent chains (throughput-bound,
-//!   as the models' kernels are) and in one (latency-bound), the ceiling a gang of two can reach;
+//! - `cores [seconds]`: what this machine's two cores give with no exchange: multiply-adds per second
+//!   on 1 thread and on 2 at once, in 16 independent chains (throughput-bound), in one (latency-bound),
+//!   and streaming over 4 MB a thread (the MLP's weights and sums: bound by the shared cache);
 //! - `profile <model> [parts]`: where one step spends its time on one core, for part 0 of `parts`
 //!   (1): the share's gradients, the noise, the descent and the bytes passed between workers;
 //! - `baseline <model> <epochs>`: a non-private run (no clipping, no noise) of `logreg`, `mlp`,
@@ -417,19 +417,40 @@ fn arithmetic(chains: usize, seconds: f64) -> f64 {
     (rounds * 1_000_000 * chains as u64) as f64 / start.elapsed().as_secs_f64()
 }
 
-/// `arithmetic` on 1 thread, then on 2 at once (their rates summed), three rounds, both kinds.
+/// Multiply-adds per second of `y ← y + a·x` over two arrays of 2 MB each for `seconds`: about the
+/// bytes the MLP's step touches (its weights and its fixed-point sum), beyond a core's own cache.
+fn streaming(seconds: f64) -> f64 {
+    use std::hint::black_box;
+    let n = (2 << 20) / 8;
+    let (x, mut y, a) = (vec![1.0f64; n], vec![0.0f64; n], black_box(1e-9));
+    let mut passes = 0u64;
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        for (y, x) in y.iter_mut().zip(&x) {
+            *y += a * x;
+        }
+        passes += 1;
+    }
+    black_box(y);
+    (passes * n as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Each kind on 1 thread, then on 2 at once (their rates summed), three rounds.
 fn cores(seconds: f64) {
+    let kinds: [(&str, fn(f64) -> f64); 3] = [
+        ("16 chains, throughput-bound", |s| arithmetic(16, s)),
+        ("1 chain, latency-bound", |s| arithmetic(1, s)),
+        ("streaming over 4 MB a thread", streaming),
+    ];
     for round in 1..=3 {
-        for (chains, kind) in [(16, "throughput-bound"), (1, "latency-bound")] {
-            let one = arithmetic(chains, seconds);
+        for (kind, run) in kinds {
+            let one = run(seconds);
             let two: f64 = std::thread::scope(|s| {
-                let runs: Vec<_> = (0..2)
-                    .map(|_| s.spawn(move || arithmetic(chains, seconds)))
-                    .collect();
+                let runs: Vec<_> = (0..2).map(|_| s.spawn(move || run(seconds))).collect();
                 runs.into_iter().map(|r| r.join().unwrap()).sum()
             });
             println!(
-                "round {round}, arithmetic alone ({chains} chains, {kind}): 1 thread {:.0} M multiply-adds/s, 2 at once {:.0}: {:.2} times one",
+                "round {round}, {kind}: 1 thread {:.0} M multiply-adds/s, 2 at once {:.0}: {:.2} times one",
                 one / 1e6,
                 two / 1e6,
                 two / one

@@ -11,8 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${BENCH_MODEL:-mlp}
 cargo run -q --profile bench --example mnist -- cores 3
-native=$(cargo run -q --profile bench --example mnist -- steps "$model" | tee /dev/stderr | sed -n 's/^native per-example gradients per second ([a-z]*, DP-SGD steps): //p')
-page=$(BENCH_MODEL=$model node tests/e2e/bench_images.mjs | tee /dev/stderr)
+# Each run's lines are printed as they are and read afterwards (`tee /dev/stderr` would reopen a
+# redirected stderr and truncate the file it goes to).
+steps=$(cargo run -q --profile bench --example mnist -- steps "$model")
+echo "$steps"
+native=$(sed -n 's/^native per-example gradients per second ([a-z]*, DP-SGD steps): //p' <<<"$steps")
+page=$(BENCH_MODEL=$model node tests/e2e/bench_images.mjs)
+echo "$page"
 one=$(sed -n 's/^.*page per-example gradients per second (1 workers) //p' <<<"$page")
 two=$(sed -n 's/^.*page per-example gradients per second (2 workers) //p' <<<"$page")
 control=$(sed -n 's/^.*page per-example gradients per second (1+1: 2 pages at once) //p' <<<"$page")
