@@ -435,9 +435,12 @@ fn streaming(seconds: f64) -> f64 {
     (passes * n as u64) as f64 / start.elapsed().as_secs_f64()
 }
 
+/// A kind of work for `cores`: its name, and its rate over the seconds given.
+type Work = (&'static str, fn(f64) -> f64);
+
 /// Each kind on 1 thread, then on 2 at once (their rates summed), three rounds.
 fn cores(seconds: f64) {
-    let kinds: [(&str, fn(f64) -> f64); 3] = [
+    let kinds: [Work; 3] = [
         ("16 chains, throughput-bound", |s| arithmetic(16, s)),
         ("1 chain, latency-bound", |s| arithmetic(1, s)),
         ("streaming over 4 MB a thread", streaming),
