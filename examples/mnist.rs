@@ -398,23 +398,31 @@ fn gang(threads: usize, steps: u64, model: &str, solo: bool) {
     );
 }
 
+/// Units of work per second: `round` (`units` each) repeated for `seconds`.
+fn per_second(seconds: f64, units: u64, mut round: impl FnMut()) -> f64 {
+    let (start, mut rounds) = (Instant::now(), 0u64);
+    while start.elapsed().as_secs_f64() < seconds {
+        round();
+        rounds += 1;
+    }
+    (rounds * units) as f64 / start.elapsed().as_secs_f64()
+}
+
 /// Multiply-adds per second of `chains` independent chains `a ← a·b + c` for `seconds` (16 chains
 /// vectorise and keep the floating-point units busy; one chain waits on each result's latency).
 fn arithmetic(chains: usize, seconds: f64) -> f64 {
     use std::hint::black_box;
     let (b, c) = (black_box(1.000_000_1), black_box(1e-9));
-    let (mut acc, mut rounds) = ([1.0f64; 16], 0u64);
-    let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds {
+    let mut acc = [1.0f64; 16];
+    let rate = per_second(seconds, 1_000_000 * chains as u64, || {
         for _ in 0..1_000_000 {
             for a in &mut acc[..chains] {
                 *a = *a * b + c;
             }
         }
-        rounds += 1;
-    }
+    });
     black_box(acc);
-    (rounds * 1_000_000 * chains as u64) as f64 / start.elapsed().as_secs_f64()
+    rate
 }
 
 /// Multiply-adds per second of `y ← y + a·x` over two arrays of 2 MB each for `seconds`: about the
@@ -423,16 +431,13 @@ fn streaming(seconds: f64) -> f64 {
     use std::hint::black_box;
     let n = (2 << 20) / 8;
     let (x, mut y, a) = (vec![1.0f64; n], vec![0.0f64; n], black_box(1e-9));
-    let mut passes = 0u64;
-    let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds {
+    let rate = per_second(seconds, n as u64, || {
         for (y, x) in y.iter_mut().zip(&x) {
             *y += a * x;
         }
-        passes += 1;
-    }
+    });
     black_box(y);
-    (passes * n as u64) as f64 / start.elapsed().as_secs_f64()
+    rate
 }
 
 /// A kind of work for `cores`: its name, and its rate over the seconds given.

@@ -5,8 +5,8 @@
 //! the numbers are pulled out of the text (so renamed types and fields do not matter, only values and
 //! their order), and their count and FNV-1a hash are compared with the record.
 //!
-//! `GOLDEN_RECORD=1 cargo test --test integration golden_numbers` rewrites the record; do that only for a change that
-//! is meant to move numbers, and say so in its commit.
+//! `GOLDEN_RECORD=1 cargo test --test integration golden_numbers` rewrites the record; do that only
+//! for a change that is meant to move numbers, and say so in its commit.
 // An integration test crate: its helpers are test code too (clippy.toml covers only #[test] fns).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

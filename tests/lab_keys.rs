@@ -1,6 +1,7 @@
 //! Every lab's keys with their defaults ([`Lab::defaults`], printed by each lab's own parameters type)
 //! and its optional keys, as `tests/e2e/lab-keys.json` for the browser fuzzer (`tests/e2e/fuzz.test.mjs`),
-//! so that a new key is fuzzed the day it lands. `LABS_RECORD=1 cargo test --test integration lab_keys` rewrites the file.
+//! so that a new key is fuzzed the day it lands. `LABS_RECORD=1 cargo test --test integration
+//! lab_keys` rewrites the file.
 use dp_playground::labs::Lab;
 
 /// A JSON string.

@@ -40,8 +40,8 @@ pub struct Conductor {
 
 impl Conductor {
     /// A run on the files named `data`, from checkpoint `at` (postcard bytes of an
-    /// [`ImagesCheckpoint`](super::jobs::ImagesCheckpoint) at `step`) to the end of epoch `until` (at most the link's), cut into
-    /// `parts` (at least 1).
+    /// [`ImagesCheckpoint`](super::jobs::ImagesCheckpoint) at `step`) to the end of epoch `until`
+    /// (at most the link's), cut into `parts` (at least 1).
     pub fn new(
         params: ImagesParams,
         data: u64,

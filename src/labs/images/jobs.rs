@@ -3,7 +3,8 @@
 //! the run's stretches, each step split over the workers ([`super::mesh`]). A checkpoint every few
 //! steps reaches the page, so that a paused run resumes bit for bit.
 
-use super::mesh::{keep, Stepped, Stretch};
+use super::mesh::{Stepped, Stretch};
+use super::prepared::keep;
 use super::{check, ImageModel, ImagesParams, CLASSES};
 use crate::accounting::composed::ComposedPld;
 use crate::accounting::guarantee::{Accountant, Guarantee, Side};

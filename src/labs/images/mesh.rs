@@ -19,10 +19,7 @@
 
 pub use super::conductor::{Conductor, RunEvent};
 use super::jobs::{mistakes, Digit, ImageFiles, ImagesCheckpoint, ImagesUpdate};
-#[cfg(test)]
-pub(super) use super::prepared::forget;
-pub(super) use super::prepared::keep;
-use super::prepared::{kept, Prepared};
+use super::prepared::{keep, kept, Prepared};
 use super::{check, ImagesParams};
 use crate::error::{Error, Result};
 use crate::jobs::gang::{Balance, Clock, GangMember, GangOut};

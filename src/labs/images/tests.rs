@@ -1,5 +1,6 @@
 use super::jobs::{guarantee, run, Digit, EpochPoint, ImageFiles, ImagesJob, ImagesUpdate, SHOWN};
-use super::mesh::{forget, Conductor, Member, Note, RunEvent, Stretch};
+use super::mesh::{Conductor, Member, Note, RunEvent, Stretch};
+use super::prepared::forget;
 use super::*;
 use crate::accounting::composed::ComposedPld;
 use crate::jobs::encode;

@@ -1,7 +1,7 @@
 //! The exact sum in shares: a step's batch drawn once, summed in spans whose bounds any number of
 //! workers can cut, into an integer sum whose bits do not depend on the cut ([`FixedSum`]), then
-//! the step finished from the merged sum. The image lab's gang and the training lab's formed sum
-//! run their steps this way.
+//! the step finished from the merged sum. The image lab's gang sums its steps this way; an exact
+//! trainer's own [`Trainer::step`] is one share of the whole batch.
 
 use super::{Checkpoint, Hyper, Trainer, Variant};
 use crate::error::{Error, Result};
